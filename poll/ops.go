@@ -1,0 +1,64 @@
+package poll
+
+import (
+	"errors"
+	"time"
+
+	"notifio/poll/extract"
+)
+
+// SearchInput is what a user gives to add or edit a search. A zero Interval means
+// the default (2 minutes); empty selectors mean automatic extraction; an empty
+// Cookie leaves the site's cookie unchanged.
+type SearchInput struct {
+	Name      string
+	URL       string
+	Interval  time.Duration
+	Selectors extract.Selectors
+	Cookie    string // a Cookie header for the search's site, pasted by the user
+}
+
+// DryRun is the result of one poll that saves nothing ("test this search",
+// `notifio check`).
+type DryRun struct {
+	URL        string
+	Site       string
+	Outcome    string        // ok, challenge, rate_limited, denied, error, session_expired, unexpected_page, waiting
+	Status     int           // HTTP status, 0 when nothing was fetched
+	RetryAfter time.Duration // parsed Retry-After, 0 if none
+	Signal     string        // the evidence that decided the outcome
+	Message    string        // the outcome in plain words for the user
+	Title      string        // the page's <title>, used to suggest a search name
+	Method     string        // which extraction produced the listings
+	NoResults  bool          // the page said it has no results
+	Listings   []extract.Listing
+	WaitUntil  time.Time // when Outcome is "waiting": when the site may be tried
+}
+
+// Default and minimum search intervals, and the per-site request gap.
+const (
+	DefaultInterval = 2 * time.Minute
+	MinInterval     = 30 * time.Second
+	DefaultSiteGap  = 5 * time.Second
+	// BusySiteRate is the rate above which a site's searches get a warning:
+	// more than one request every 15 seconds.
+	BusySiteRate = 15 * time.Second
+)
+
+// ErrSiteWaiting is returned (wrapped in a *WaitError) when an operation would
+// fetch from a site that is backing off.
+var ErrSiteWaiting = errors.New("poll: site is backing off")
+
+// WaitError says why and until when a site cannot be checked.
+type WaitError struct {
+	Site   string
+	Until  time.Time
+	Reason string
+}
+
+func (e *WaitError) Error() string {
+	return "poll: " + e.Site + " cannot be checked yet: " + e.Reason + " (next try at " + e.Until.Format("15:04:05") + ")"
+}
+
+// Unwrap makes errors.Is(err, ErrSiteWaiting) true.
+func (e *WaitError) Unwrap() error { return ErrSiteWaiting }

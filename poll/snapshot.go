@@ -1,0 +1,72 @@
+// Package poll is Notifio's watcher: scheduling, fetching, classifying, extracting
+// and committing the results of each search, and publishing snapshots to observers.
+package poll
+
+import "time"
+
+// SearchState is what a search is doing now, in the words the UI and CLI show.
+type SearchState string
+
+// The states of a search.
+const (
+	StateScheduled SearchState = "scheduled"      // waiting for its next check
+	StateChecking  SearchState = "checking"       // a request is in flight
+	StateWaiting   SearchState = "waiting"        // its site is backing off (or waiting for a probe)
+	StateProbing   SearchState = "probing"        // this search is its site's single probe
+	StatePaused    SearchState = "paused"         // paused by the user
+	StateAttention SearchState = "needs_attention" // the user must act (session expired, page not results)
+)
+
+// SearchSnapshot is one search as observers see it. Zero times mean "not yet".
+type SearchSnapshot struct {
+	ID            string
+	Name          string
+	URL           string
+	Site          string
+	Interval      time.Duration
+	State         SearchState
+	NextCheck     time.Time // when the next check is due (or the site's wait ends)
+	Reason        string    // plain-language reason for Waiting/Attention, e.g. "idealista.com is rate-limiting us"
+	LastChecked   time.Time
+	LastOutcome   string // ok, challenge, rate_limited, denied, error, session_expired, unexpected_page
+	LastSignal    string // the evidence behind LastOutcome, e.g. "status 429"
+	LastCount     int    // listings on the page at the last successful check
+	LastNew       int    // new listings found by the last successful check
+	Unseen        int    // new listings since the user last looked
+	Baselined     bool
+	BaselineCount int // listings recorded silently by the first successful poll
+}
+
+// SiteSnapshot is one site's backoff state and health as observers see it.
+type SiteSnapshot struct {
+	Site          string
+	Waiting       bool          // the site is in backoff now
+	Kind          string        // refusal kind of the current ladder, "" when clear
+	Rung          int           // 1-based rung on that ladder, 0 when clear
+	NextProbe     time.Time     // when the site may be tried again
+	ProbeInFlight bool          // a single probe is out now
+	RetryAfter    time.Duration // the last Retry-After the site sent, 0 if none
+	LastStatus    int           // HTTP status of the last response, 0 if none
+	LastSignal    string        // the evidence that decided the last outcome
+	LastRefusal   string        // path of the saved copy of the last refusal page, if any
+	AvgResponse   time.Duration // smoothed: 0.7*previous + 0.3*latest
+	SuccessRate   float64       // (ok+1)/(ok+fail+1)
+	Searches      int           // how many searches watch this site
+}
+
+// OutboxSnapshot summarises the email outbox.
+type OutboxSnapshot struct {
+	Pending        int
+	NeedsAttention int
+	LastError      string // the server's words for the newest problem
+	Hint           string // what the user can do about it
+}
+
+// Snapshot is the whole state observers render; it is a copy, safe to keep.
+type Snapshot struct {
+	At       time.Time
+	Searches []SearchSnapshot
+	Sites    []SiteSnapshot
+	Outbox   OutboxSnapshot
+	Offline  bool // nothing at all was reachable at the last attempt
+}

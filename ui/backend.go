@@ -1,0 +1,48 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"notifio/notify"
+	"notifio/poll"
+	"notifio/storage"
+)
+
+// Backend is everything the window needs from the watcher: the same operations the
+// command line calls (implemented by *poll.Service). Implementations are safe for
+// concurrent use; the UI calls the slow ones (TestSearch, CheckNow, SendTestEmail)
+// from a goroutine, never from a Fyne callback directly.
+type Backend interface {
+	// Subscribe calls fn with a fresh snapshot after every change (from any
+	// goroutine) and returns a function that stops the subscription.
+	Subscribe(fn func(poll.Snapshot)) (cancel func())
+	// Snapshot returns the current state.
+	Snapshot() poll.Snapshot
+
+	AddSearch(ctx context.Context, in poll.SearchInput) (storage.Search, error)
+	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (storage.Search, error)
+	RemoveSearch(id string) error
+	SetPaused(id string, paused bool) error
+	PauseAll(paused bool) error
+	// CheckNow queues an immediate check; a waiting site returns a *poll.WaitError.
+	CheckNow(id string) error
+	// TestSearch runs one dry-run poll of the URL, saving nothing.
+	TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error)
+	// SiteRate is the total request rate of a site's searches if a search with the
+	// given URL and interval were added (or edited, excluding exceptID).
+	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
+
+	Listings(searchID string) ([]storage.Listing, error)
+	MarkViewed(searchID string) error
+
+	// ProbeNow lets the user say "I solved the challenge in my browser".
+	ProbeNow(site string) (time.Time, error)
+	// RefusalPage is the path of the saved copy of the site's last refusal page.
+	RefusalPage(site string) (string, bool)
+
+	EmailConfig() (notify.Config, error)
+	SetEmailConfig(cfg notify.Config, password string) (warning string, err error)
+	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
+	RetryOutbox() error
+}
