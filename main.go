@@ -4,13 +4,16 @@
 package main
 
 import (
+	"context"
 	_ "embed"
-	"fmt"
+	"log/slog"
 	"os"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/widget"
+
+	"notifio/ui/cli"
 )
 
 // version is set at build time from FyneApp.toml (see Makefile); "dev" otherwise.
@@ -23,9 +26,10 @@ const appID = "app.notifio.desktop"
 var iconPNG []byte
 
 func main() {
-	if len(os.Args) > 1 && (os.Args[1] == "--version" || os.Args[1] == "version") {
-		fmt.Println("notifio", version)
-		return
+	if cli.IsCommand(os.Args[1:]) {
+		logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		env := &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Version: version, Logger: logger}
+		os.Exit(cli.Run(context.Background(), env, os.Args[1:]))
 	}
 	a := app.NewWithID(appID)
 	a.SetIcon(fyne.NewStaticResource("Icon.png", iconPNG))

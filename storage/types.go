@@ -1,6 +1,9 @@
 package storage
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Search is one watched search-result page. The zero value of an optional field
 // means "not set": Interval 0 is the default interval, empty selectors mean
@@ -73,4 +76,45 @@ type OutboxItem struct {
 	LastError   string      `json:"last_error,omitempty"`
 	Hint        string      `json:"hint,omitempty"`
 	SentAt      time.Time   `json:"sent_at,omitempty"`
+}
+
+// CommitResult is what one CommitPoll recorded.
+type CommitResult struct {
+	// New are the listings not seen before, in page order, with FirstSeen set. On
+	// a baseline poll it is empty: nothing is announced.
+	New []Listing
+	// Baseline is true when this was the search's first successful poll: its
+	// listings were recorded silently; BaselineCount says how many.
+	Baseline      bool
+	BaselineCount int
+	// OutboxID is the digest queued for New (0 when nothing was queued).
+	OutboxID uint64
+}
+
+// Recovery tells what Open did about a damaged or missing database, so the UI or
+// CLI can tell the user (String is a ready-made sentence).
+type Recovery struct {
+	Reason      string    // what was wrong with the database
+	DamagedPath string    // where the damaged file was moved ("" if it was missing)
+	BackupPath  string    // the backup that was restored
+	BackupTime  time.Time // when that backup was taken
+	Rejected    []string  // newer backups that failed the check too
+}
+
+func (r *Recovery) String() string {
+	if r == nil {
+		return ""
+	}
+	s := "The database was damaged (" + r.Reason + ")"
+	if r.DamagedPath == "" {
+		s = "The database was missing"
+	} else {
+		s += "; it was moved to " + r.DamagedPath
+	}
+	s += ". Restored the backup of " + r.BackupTime.Local().Format("2 Jan 2006 15:04") +
+		" (" + r.BackupPath + "): changes since then are lost, and listings seen since then may be announced again."
+	if n := len(r.Rejected); n > 0 {
+		s += " " + strconv.Itoa(n) + " newer backup(s) were damaged too."
+	}
+	return s
 }

@@ -22,6 +22,9 @@ type Backend interface {
 
 	AddSearch(ctx context.Context, in poll.SearchInput) (storage.Search, error)
 	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (storage.Search, error)
+	// Search returns one saved search, selectors and cookie reference included, so
+	// the edit dialog starts from what is stored (added by the UI helper).
+	Search(id string) (storage.Search, error)
 	RemoveSearch(id string) error
 	SetPaused(id string, paused bool) error
 	PauseAll(paused bool) error

@@ -25,13 +25,32 @@ type Selectors struct {
 	Price string
 }
 
+// The values of Result.Method besides "profile:<site>".
+const (
+	MethodSelectors = "selectors" // the user's CSS selectors
+	MethodJSONLD    = "jsonld"    // schema.org JSON-LD
+	MethodNextData  = "nextdata"  // Next.js __NEXT_DATA__
+	MethodAppState  = "appstate"  // other embedded app state (window.__INITIAL_STATE__ = {...} and the like)
+	MethodCards     = "cards"     // the repeated-card heuristic
+	MethodNone      = "none"      // nothing recognisable
+)
+
 // Result is what extraction found on one page.
 type Result struct {
-	Site     string    `json:"site"`
-	Method   string    `json:"method"` // e.g. "profile:kleinanzeigen.de", "jsonld", "nextdata", "cards", "selectors"
+	// Site is the profile's site name, else the page host's registrable domain.
+	Site string `json:"site"`
+	// Method says what produced the listings: "profile:kleinanzeigen.de", "selectors",
+	// "jsonld", "nextdata", "appstate", "cards" or "none".
+	Method   string    `json:"method"`
 	Listings []Listing `json:"listings"`
 	// NoResults is true when the page carries a recognised "no results" marker.
 	NoResults bool `json:"no_results"`
-	// Container is true when a results container was recognised (even if empty).
+	// Container is true when a results container was recognised (even if empty):
+	// the profile's container, the user's item selector matching, or a generic
+	// strategy finding a list.
 	Container bool `json:"-"`
+	// Blocked is the evidence when the page looks like a bot check / captcha page
+	// served instead of results (e.g. `title "Ich bin kein Roboter - ImmobilienScout24"`),
+	// "" otherwise. It is only looked for when no listings were found.
+	Blocked string `json:"-"`
 }

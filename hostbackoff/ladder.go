@@ -1,0 +1,93 @@
+package hostbackoff
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// MaxWait caps every wait, whatever the ladder or the site's Retry-After says.
+const MaxWait = time.Hour
+
+// Jitter bounds: a wait is the ladder step times a factor in [jitterLow, jitterLow+jitterSpan).
+const (
+	jitterLow  = 0.85
+	jitterSpan = 0.30
+)
+
+// Ladders holds the waits for consecutive refusals of each kind; the last rung is
+// the ceiling. It is read-only: DelayFor and the Registry read it on every call.
+var Ladders = map[Kind][]time.Duration{
+	// A challenge (captcha, JavaScript check) is often lifted within minutes, or
+	// by the user solving it in their browser, so it starts short; but a challenge
+	// that keeps coming means the site has flagged us, so it climbs steeply to a
+	// half-hour ceiling rather than asking every few minutes all day.
+	Challenge: {1 * time.Minute, 3 * time.Minute, 8 * time.Minute, 15 * time.Minute, 30 * time.Minute},
+	// Rate limiting is a quota over a window: the first answer is to wait out a
+	// typical one-minute window twice over, then give the quota room to refill.
+	// Retry-After, when sent, usually says more than the ladder and wins.
+	RateLimited: {2 * time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute},
+	// Denied (401/403, a block page) is the site saying no on purpose. Asking again
+	// soon rarely changes its mind and may harden a block, so it starts longest and
+	// ends at the one-hour cap.
+	Denied: {5 * time.Minute, 15 * time.Minute, 30 * time.Minute, 60 * time.Minute},
+	// Errors (5xx, 408, timeouts, resets) are usually a passing fault, not a
+	// judgement about us: retry quickly, and stop at a short ceiling so a recovered
+	// site is noticed within minutes.
+	Error: {30 * time.Second, 2 * time.Minute, 5 * time.Minute},
+}
+
+// ladderOf returns the ladder for k. A kind outside the four uses the Error ladder;
+// a missing or empty ladder (Ladders edited by a caller) means MaxWait.
+func ladderOf(k Kind) []time.Duration {
+	if l := Ladders[k]; len(l) > 0 {
+		return l
+	}
+	if l := Ladders[Error]; len(l) > 0 {
+		return l
+	}
+	return []time.Duration{MaxWait}
+}
+
+// rungIndex is the zero-based rung for a failure count: failures below 1 count as
+// 1, and counts past the ladder's end stay on the last rung.
+func rungIndex(ladder []time.Duration, failures int) int {
+	return min(max(failures, 1)-1, len(ladder)-1)
+}
+
+// stepFor is the un-jittered ladder step for a kind and failure count.
+func stepFor(k Kind, failures int) time.Duration {
+	l := ladderOf(k)
+	return l[rungIndex(l, failures)]
+}
+
+// minimumFor is the shortest wait DelayFor can give for a kind and failure count
+// before Retry-After: the step with the lowest jitter.
+func minimumFor(k Kind, failures int) time.Duration {
+	return min(time.Duration(math.Round(float64(stepFor(k, failures))*jitterLow)), MaxWait)
+}
+
+// DelayFor is how long to leave a site alone after its failures-th consecutive
+// refusal of kind k:
+//
+//	step     = ladder[min(max(failures,1)-1, len-1)]
+//	jittered = round(step × (0.85 + random()×0.3))
+//	result   = min(max(jittered, retryAfter), MaxWait)
+//
+// Retry-After wins only when it is longer; a negative one is ignored. The result is
+// never negative and never above MaxWait. random should return values in [0, 1);
+// anything outside is clamped to it (NaN counts as 0). nil means math/rand/v2. A
+// kind outside the four uses the Error ladder.
+func DelayFor(k Kind, failures int, retryAfter time.Duration, random func() float64) time.Duration {
+	if random == nil {
+		random = rand.Float64
+	}
+	r := random()
+	if !(r >= 0) { // also catches NaN
+		r = 0
+	}
+	r = min(r, 1)
+	step := stepFor(k, failures)
+	jittered := time.Duration(math.Round(float64(step) * (jitterLow + r*jitterSpan)))
+	return min(max(jittered, retryAfter, 0), MaxWait)
+}

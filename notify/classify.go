@@ -1,0 +1,285 @@
+package notify
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/textproto"
+	"strings"
+	"syscall"
+
+	mail "github.com/wneessen/go-mail"
+)
+
+// DeliveryError is a failed attempt to deliver (or to reach the server), with
+// what the user can do about it. Every error the Sender returns is one.
+type DeliveryError struct {
+	// Err is the underlying error, with the server's own words where it answered.
+	Err error
+	// Code is the SMTP reply code (e.g. 535), 0 when the server did not answer
+	// with one.
+	Code int
+	// Temporary errors are worth retrying later unchanged; the others need the
+	// user (settings, addresses, the server's account).
+	Temporary bool
+	// Hint says what to do, in a sentence; may be empty.
+	Hint string
+
+	secret string // the password: never part of Error()
+}
+
+// Error is the server's words followed by the hint.
+func (e *DeliveryError) Error() string {
+	if e.Hint == "" {
+		return e.Words()
+	}
+	return e.Words() + ". " + e.Hint
+}
+
+// Words is the underlying error alone (the server's words where it answered),
+// without the hint.
+func (e *DeliveryError) Words() string {
+	return redact(e.Err.Error(), e.secret)
+}
+
+func (e *DeliveryError) Unwrap() error { return e.Err }
+
+// WrongSecurityError means the server speaks a different kind of TLS than
+// configured: implicit TLS where STARTTLS (or none) was chosen, or plain text
+// where TLS was chosen. Left alone, the first case hangs until the timeout.
+type WrongSecurityError struct {
+	Addr       string
+	Configured Security
+	// ServerSpeaksTLS is true when the server expects TLS from the first byte.
+	ServerSpeaksTLS bool
+}
+
+func (e *WrongSecurityError) Error() string {
+	if e.ServerSpeaksTLS {
+		return fmt.Sprintf("the server at %s expects TLS from the first byte, but security is set to %q", e.Addr, e.Configured)
+	}
+	return fmt.Sprintf("the server at %s answered in plain text (it expects STARTTLS), but security is set to %q", e.Addr, e.Configured)
+}
+
+// Hints shared by several classifications.
+const (
+	hintPorts        = "Port 465 uses TLS, 587 uses STARTTLS: choose the security that matches the port"
+	hintCredentials  = "Check the username and password in Settings → Email"
+	hintGmail        = "Use an app password: Google account → Security → App passwords (Gmail refuses your normal Google password here)"
+	hintOutlook      = "SMTP AUTH must be enabled for the mailbox (Microsoft 365 admin center → Active users → Mail → Manage email apps → Authenticated SMTP), and the password must be accepted for SMTP (an app password if two-step verification is on)"
+	hintICloud       = "iCloud needs an app-specific password: appleid.apple.com → Sign-In and Security → App-Specific Passwords"
+	hintFastmail     = "Fastmail needs an app password with SMTP access: Settings → Privacy & Security → App passwords"
+	hintRecipient    = "The server refused a recipient: check the To address"
+	hintSender       = "The server refused the sender: check the From address (most providers only accept your own address)"
+	hintNoAuthOffer  = "The server offers no sign-in (AUTH) on this connection: leave the username empty if it needs none, or check the security setting"
+	hintNeedsSignIn  = "The server requires signing in: enter your username and password in Settings → Email"
+	hintNoSafeAuth   = "The server offers no sign-in method that is safe on this connection (the password would travel unencrypted): use security \"starttls\" or \"tls\", with a pinned certificate for a local bridge"
+	hintNoStartTLS   = "The server does not offer STARTTLS on this port. " + hintPorts + " (\"none\" is only for a server on this computer)"
+	hintNetwork      = "Could not reach the server: check your internet connection and the server name and port; Notifio keeps retrying"
+	hintTimeout      = "The server did not answer in time; Notifio keeps retrying. If this persists, check the port and security (" + hintPortsShort + ")"
+	hintPortsShort   = "port 465 uses TLS, 587 uses STARTTLS"
+	hintServerBusy   = "The server is temporarily unavailable; Notifio retries automatically"
+	hintRefused      = "The server refused the message; see its words above"
+	hintNotSetUp     = "Open Settings → Email"
+	hintPinMismatch  = "If you replaced your bridge's certificate, pin the new fingerprint in Settings → Email; otherwise something is intercepting the connection"
+	hintUntrustedFmt = "The server's certificate is not trusted (self-signed or for another name). If this is a bridge on this computer, pin its SHA-256 fingerprint %s in Settings → Email"
+)
+
+// Classify says whether err is worth retrying unchanged (temporary: 4xx replies,
+// network trouble, timeouts) or needs the user (auth 530/534/535, 5xx recipient
+// or sender, TLS or certificate problems, wrong security for the port, settings),
+// and what to do about it. A *DeliveryError from the Sender carries its own
+// classification (with a provider-specific hint, since it knows the server);
+// other errors are classified here without knowing the provider.
+func Classify(err error) (temporary bool, hint string) {
+	if err == nil {
+		return false, ""
+	}
+	var de *DeliveryError
+	if errors.As(err, &de) {
+		return de.Temporary, de.Hint
+	}
+	d := classify(err, Config{})
+	return d.Temporary, d.Hint
+}
+
+// classify wraps err into a *DeliveryError for the server in cfg.
+func classify(err error, cfg Config) *DeliveryError {
+	var de *DeliveryError
+	if errors.As(err, &de) {
+		return de
+	}
+	d := &DeliveryError{Err: err, Code: smtpCode(err)}
+	d.Temporary, d.Hint = classifyErr(err, d.Code, cfg)
+	return d
+}
+
+func classifyErr(err error, code int, cfg Config) (bool, string) {
+	host := normalizeHost(cfg.Host)
+
+	// Settings problems first: nothing to retry until the user changes them.
+	var fe *FieldError
+	if errors.Is(err, ErrNotConfigured) || errors.As(err, &fe) {
+		return false, hintNotSetUp
+	}
+	if errors.Is(err, context.Canceled) {
+		return true, ""
+	}
+
+	// TLS: wrong mode for the port, certificate problems.
+	var wse *WrongSecurityError
+	if errors.As(err, &wse) {
+		if wse.ServerSpeaksTLS {
+			return false, fmt.Sprintf("Port 465 uses TLS, 587 uses STARTTLS: this server expects TLS, choose security \"tls\" for port %d", cfg.Port)
+		}
+		return false, fmt.Sprintf("Port 465 uses TLS, 587 uses STARTTLS: this server expects STARTTLS, choose security \"starttls\" for port %d", cfg.Port)
+	}
+	var rhe tls.RecordHeaderError
+	if errors.As(err, &rhe) {
+		return false, hintPorts
+	}
+	var pme *PinMismatchError
+	if errors.As(err, &pme) {
+		return false, hintPinMismatch
+	}
+	if errors.Is(err, errNoPeerCert) {
+		return false, hintPinMismatch
+	}
+	if fp, ok := untrustedCertFingerprint(err); ok {
+		return false, fmt.Sprintf(hintUntrustedFmt, fp)
+	}
+	var cie x509.CertificateInvalidError
+	if errors.As(err, &cie) {
+		return false, "The server's certificate is invalid (" + cie.Error() + "); if this is your own bridge, pin its fingerprint"
+	}
+
+	// Auth negotiation problems detected by go-mail before talking.
+	switch {
+	case errors.Is(err, mail.ErrNoSupportedAuthDiscovered):
+		if cfg.Security == SecurityNone {
+			return false, hintNoSafeAuth
+		}
+		return false, "The server offers no sign-in method Notifio supports; check the security setting"
+	case errors.Is(err, mail.ErrPlainAuthNotSupported), errors.Is(err, mail.ErrLoginAuthNotSupported):
+		return false, hintNoSafeAuth
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "does not support STARTTLS"):
+		return false, hintNoStartTLS
+	case strings.Contains(msg, "server does not support SMTP AUTH"):
+		return false, hintNoAuthOffer
+	case strings.Contains(msg, "unencrypted connection"):
+		// net/smtp-style refusal to send credentials in clear text.
+		return false, hintNoSafeAuth
+	}
+
+	// The server's reply code.
+	if code >= 400 && code < 500 {
+		switch code {
+		case 421, 450, 451, 452:
+			return true, hintServerBusy
+		case 454:
+			return true, "The server could not sign you in or start TLS right now; Notifio retries automatically"
+		}
+		return true, hintServerBusy
+	}
+	if code >= 500 && code < 600 {
+		var se *mail.SendError
+		isSendErr := errors.As(err, &se)
+		switch {
+		case code == 530 && strings.Contains(strings.ToUpper(msg), "STARTTLS"):
+			return false, "The server requires STARTTLS first. " + hintPorts
+		case code == 530 && cfg.Username == "":
+			return false, hintNeedsSignIn
+		case code == 530, code == 534, code == 535:
+			return false, authHint(host)
+		case code == 523 || code == 538:
+			return false, "The server requires an encrypted connection to sign in. " + hintPorts
+		case isSendErr && se.Reason == mail.ErrSMTPRcptTo:
+			return false, hintRecipient
+		case isSendErr && se.Reason == mail.ErrSMTPMailFrom:
+			if code == 530 {
+				return false, hintNeedsSignIn
+			}
+			return false, hintSender
+		case code == 550 || code == 553 || code == 551 || code == 501:
+			return false, hintRecipient
+		}
+		return false, hintRefused
+	}
+
+	// Network: timeouts, refused or reset connections, DNS (which also fails
+	// while the computer is offline, so it is retried too).
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true, fmt.Sprintf("Could not find the server %q: check the server name and your internet connection; Notifio keeps retrying", dnsErr.Name)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
+		return true, hintTimeout
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return true, "The server refused the connection (is it running, and is the port right?); Notifio keeps retrying"
+	}
+	var netErr net.Error
+	var opErr *net.OpError
+	if errors.As(err, &opErr) || errors.As(err, &netErr) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, mail.ErrNoActiveConnection) {
+		return true, hintNetwork
+	}
+	var se *mail.SendError
+	if errors.As(err, &se) && se.Reason == mail.ErrConnCheck {
+		return true, hintNetwork
+	}
+
+	// Unknown: retry, with backoff, rather than give up on an alert.
+	return true, ""
+}
+
+// redact removes secret from s. Errors from go-mail never contain the password,
+// this is a second line of defence for what reaches logs and the outbox.
+func redact(s, secret string) string {
+	if secret == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, secret, "[redacted]")
+}
+
+func authHint(host string) string {
+	switch {
+	case host == "smtp.gmail.com" || host == "smtp.googlemail.com" || strings.HasSuffix(host, ".gmail.com"):
+		return hintGmail
+	case host == "smtp.office365.com" || host == "smtp-mail.outlook.com" || strings.HasSuffix(host, ".office365.com") ||
+		strings.HasSuffix(host, ".outlook.com"):
+		return hintOutlook
+	case host == "smtp.mail.me.com" || strings.HasSuffix(host, ".mail.me.com"):
+		return hintICloud
+	case strings.HasSuffix(host, "fastmail.com"):
+		return hintFastmail
+	}
+	return hintCredentials
+}
+
+// smtpCode finds the SMTP reply code in err: from go-mail's SendError, else from
+// a textproto reply (greeting, EHLO, STARTTLS, AUTH), else 0.
+func smtpCode(err error) int {
+	var se *mail.SendError
+	if errors.As(err, &se) && se.ErrorCode() != 0 {
+		return se.ErrorCode()
+	}
+	var tpe *textproto.Error
+	if errors.As(err, &tpe) {
+		return tpe.Code
+	}
+	return 0
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}

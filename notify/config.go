@@ -1,0 +1,275 @@
+package notify
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Security is how the connection to the SMTP server is protected.
+type Security string
+
+// The supported security modes.
+const (
+	// SecurityStartTLS connects in plain text and upgrades with STARTTLS before
+	// anything else is sent; the upgrade is mandatory (usually port 587).
+	SecurityStartTLS Security = "starttls"
+	// SecurityTLS speaks TLS from the first byte ("implicit TLS", usually port 465).
+	SecurityTLS Security = "tls"
+	// SecurityNone is unencrypted and allowed only for a server on this computer
+	// (a loopback address or "localhost"), e.g. a local bridge.
+	SecurityNone Security = "none"
+)
+
+// DefaultTimeout bounds each step of talking to the SMTP server (connect,
+// greeting, each command) when Config.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+// Config is the user's SMTP settings. The password is not part of it: it lives in
+// Secrets.
+type Config struct {
+	Host     string   `json:"host"`
+	Port     int      `json:"port"`
+	Security Security `json:"security"`
+	// Username signs in with SMTP AUTH; empty means no sign-in.
+	Username string `json:"username,omitempty"`
+	// From is the sender address (most providers only accept the account's own).
+	From string `json:"from"`
+	// To is one or more recipient addresses.
+	To []string `json:"to"`
+	// PinnedCertSHA256 is an optional SHA-256 fingerprint (hex; colons and spaces
+	// allowed) of the server's certificate. When set, exactly that certificate is
+	// trusted instead of the system's certificate authorities: this is how a
+	// self-signed certificate of a local bridge is trusted.
+	PinnedCertSHA256 string `json:"pinned_cert_sha256,omitempty"`
+	// Timeout bounds each step of a conversation with the server; 0 means
+	// DefaultTimeout.
+	Timeout time.Duration `json:"timeout,omitempty"`
+}
+
+// Preset is a provider's known SMTP settings and what the user should know about
+// signing in there.
+type Preset struct {
+	Name     string
+	Host     string
+	Port     int
+	Security Security
+	// Hint is shown next to the settings form.
+	Hint string
+}
+
+// Presets are the providers offered in the settings form. The last one, Custom,
+// has no server and leaves everything to the user.
+var Presets = []Preset{
+	{
+		Name: "Gmail", Host: "smtp.gmail.com", Port: 587, Security: SecurityStartTLS,
+		Hint: "Use an app password, not your Google password: Google account → Security → " +
+			"2-Step Verification → App passwords. The username is your full Gmail address.",
+	},
+	{
+		Name: "Outlook / Office 365", Host: "smtp.office365.com", Port: 587, Security: SecurityStartTLS,
+		Hint: "SMTP AUTH must be enabled for the mailbox (Microsoft 365 admin center → Users → " +
+			"Active users → Mail → Manage email apps → Authenticated SMTP). The username is your full address.",
+	},
+	{
+		Name: "Fastmail", Host: "smtp.fastmail.com", Port: 465, Security: SecurityTLS,
+		Hint: "Create an app password with SMTP access: Settings → Privacy & Security → App passwords. " +
+			"The username is your full Fastmail address.",
+	},
+	{
+		Name: "iCloud", Host: "smtp.mail.me.com", Port: 587, Security: SecurityStartTLS,
+		Hint: "Use an app-specific password: appleid.apple.com → Sign-In and Security → App-Specific " +
+			"Passwords. The username is your iCloud address.",
+	},
+	{
+		Name: "Custom",
+		Hint: "Port 465 uses TLS, 587 uses STARTTLS. Security \"none\" is only allowed for a server on " +
+			"this computer (e.g. a mail bridge); for a bridge with a self-signed certificate, pin its " +
+			"SHA-256 fingerprint instead.",
+	},
+}
+
+// PresetFor returns the preset whose server is host (case-insensitive), if any.
+func PresetFor(host string) (Preset, bool) {
+	host = normalizeHost(host)
+	for _, p := range Presets {
+		if p.Host != "" && p.Host == host {
+			return p, true
+		}
+	}
+	return Preset{}, false
+}
+
+// FieldError is one problem with one setting, in words for the settings form.
+type FieldError struct {
+	Field   string // "host", "port", "security", "username", "from", "to", "pinned_cert_sha256", "timeout"
+	Problem string
+}
+
+func (e *FieldError) Error() string { return e.Problem }
+
+// ErrNotConfigured means no SMTP server has been set up yet. The relay keeps the
+// outbox untouched until it is.
+var ErrNotConfigured = errors.New("email is not set up yet: enter an SMTP server in Settings → Email")
+
+// Configured reports whether the user entered anything at all; an unconfigured
+// Config is not an error, it only means email is off.
+func (c Config) Configured() bool {
+	return strings.TrimSpace(c.Host) != ""
+}
+
+// Validate checks the settings and returns every problem found (joined), each a
+// *FieldError in words a user can act on, or nil.
+func (c Config) Validate() error {
+	var errs []error
+	add := func(field, format string, args ...any) {
+		errs = append(errs, &FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
+	}
+
+	host := normalizeHost(c.Host)
+	switch {
+	case host == "":
+		add("host", "Enter the SMTP server, e.g. smtp.gmail.com.")
+	case strings.Contains(host, "://") || strings.ContainsAny(host, "/ @") || strings.ContainsFunc(host, unicode.IsControl):
+		add("host", "The SMTP server must be a host name like smtp.example.com, without \"smtp://\", a path or spaces.")
+	case net.ParseIP(strings.Trim(host, "[]")) == nil && !validHostname(host):
+		add("host", "%q is not a valid server name.", sanitizeLine(c.Host, 80))
+	}
+
+	switch {
+	case c.Port == 0:
+		add("port", "Enter the port: 587 for STARTTLS or 465 for TLS.")
+	case c.Port < 1 || c.Port > 65535:
+		add("port", "The port must be between 1 and 65535 (usually 587 or 465).")
+	}
+
+	switch c.Security {
+	case SecurityStartTLS:
+		if c.Port == 465 {
+			add("security", "Port 465 uses TLS, 587 uses STARTTLS: choose security \"tls\" for port 465.")
+		}
+	case SecurityTLS:
+		if c.Port == 587 || c.Port == 25 {
+			add("security", "Port 465 uses TLS, 587 uses STARTTLS: choose security \"starttls\" for port %d.", c.Port)
+		}
+	case SecurityNone:
+		if host != "" && !IsLoopbackHost(host) {
+			add("security", "Security \"none\" would send your mail unencrypted over the network; it is only "+
+				"allowed for a server on this computer (localhost). Choose \"starttls\" (port 587) or \"tls\" (port 465).")
+		}
+	case "":
+		add("security", "Choose the security: \"starttls\" (port 587) or \"tls\" (port 465).")
+	default:
+		add("security", "Unknown security %q: choose \"starttls\", \"tls\" or \"none\".", sanitizeLine(string(c.Security), 20))
+	}
+
+	if strings.ContainsFunc(c.Username, unicode.IsControl) {
+		add("username", "The username must not contain line breaks or control characters.")
+	}
+
+	if strings.TrimSpace(c.From) == "" {
+		add("from", "Enter the sender address (From), usually your own email address.")
+	} else if _, err := parseAddress(c.From); err != nil {
+		add("from", "The sender address %q is not a valid email address.", sanitizeLine(c.From, 80))
+	}
+
+	if len(c.To) == 0 {
+		add("to", "Enter at least one recipient address (To).")
+	}
+	for _, to := range c.To {
+		if _, err := parseAddress(to); err != nil {
+			add("to", "The recipient address %q is not a valid email address.", sanitizeLine(to, 80))
+		}
+	}
+
+	if c.PinnedCertSHA256 != "" {
+		if _, err := parseFingerprint(c.PinnedCertSHA256); err != nil {
+			add("pinned_cert_sha256", "The pinned certificate fingerprint must be a SHA-256 fingerprint: 64 hex digits (colons allowed).")
+		}
+	}
+
+	if c.Timeout < 0 {
+		add("timeout", "The timeout must not be negative.")
+	}
+	return errors.Join(errs...)
+}
+
+// timeout is the effective per-step timeout.
+func (c Config) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return DefaultTimeout
+}
+
+// addr is host:port for dialing.
+func (c Config) addr() string {
+	return net.JoinHostPort(strings.Trim(normalizeHost(c.Host), "[]"), fmt.Sprint(c.Port))
+}
+
+// IsLoopbackHost reports whether host is this computer: "localhost" or a loopback
+// IP address. No name resolution is done (a name that merely resolves to a
+// loopback address today is not trusted for unencrypted mail).
+func IsLoopbackHost(host string) bool {
+	host = strings.Trim(normalizeHost(host), "[]")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func normalizeHost(h string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
+}
+
+func validHostname(h string) bool {
+	if len(h) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(h, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// parseAddress accepts "user@example.com" and "Name <user@example.com>".
+func parseAddress(s string) (*mail.Address, error) {
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		return nil, errors.New("control characters in address")
+	}
+	a, err := mail.ParseAddress(strings.TrimSpace(s))
+	if err != nil {
+		return nil, err
+	}
+	if !strings.Contains(a.Address, "@") {
+		return nil, errors.New("no @ in address")
+	}
+	return a, nil
+}
+
+// parseFingerprint accepts a SHA-256 fingerprint as hex, with optional colons,
+// spaces and a "sha256:" prefix, in any case.
+func parseFingerprint(s string) ([]byte, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimPrefix(s, "sha256:")
+	s = strings.TrimPrefix(s, "sha256/")
+	s = strings.NewReplacer(":", "", " ", "", "-", "").Replace(s)
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 32 {
+		return nil, errors.New("not a SHA-256 fingerprint")
+	}
+	return b, nil
+}

@@ -1,0 +1,334 @@
+package notify
+
+import (
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"net"
+	netmail "net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	texttemplate "text/template"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	mail "github.com/wneessen/go-mail"
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
+
+	"notifio/storage"
+)
+
+// Length limits (in characters) for what goes into a digest.
+const (
+	maxSubjectName = 80
+	maxTitle       = 300
+	maxField       = 120
+	maxURL         = 2000
+)
+
+// digestData is what both templates render. Every string in it is already one
+// line without control characters; URLs are empty unless they are http(s) links
+// on the search's own site.
+type digestData struct {
+	Subject    string
+	Count      int
+	SearchName string
+	SearchURL  string
+	Site       string
+	Listings   []digestListing
+}
+
+type digestListing struct {
+	Title    string
+	Price    string
+	Details  string // size and rooms
+	Location string
+	URL      string
+}
+
+var textTmpl = texttemplate.Must(texttemplate.New("digest.txt").Parse(
+	`{{.Count}} new {{if eq .Count 1}}listing{{else}}listings{{end}} on {{.SearchName}}
+{{range .Listings}}
+* {{.Title}}
+{{- if .Price}}
+  Price: {{.Price}}{{end}}
+{{- if .Details}}
+  {{.Details}}{{end}}
+{{- if .Location}}
+  Location: {{.Location}}{{end}}
+{{- if .URL}}
+  {{.URL}}{{end}}
+{{end}}
+{{- if .SearchURL}}
+All results: {{.SearchURL}}
+{{end}}
+-- 
+Sent by Notifio, which watches your searches{{if .Site}} on {{.Site}}{{end}}.
+`))
+
+var htmlTmpl = htmltemplate.Must(htmltemplate.New("digest.html").Parse(`<!DOCTYPE html>
+<html>
+<head><meta charset="utf-8"><title>{{.Subject}}</title></head>
+<body style="margin:0;padding:16px;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#222;">
+<h2 style="font-size:18px;margin:0 0 12px 0;">{{.Count}} new {{if eq .Count 1}}listing{{else}}listings{{end}} on
+{{if .SearchURL}}<a href="{{.SearchURL}}" style="color:#1a5fb4;">{{.SearchName}}</a>{{else}}{{.SearchName}}{{end}}</h2>
+<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;max-width:640px;">
+{{- range .Listings}}
+<tr><td style="padding:10px 0;border-bottom:1px solid #ddd;">
+<div style="font-size:16px;font-weight:bold;">{{if .URL}}<a href="{{.URL}}" style="color:#1a5fb4;">{{.Title}}</a>{{else}}{{.Title}}{{end}}</div>
+{{- if .Price}}
+<div style="font-size:15px;">{{.Price}}</div>{{end}}
+{{- if .Details}}
+<div style="color:#555;">{{.Details}}</div>{{end}}
+{{- if .Location}}
+<div style="color:#555;">{{.Location}}</div>{{end}}
+</td></tr>
+{{- end}}
+</table>
+<p style="color:#888;font-size:12px;margin-top:16px;">Sent by Notifio, which watches your searches{{if .Site}} on {{.Site}}{{end}}.</p>
+</body>
+</html>
+`))
+
+// ComposeDigest builds the digest email for one outbox item: subject "N new on
+// <search name>", a text part and an HTML part listing each listing's title,
+// price, size/rooms, location and link, From and To from cfg, Message-ID
+// item.MessageID (so a resend after a crash is recognisable as the same message)
+// and Date the item's creation time.
+//
+// Everything from the web page is treated as hostile: control characters are
+// stripped (no header injection through a title or search name), the HTML part
+// escapes everything, and a link survives only if it is http(s) on the same site
+// (registrable domain) as the search itself; other links are dropped, the
+// listing shown without one.
+func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
+	if len(item.Listings) == 0 {
+		return nil, errors.New("the outbox item has no listings")
+	}
+	base := httpURL(item.SearchURL)
+	data := digestData{
+		Count:      len(item.Listings),
+		SearchName: searchName(item, base),
+	}
+	if base != nil {
+		data.SearchURL = truncate(base.String(), maxURL)
+		data.Site = strings.TrimPrefix(base.Hostname(), "www.")
+	}
+	data.Subject = fmt.Sprintf("%d new on %s", data.Count, data.SearchName)
+	for _, l := range item.Listings {
+		data.Listings = append(data.Listings, digestListing{
+			Title:    orDefault(sanitizeLine(l.Title, maxTitle), "(no title)"),
+			Price:    sanitizeLine(l.Price, maxField),
+			Details:  details(l),
+			Location: sanitizeLine(l.Location, maxField),
+			URL:      siteLink(l.URL, base),
+		})
+	}
+
+	m, err := newMsg(cfg)
+	if err != nil {
+		return nil, err
+	}
+	m.Subject(data.Subject)
+	m.SetMessageIDWithValue(messageID(item))
+	date := item.Created
+	if date.IsZero() {
+		date = time.Now()
+	}
+	m.SetDateWithValue(date)
+	if err := m.SetBodyTextTemplate(textTmpl, data); err != nil {
+		return nil, fmt.Errorf("rendering the text part: %w", err)
+	}
+	if err := m.AddAlternativeHTMLTemplate(htmlTmpl, data); err != nil {
+		return nil, fmt.Errorf("rendering the HTML part: %w", err)
+	}
+	return m, nil
+}
+
+// newMsg starts a message from cfg.From to cfg.To with Notifio's fixed headers.
+func newMsg(cfg Config) (*mail.Msg, error) {
+	m := mail.NewMsg(mail.WithNoDefaultUserAgent(), mail.WithCharset(mail.CharsetUTF8))
+	from, err := parseAddress(cfg.From)
+	if err != nil {
+		return nil, &FieldError{Field: "from", Problem: "The sender address is not a valid email address."}
+	}
+	m.FromMailAddress(from)
+	var to []*netmail.Address
+	for _, t := range cfg.To {
+		a, err := parseAddress(t)
+		if err != nil {
+			return nil, &FieldError{Field: "to", Problem: "A recipient address is not a valid email address."}
+		}
+		to = append(to, a)
+	}
+	if len(to) == 0 {
+		return nil, &FieldError{Field: "to", Problem: "Enter at least one recipient address (To)."}
+	}
+	m.ToMailAddress(to...)
+	m.SetUserAgent("Notifio")
+	// RFC 3834: an automatic message; no vacation replies to it, please.
+	m.SetGenHeader(mail.Header("Auto-Submitted"), "auto-generated")
+	return m, nil
+}
+
+// composeTest is the "send test email" message.
+func composeTest(cfg Config, now time.Time) (*mail.Msg, error) {
+	m, err := newMsg(cfg)
+	if err != nil {
+		return nil, err
+	}
+	m.Subject("Notifio test email")
+	m.SetMessageID()
+	m.SetDateWithValue(now)
+	m.SetBodyString(mail.TypeTextPlain, "This is a test email from Notifio.\r\n\r\n"+
+		"If you can read it, email alerts for new listings will reach you here.\r\n")
+	return m, nil
+}
+
+// messageID is the item's stable Message-ID (without angle brackets). If storage
+// gave none, or an unusable one, a stable one is derived from the item.
+func messageID(item storage.OutboxItem) string {
+	id := strings.TrimSpace(item.MessageID)
+	id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
+	at := strings.LastIndexByte(id, '@')
+	ok := at > 0 && at < len(id)-1 && len(id) <= 250 &&
+		!strings.ContainsFunc(id, func(r rune) bool {
+			return r <= ' ' || r >= 0x7f || strings.ContainsRune("<>()[]\\,;:\"", r)
+		})
+	if ok {
+		return id
+	}
+	return fmt.Sprintf("outbox.%d.%d@notifio.invalid", item.ID, item.Created.UnixNano())
+}
+
+func searchName(item storage.OutboxItem, base *url.URL) string {
+	if n := sanitizeLine(item.SearchName, maxSubjectName); n != "" {
+		return n
+	}
+	if base != nil {
+		return strings.TrimPrefix(base.Hostname(), "www.")
+	}
+	return "your search"
+}
+
+func details(l storage.Listing) string {
+	var parts []string
+	if s := sanitizeLine(l.Size, maxField); s != "" {
+		parts = append(parts, s)
+	}
+	if r := sanitizeLine(l.Rooms, maxField); r != "" {
+		if _, err := strconv.ParseFloat(strings.Replace(r, ",", ".", 1), 64); err == nil {
+			r += " rooms"
+		}
+		parts = append(parts, r)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// httpURL parses an absolute http(s) URL with a host and no user info, else nil.
+func httpURL(raw string) *url.URL {
+	raw = strings.TrimSpace(raw)
+	if raw == "" || len(raw) > maxURL || strings.ContainsFunc(raw, unsafeURLRune) {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.Opaque != "" {
+		return nil
+	}
+	return u
+}
+
+// siteLink returns the listing's link, resolved against the search URL, if it is
+// an http(s) link on the same site (registrable domain) as the search; else "".
+// javascript:, data:, scheme-relative links to other hosts (//evil.example) and
+// links to other sites all come out empty.
+func siteLink(raw string, base *url.URL) string {
+	raw = strings.TrimSpace(raw)
+	if base == nil || raw == "" || len(raw) > maxURL || strings.ContainsFunc(raw, unsafeURLRune) {
+		return ""
+	}
+	ref, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	u := httpURL(base.ResolveReference(ref).String())
+	if u == nil || !sameSite(u.Hostname(), base.Hostname()) {
+		return ""
+	}
+	return u.String()
+}
+
+// unsafeURLRune is whitespace, control and invisible formatting characters,
+// none of which belongs in a link (browsers strip some of them, which is how
+// "java\tscript:" tricks work).
+func unsafeURLRune(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError
+}
+
+// sameSite reports whether two host names belong to the same registrable domain
+// (eTLD+1, by the public suffix list): www.example.de and example.de do,
+// example.de and evil.example do not. IP addresses and single-label names must
+// match exactly.
+func sameSite(a, b string) bool {
+	a, b = canonicalHost(a), canonicalHost(b)
+	if a == "" || b == "" {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	if net.ParseIP(a) != nil || net.ParseIP(b) != nil {
+		return false
+	}
+	ra, err := publicsuffix.EffectiveTLDPlusOne(a)
+	if err != nil {
+		return false
+	}
+	rb, err := publicsuffix.EffectiveTLDPlusOne(b)
+	if err != nil {
+		return false
+	}
+	return ra == rb
+}
+
+func canonicalHost(h string) string {
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	if ascii, err := idna.Lookup.ToASCII(h); err == nil {
+		return ascii
+	}
+	return h
+}
+
+// sanitizeLine makes s one line of at most max characters: control, formatting
+// (e.g. bidi overrides) and line/paragraph separator characters become spaces,
+// runs of white space collapse, invalid UTF-8 is replaced, and an overlong result
+// is cut with "…".
+func sanitizeLine(s string, max int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	return truncate(s, max)
+}
+
+func truncate(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:max-1])) + "…"
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

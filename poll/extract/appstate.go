@@ -1,0 +1,349 @@
+package extract
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// stateAssignRe finds an app-state assignment in an inline script:
+// window.__INITIAL_STATE__ = {…}, window.__PRELOADED_STATE__ = …, var __DATA__ = …
+var stateAssignRe = regexp.MustCompile(`(?:window\.|self\.|var\s+|let\s+|const\s+)?(?:[A-Za-z_$][\w$]*\.)*(__[A-Z0-9_]+__|[A-Za-z_$][\w$]*(?:STATE|State|DATA|Data|Store|STORE|PROPS|Props))\s*=\s*(?:JSON\.parse\()?`)
+
+// appState finds listings in embedded application state: Next.js __NEXT_DATA__,
+// other application/json scripts, and window.__INITIAL_STATE__-style
+// assignments. It picks the best array of objects that have an id and a
+// url/title/price. method is MethodNextData or MethodAppState.
+func (p *page) appState() (ls []Listing, method string) {
+	bestScore := 0.0
+	for _, s := range p.scripts {
+		if s.FirstChild == nil {
+			continue
+		}
+		typ := strings.ToLower(strings.TrimSpace(attr(s, "type")))
+		src := s.FirstChild.Data
+		var roots []any
+		m := MethodAppState
+		switch {
+		case typ == "application/ld+json":
+			continue
+		case attr(s, "id") == "__NEXT_DATA__":
+			m = MethodNextData
+			if v, ok := decodeJSON(src); ok {
+				roots = append(roots, v)
+			}
+		case typ == "application/json":
+			if v, ok := decodeJSON(src); ok {
+				roots = append(roots, v)
+			}
+		case typ == "" || strings.Contains(typ, "javascript") || typ == "module":
+			if len(src) < 40 {
+				continue
+			}
+			for _, loc := range stateAssignRe.FindAllStringIndex(src, 8) {
+				rest := strings.TrimLeft(src[loc[1]:], " \t\r\n")
+				if strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, `"`) { // JSON.parse("…")
+					var js string
+					if err := json.NewDecoder(strings.NewReader(rest)).Decode(&js); err == nil {
+						rest = js
+					}
+				}
+				if rest == "" || rest[0] != '{' && rest[0] != '[' {
+					continue
+				}
+				if v, ok := decodeJSON(rest); ok {
+					roots = append(roots, v)
+				}
+			}
+		default:
+			continue
+		}
+		for _, v := range roots {
+			arr, score := bestArray(v, 0)
+			if score > bestScore {
+				if out := p.stateListings(arr); len(out) >= 2 {
+					ls, method, bestScore = out, m, score
+				}
+			}
+		}
+	}
+	return ls, method
+}
+
+// decodeJSON decodes the first JSON value of s (trailing script text ignored).
+func decodeJSON(s string) (any, bool) {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+var (
+	stateIDKeys    = []string{"id", "adId", "ad_id", "listingId", "listing_id", "exposeId", "expose_id", "objectId", "itemId", "uuid", "_id", "guid", "propertyId", "offerId", "realEstateId"}
+	stateURLKeys   = []string{"url", "href", "link", "permalink", "detailUrl", "detailURL", "detailsUrl", "canonicalUrl", "shareUrl", "webUrl", "exposeUrl", "path", "slug", "seoUrl"}
+	stateTitleKeys = []string{"title", "name", "headline", "heading", "subject", "displayTitle"}
+	statePriceKeys = []string{"price", "priceFormatted", "formattedPrice", "displayPrice", "priceText", "rent", "coldRent", "baseRent", "totalRent", "warmRent", "amount", "cost"}
+	stateLocKeys   = []string{"address", "location", "locationText", "city", "district", "locality", "place", "region"}
+	stateSizeKeys  = []string{"livingSpace", "livingArea", "size", "area", "sqm", "squareMeters", "surface", "floorSize", "space"}
+	stateRoomKeys  = []string{"rooms", "numberOfRooms", "roomCount", "noRooms", "roomsCount"}
+	stateImgKeys   = []string{"image", "imageUrl", "imageURL", "thumbnail", "thumbnailUrl", "picture", "photo", "mainImage", "previewImage", "images", "pictures", "photos"}
+)
+
+// first returns the first of keys present in m (also one level down in nested
+// objects such as "attributes" or "data").
+func first(m map[string]any, keys []string) any {
+	for _, k := range keys {
+		if v, ok := m[k]; ok && v != nil && v != "" {
+			return v
+		}
+	}
+	for _, k := range []string{"attributes", "data", "listing", "item", "node", "property", "realEstate", "ad"} {
+		if sub, ok := m[k].(map[string]any); ok {
+			for _, kk := range keys {
+				if v, ok := sub[kk]; ok && v != nil && v != "" {
+					return v
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// bestArray finds the array of objects that looks most like a result list.
+func bestArray(v any, depth int) ([]any, float64) {
+	if depth > 16 {
+		return nil, 0
+	}
+	var best []any
+	bestScore := 0.0
+	switch x := v.(type) {
+	case map[string]any:
+		for _, c := range x {
+			if a, s := bestArray(c, depth+1); s > bestScore {
+				best, bestScore = a, s
+			}
+		}
+	case []any:
+		if s := scoreArray(x); s > bestScore {
+			best, bestScore = x, s
+		}
+		for _, c := range x {
+			if a, s := bestArray(c, depth+1); s > bestScore {
+				best, bestScore = a, s
+			}
+		}
+	}
+	return best, bestScore
+}
+
+// scoreArray scores an array as a result list: objects with an id and a
+// title or price, more for URLs and details.
+func scoreArray(a []any) float64 {
+	if len(a) < 2 {
+		return 0
+	}
+	score, good := 0.0, 0
+	for _, e := range a {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		if first(m, stateIDKeys) == nil {
+			continue
+		}
+		hasTitle, hasPrice := first(m, stateTitleKeys) != nil, first(m, statePriceKeys) != nil
+		if !hasTitle && !hasPrice {
+			continue
+		}
+		good++
+		s := 1.0
+		if hasTitle {
+			s++
+		}
+		if hasPrice {
+			s += 1.5
+		}
+		if first(m, stateURLKeys) != nil {
+			s++
+		}
+		if first(m, stateLocKeys) != nil || first(m, stateSizeKeys) != nil || first(m, stateRoomKeys) != nil {
+			s += 0.5
+		}
+		score += s
+	}
+	if good < 2 || good*2 < len(a) {
+		return 0
+	}
+	return score
+}
+
+// stateListings turns the chosen array's objects into listings. An object
+// without a usable URL gets the page link whose URL carries its id, if any.
+func (p *page) stateListings(a []any) []Listing {
+	var out []Listing
+	for _, e := range a {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		id := scalar(first(m, stateIDKeys))
+		if id == "" {
+			continue
+		}
+		l := Listing{ID: id}
+		if href := scalar(first(m, stateURLKeys)); href != "" {
+			if u, ok := p.res.resolve(href); ok && !p.selfLink(u) {
+				l.URL = u.String()
+			}
+		}
+		if l.URL == "" {
+			l.URL = p.linkWithToken(id)
+		}
+		if l.URL == "" {
+			continue
+		}
+		l.Title = fold(scalar(first(m, stateTitleKeys)))
+		l.Price, l.PriceValue, l.Currency = statePrice(first(m, statePriceKeys), m)
+		l.Location = stateText(first(m, stateLocKeys))
+		l.Size = scalar(first(m, stateSizeKeys))
+		if l.Size != "" && hasDigit(l.Size) && !strings.ContainsAny(l.Size, "mq") {
+			l.Size += " m²"
+		}
+		l.Rooms = scalar(first(m, stateRoomKeys))
+		l.Image = p.stateImage(first(m, stateImgKeys))
+		out = append(out, l)
+	}
+	return out
+}
+
+// linkWithToken returns the first same-site link on the page whose URL carries
+// token (an id) as a whole word.
+func (p *page) linkWithToken(tok string) string {
+	if len(tok) < 3 {
+		return ""
+	}
+	for i := range p.anchors {
+		if !strings.Contains(attr(p.anchors[i].n, "href"), tok) {
+			continue
+		}
+		a := p.link(i)
+		if a.ok && tokenIn(a.u.Path+"?"+a.u.RawQuery, tok) {
+			return a.canon
+		}
+	}
+	return ""
+}
+
+// scalar returns strings and numbers as text.
+func scalar(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case json.Number:
+		return x.String()
+	case float64:
+		return fmt.Sprint(x)
+	case bool:
+		return ""
+	}
+	return ""
+}
+
+// stateText flattens a string or an address-like object.
+func stateText(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		var parts []string
+		for _, k := range []string{"street", "streetAddress", "address", "line1"} {
+			if s := scalar(x[k]); s != "" {
+				parts = append(parts, s)
+				break
+			}
+		}
+		city := strings.TrimSpace(scalar(first(x, []string{"zip", "zipCode", "postalCode", "postcode", "plz"})) + " " +
+			scalar(first(x, []string{"city", "addressLocality", "town", "locality", "name"})))
+		if city != "" {
+			parts = append(parts, city)
+		}
+		if d := scalar(x["district"]); d != "" && len(parts) == 0 {
+			parts = append(parts, d)
+		}
+		return fold(strings.Join(parts, ", "))
+	default:
+		return fold(scalar(v))
+	}
+}
+
+// statePrice reads a price that may be a number, a string or an object
+// {amount|value, currency, formatted}.
+func statePrice(v any, m map[string]any) (shown string, value float64, cur string) {
+	cur = scalar(first(m, []string{"currency", "priceCurrency", "currencyCode"}))
+	switch x := v.(type) {
+	case map[string]any:
+		cur2 := scalar(first(x, []string{"currency", "currencyCode", "priceCurrency"}))
+		if cur2 != "" {
+			cur = cur2
+		}
+		if f := scalar(first(x, []string{"formatted", "formattedValue", "text", "display", "label"})); f != "" {
+			shown = fold(f)
+		}
+		if n := scalar(first(x, []string{"amount", "value", "price", "raw"})); n != "" {
+			if shown == "" {
+				shown = n
+				if cur != "" {
+					shown += " " + cur
+				}
+			}
+			if f, err := strconv.ParseFloat(n, 64); err == nil {
+				value = f
+			} else {
+				value, _ = parsePrice(n)
+			}
+		}
+	default:
+		s := scalar(v)
+		if s == "" {
+			return "", 0, cur
+		}
+		if plainNumberRe.MatchString(s) {
+			value, _ = strconv.ParseFloat(s, 64)
+			shown = s
+			if cur != "" {
+				shown += " " + cur
+			}
+			return shown, value, cur
+		}
+		shown = fold(s)
+		var c string
+		value, c = parsePrice(shown)
+		if cur == "" {
+			cur = c
+		}
+	}
+	if cur == "" && shown != "" {
+		cur = currencyOf(shown)
+	}
+	return shown, value, cur
+}
+
+// plainNumberRe is a machine number: no thousands separators, at most two decimals.
+var plainNumberRe = regexp.MustCompile(`^\d+(?:\.\d{1,2})?$`)
+
+func (p *page) stateImage(v any) string {
+	switch x := v.(type) {
+	case string:
+		return p.res.resolveAny(x)
+	case []any:
+		if len(x) > 0 {
+			return p.stateImage(x[0])
+		}
+	case map[string]any:
+		return p.res.resolveAny(scalar(first(x, []string{"url", "src", "href", "uri", "large", "medium", "small"})))
+	}
+	return ""
+}

@@ -1,0 +1,555 @@
+package extract
+
+import (
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// group is a candidate list: children of one parent, of one tag, that contain links.
+type group struct {
+	parent  *html.Node
+	tag     string
+	members []childRec
+	pre     float64 // cheap score from the walk, to pick which groups to examine
+}
+
+// addGroups records, for parent, each tag shared by at least two link-bearing children.
+func (p *page) addGroups(parent *html.Node, recs []childRec) {
+	var byTag map[string][]childRec
+	if len(recs) > 16 {
+		byTag = make(map[string][]childRec)
+		for _, r := range recs {
+			byTag[r.n.Data] = append(byTag[r.n.Data], r)
+		}
+	}
+	for i, r := range recs {
+		var ms []childRec
+		if byTag != nil {
+			ms = byTag[r.n.Data]
+			if len(ms) < 2 || ms[0].n != r.n {
+				continue
+			}
+		} else {
+			dup := false
+			for _, q := range recs[:i] {
+				if q.n.Data == r.n.Data {
+					dup = true
+					break
+				}
+			}
+			if dup {
+				continue
+			}
+			for _, q := range recs[i:] {
+				if q.n.Data == r.n.Data {
+					ms = append(ms, q)
+				}
+			}
+			if len(ms) < 2 {
+				continue
+			}
+		}
+		g := &group{parent: parent, tag: r.n.Data, members: slices.Clone(ms)}
+		text := 0
+		for _, m := range ms {
+			g.pre += float64(min(m.elems, 40))
+			text += m.textLen
+		}
+		if text/len(ms) < 15 {
+			g.pre *= 0.2
+		}
+		p.groups = append(p.groups, g)
+	}
+}
+
+// cardCandidates is how many groups (best by the walk's cheap score) are examined.
+const cardCandidates = 8
+
+// cards runs the repeated-card heuristic: of the groups of sibling elements, the
+// one whose members each link to a distinct URL of one path pattern, scored by
+// size and by how listing-like its members are (a price, an image, some text).
+func (p *page) cards() []Listing {
+	if len(p.groups) == 0 {
+		return nil
+	}
+	gs := slices.Clone(p.groups)
+	slices.SortStableFunc(gs, func(a, b *group) int {
+		switch {
+		case a.pre > b.pre:
+			return -1
+		case a.pre < b.pre:
+			return 1
+		}
+		return 0
+	})
+	if len(gs) > cardCandidates {
+		gs = gs[:cardCandidates]
+	}
+	var best []Listing
+	bestScore := 0.0
+	for _, g := range gs {
+		ls, score := p.evalGroup(g)
+		if score > bestScore {
+			best, bestScore = ls, score
+		}
+	}
+	return best
+}
+
+// evalGroup picks the group's dominant link pattern, builds its listings and scores it.
+func (p *page) evalGroup(g *group) ([]Listing, float64) {
+	type memberLinks struct {
+		rec      childRec
+		patterns []string
+		first    []int // first anchor index per pattern
+	}
+	ms := make([]memberLinks, 0, len(g.members))
+	count := map[string]int{}
+	var order []string
+	for _, m := range g.members {
+		ml := memberLinks{rec: m}
+		end := min(m.firstAnchor+m.anchors, m.firstAnchor+60)
+		for i := m.firstAnchor; i < end; i++ {
+			a := p.link(i)
+			if !a.ok || p.selfLink(a.u) {
+				continue
+			}
+			if slices.Contains(ml.patterns, a.pattern) {
+				continue
+			}
+			ml.patterns = append(ml.patterns, a.pattern)
+			ml.first = append(ml.first, i)
+			if count[a.pattern] == 0 {
+				order = append(order, a.pattern)
+			}
+			count[a.pattern]++
+		}
+		ms = append(ms, ml)
+	}
+	bestPat, bestN := "", 0
+	for _, pat := range order {
+		if count[pat] > bestN {
+			bestPat, bestN = pat, count[pat]
+		}
+	}
+	if bestN < 2 {
+		return nil, 0
+	}
+	var out []Listing
+	seen := map[string]bool{}
+	prices, imgs, heads, textTotal, sampled := 0, 0, 0, 0, 0
+	for _, ml := range ms {
+		k := slices.Index(ml.patterns, bestPat)
+		if k < 0 {
+			continue
+		}
+		a := p.link(ml.first[k])
+		if seen[a.canon] || adMarked(ml.rec.n) || adMarked(a.n) {
+			continue
+		}
+		seen[a.canon] = true
+		l := p.cardListing(ml.rec.n, a)
+		out = append(out, l)
+		sampled++
+		if l.Price != "" {
+			prices++
+		}
+		if l.Image != "" {
+			imgs++
+		}
+		if l.Title != "" && l.Title != a.canon {
+			heads++
+		}
+		textTotal += ml.rec.textLen
+	}
+	n := len(out)
+	if n < 2 {
+		return nil, 0
+	}
+	priceFrac := float64(prices) / float64(sampled)
+	imgFrac := float64(imgs) / float64(sampled)
+	avgText := textTotal / sampled
+	if priceFrac < 0.3 && (n < 4 || avgText < 40 || (imgFrac < 0.5 && heads < n/2)) {
+		return nil, 0 // a menu or a link list, not listings
+	}
+	score := float64(n) * (1 + 2*priceFrac + 0.5*imgFrac + float64(heads)/float64(n))
+	if avgText < 20 {
+		score *= 0.3
+	}
+	return out, score
+}
+
+// selfLink reports whether u is the page itself or another page of the same
+// search (pagination, sorting): same path, and no listing id in the query.
+func (p *page) selfLink(u *url.URL) bool {
+	if !strings.EqualFold(u.Host, p.url.Host) || u.Path != p.url.Path {
+		return false
+	}
+	if u.RawQuery == "" {
+		return true
+	}
+	q := u.Query()
+	for _, k := range idQueryKeys {
+		if q.Get(k) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// adMarked reports whether a card or link is marked by the site as an ad or a
+// paid placement outside the results (kleinanzeigen TOP ads, wg-gesucht premium ads).
+func adMarked(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch {
+		case a.Key == "class":
+			c := strings.ToLower(a.Val)
+			for _, m := range []string{"topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad"} {
+				if strings.Contains(c, m) {
+					return true
+				}
+			}
+		case strings.HasPrefix(a.Key, "data-") && (strings.Contains(a.Key, "campaign") || strings.Contains(a.Key, "ad-type") || strings.Contains(a.Key, "ad_type")):
+			v := strings.ToLower(a.Val)
+			if strings.Contains(v, "ads") || strings.Contains(v, "sponsor") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// promotedMarked reports whether a card is marked as a highlighted (paid) result.
+func promotedMarked(n *html.Node) bool {
+	c := strings.ToLower(attr(n, "class"))
+	if c == "" {
+		return false
+	}
+	for _, m := range []string{"highlight", "premium", "featured", "promoted", "sponsored", "is-top", "top-listing", "spotlight", "boosted"} {
+		if strings.Contains(c, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// cardScan is what one walk over a card collects.
+type cardScan struct {
+	heading, titleEl *html.Node
+	priceEls         []*html.Node // class mentions a price, or itemprop=price
+	textEls          []*html.Node // parents of text with digits, in order
+	locEl, locIcon   *html.Node
+	img              string
+	idAttrs          []string
+	p                *page
+}
+
+func (s *cardScan) scan(n *html.Node) {
+	if n.Type != html.ElementNode {
+		return
+	}
+	if n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Template || n.DataAtom == atom.Noscript {
+		return
+	}
+	cls := strings.ToLower(attr(n, "class"))
+	ip := attr(n, "itemprop")
+	for _, a := range n.Attr {
+		if strings.HasPrefix(a.Key, "data-") && (strings.HasSuffix(a.Key, "id") || a.Key == "data-adid") && a.Val != "" && isIDToken(a.Val) {
+			s.idAttrs = append(s.idAttrs, a.Val)
+		}
+	}
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		if s.heading == nil && !skipped(n) {
+			if text(n) != "" {
+				s.heading = n
+			}
+		}
+	case atom.Img:
+		if s.img == "" {
+			s.img = s.p.imageOf(n)
+		}
+	}
+	if s.titleEl == nil && (ip == "name" || containsWord(cls, "title")) && !skipped(n) {
+		if t := text(n); t != "" && len(t) < 300 {
+			s.titleEl = n
+		}
+	}
+	if ip == "price" || strings.Contains(cls, "price") || strings.Contains(cls, "preis") {
+		s.priceEls = append(s.priceEls, n)
+	}
+	if s.locEl == nil && (ip == "address" || ip == "addressLocality" || strings.Contains(cls, "address") || strings.Contains(cls, "location") ||
+		strings.Contains(cls, "locality") || strings.Contains(cls, "adresse") || strings.Contains(cls, "standort")) && !strings.Contains(cls, "pin") {
+		if t := text(n); t != "" && len(t) <= 150 {
+			s.locEl = n
+		}
+	}
+	if s.locIcon == nil && (strings.Contains(cls, "pin") || strings.Contains(cls, "marker") || strings.Contains(cls, "location")) && !strings.Contains(cls, "spinner") {
+		if text(n) == "" {
+			s.locIcon = n
+		}
+	}
+	if skipped(n) {
+		return
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			if hasDigit(c.Data) && (len(s.textEls) == 0 || s.textEls[len(s.textEls)-1] != n) {
+				s.textEls = append(s.textEls, n)
+			}
+			continue
+		}
+		s.scan(c)
+	}
+}
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether class list cls has a token that is w or ends
+// in -w/_w/__w (BEM: "lr-card__title"), or starts with w- / w_.
+func containsWord(cls, w string) bool {
+	for f := range strings.FieldsSeq(cls) {
+		if f == w || strings.HasSuffix(f, "-"+w) || strings.HasSuffix(f, "_"+w) || strings.HasPrefix(f, w+"-") || strings.HasPrefix(f, w+"_") {
+			return true
+		}
+	}
+	return false
+}
+
+// imageOf returns an img element's picture URL (src, else a lazy-loading attribute).
+func (p *page) imageOf(n *html.Node) string {
+	for _, k := range []string{"src", "data-src", "data-original", "data-lazy", "data-lazy-src", "srcset", "data-srcset"} {
+		v := strings.TrimSpace(attr(n, k))
+		if v == "" || strings.HasPrefix(v, "data:") {
+			continue
+		}
+		if strings.HasSuffix(k, "srcset") {
+			v, _, _ = strings.Cut(v, " ")
+			v, _, _ = strings.Cut(v, ",")
+		}
+		if strings.HasSuffix(strings.ToLower(v), ".svg") || strings.HasSuffix(strings.ToLower(v), ".gif") {
+			return "" // icons and spacers, not photos
+		}
+		if u := p.res.resolveAny(v); u != "" {
+			return u
+		}
+	}
+	return ""
+}
+
+// distanceRe matches a trailing distance "(3 km)", "(ca. 5 km)".
+var distanceRe = regexp.MustCompile(`\s*\((?:ca\.\s*)?[\d.,]+\s*km\)\s*$`)
+
+// cardListing builds a listing from a card and its chosen link.
+func (p *page) cardListing(card *html.Node, a *anchor) Listing {
+	s := cardScan{p: p}
+	s.scan(card)
+	l := Listing{URL: a.canon, Promoted: promotedMarked(card)}
+	l.ID = cardID(card, s.idAttrs, a.u)
+	// Title: a heading, else an element named title, else the link.
+	switch {
+	case s.heading != nil:
+		l.Title = text(s.heading)
+	case s.titleEl != nil:
+		l.Title = text(s.titleEl)
+	default:
+		l.Title = linkTitle(a.n)
+	}
+	if l.Title == "" {
+		l.Title = linkTitle(a.n)
+	}
+	l.Price = s.price()
+	l.Location = s.location()
+	l.Size, l.Rooms = s.sizeRooms()
+	l.Image = s.img
+	return l
+}
+
+// linkTitle is a link's text, else its title attribute, else an image's alt text.
+func linkTitle(a *html.Node) string {
+	if t := text(a); t != "" {
+		return t
+	}
+	if t := fold(attr(a, "title")); t != "" {
+		return t
+	}
+	var alt string
+	var find func(*html.Node)
+	find = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && alt == ""; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				if c.DataAtom == atom.Img {
+					alt = fold(attr(c, "alt"))
+				}
+				find(c)
+			}
+		}
+	}
+	find(a)
+	return alt
+}
+
+// inTitle reports whether n is inside the card's title.
+func (s *cardScan) inTitle(n *html.Node) bool {
+	for _, t := range []*html.Node{s.heading, s.titleEl} {
+		if t == nil {
+			continue
+		}
+		for x := n; x != nil; x = x.Parent {
+			if x == t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// price: the innermost element named like a price that shows an amount with a
+// currency; else the first short text that does (not the title's).
+func (s *cardScan) price() string {
+	var best *html.Node
+	bestText := ""
+	for _, el := range s.priceEls {
+		if struck(el) || s.inTitle(el) {
+			continue
+		}
+		t := text(el)
+		if len(t) > 80 || !looksLikePrice(t) && !(hasDigit(t) && len(t) < 30) {
+			continue
+		}
+		if best == nil {
+			best, bestText = el, t
+			continue
+		}
+		if isAncestor(best, el) {
+			best, bestText = el, t
+			continue
+		}
+		break
+	}
+	if best != nil && (looksLikePrice(bestText) || hasDigit(bestText)) {
+		return bestText
+	}
+	for _, el := range s.textEls {
+		if s.inTitle(el) {
+			continue
+		}
+		for x, up := el, 0; x != nil && up < 3; x, up = x.Parent, up+1 {
+			t := text(x)
+			if len(t) > 60 {
+				break
+			}
+			if looksLikePrice(t) {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+func isAncestor(a, n *html.Node) bool {
+	for x := n.Parent; x != nil; x = x.Parent {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// location: an element named like an address, else the text beside a pin icon.
+func (s *cardScan) location() string {
+	t := ""
+	switch {
+	case s.locEl != nil:
+		t = text(s.locEl)
+	case s.locIcon != nil:
+		if sib := nextElement(s.locIcon); sib != nil && !isAncestor(sib, s.locIcon) {
+			t = text(sib)
+		}
+		if t == "" && s.locIcon.Parent != nil {
+			t = text(s.locIcon.Parent)
+		}
+		if len(t) > 150 {
+			t = ""
+		}
+	}
+	return distanceRe.ReplaceAllString(t, "")
+}
+
+// sizeRooms: the first short texts showing square metres and rooms.
+func (s *cardScan) sizeRooms() (size, rooms string) {
+	for _, el := range s.textEls {
+		if s.inTitle(el) {
+			continue
+		}
+		t := text(el)
+		if len(t) > 60 {
+			continue
+		}
+		if size == "" {
+			size = sizeRe.FindString(t)
+		}
+		if rooms == "" {
+			rooms = roomsRe.FindString(t)
+		}
+		if size != "" && rooms != "" {
+			break
+		}
+	}
+	return normSize(size), rooms
+}
+
+// cardID: an id attribute whose value appears in the listing URL, else the id
+// in the URL, else the card's own data-id, else "" (the caller hashes the URL).
+func cardID(card *html.Node, idAttrs []string, u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	hay := u.Path + "?" + u.RawQuery
+	for _, v := range idAttrs {
+		if len(v) >= 3 && tokenIn(hay, v) {
+			return v
+		}
+	}
+	if id := idFromURL(u); id != "" {
+		return id
+	}
+	for _, k := range []string{"data-id", "data-adid", "data-ad-id", "data-listing-id", "data-item-id", "data-object-id", "data-obid", "data-expose-id", "data-guid"} {
+		if v := attr(card, k); v != "" && isIDToken(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// tokenIn reports whether v occurs in hay delimited by non-alphanumerics.
+func tokenIn(hay, v string) bool {
+	for i := 0; ; {
+		j := strings.Index(hay[i:], v)
+		if j < 0 {
+			return false
+		}
+		j += i
+		k := j + len(v)
+		if (j == 0 || !alnum(hay[j-1])) && (k == len(hay) || !alnum(hay[k])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func alnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}

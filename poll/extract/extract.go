@@ -1,0 +1,331 @@
+// Package extract turns a saved or fetched search-result page into listings: a
+// pure function of (page bytes, page URL, user selectors). Site profiles cover
+// the sites we have real pages of; every other site goes through generic
+// strategies (schema.org JSON-LD, embedded app state, a repeated-card heuristic);
+// user CSS selectors override everything. Selectors are matched with cascadia,
+// the engine behind goquery, on a tree parsed once with golang.org/x/net/html.
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Options tune extraction beyond the user's selectors.
+type Options struct {
+	// NoProfiles skips the site profiles, as if the site were unknown: the
+	// generic strategies alone (used to measure them on real pages, and for
+	// `notifio extract --generic`-style debugging).
+	NoProfiles bool
+}
+
+// Extract finds the listings on one result page. body is the page as UTF-8 (the
+// fetcher has decoded its charset), pageURL the URL it was fetched from (links
+// are resolved against it and must stay on its site). When sel.Item is set the
+// user's selectors decide; else the site profile for the page's host; else the
+// generic strategies. The only errors are unusable input: no page URL, or a
+// selector that is not valid CSS (the message names it).
+func Extract(body []byte, pageURL *url.URL, sel Selectors) (Result, error) {
+	return ExtractWith(body, pageURL, sel, Options{})
+}
+
+// ExtractWith is Extract with options.
+func ExtractWith(body []byte, pageURL *url.URL, sel Selectors, opt Options) (Result, error) {
+	if pageURL == nil || pageURL.Host == "" {
+		return Result{}, errors.New("extract: the page URL must be absolute (like https://www.example.de/suche), so links can be resolved against it")
+	}
+	if s := strings.ToLower(pageURL.Scheme); s != "http" && s != "https" {
+		return Result{}, fmt.Errorf("extract: the page URL %q is not http or https", pageURL.String())
+	}
+	us, err := compileSelectors(sel)
+	if err != nil {
+		return Result{}, err
+	}
+	root, err := html.Parse(bytes.NewReader(body))
+	if err != nil { // html.Parse only fails on reader errors; keep the message anyway
+		return Result{}, fmt.Errorf("extract: parsing the page: %w", err)
+	}
+	p := newPage(root, pageURL)
+	var r Result
+	switch {
+	case us != nil:
+		r = p.bySelectors(us)
+	default:
+		var prof *profile
+		if !opt.NoProfiles {
+			prof = profileFor(pageURL.Hostname())
+		}
+		if prof != nil {
+			r = p.byProfile(prof)
+			if len(r.Listings) == 0 && !r.Container && !r.NoResults {
+				// The profile's markup is gone (redesign, or not a results page):
+				// try the generic strategies before giving up.
+				if g := p.generic(); len(g.Listings) > 0 {
+					g.Site = r.Site
+					r = g
+				}
+			}
+		} else {
+			r = p.generic()
+		}
+	}
+	p.finish(&r)
+	return r, nil
+}
+
+// page is one parsed page with what a single walk over it collected.
+type page struct {
+	root  *html.Node
+	url   *url.URL
+	res   *resolver
+	title string
+	// scripts: every <script> element, in document order.
+	scripts []*html.Node
+	// anchors: every <a href> outside <head>, in document order; the anchors of
+	// any subtree are contiguous here.
+	anchors []anchor
+	// groups: candidate lists of sibling elements that contain links.
+	groups []*group
+	// captcha evidence found during the walk ("" if none).
+	captcha string
+	// stack is scratch space for the walk.
+	stack []childRec
+}
+
+// anchor is one link and, once resolved, its listing URL.
+type anchor struct {
+	n        *html.Node
+	resolved bool
+	ok       bool
+	u        *url.URL
+	canon    string
+	pattern  string
+}
+
+func newPage(root *html.Node, u *url.URL) *page {
+	p := &page{root: root, url: u, res: newResolver(u)}
+	p.walk(root, false)
+	return p
+}
+
+// url resolves anchor i (lazily) to a canonical same-site listing URL.
+func (p *page) link(i int) *anchor {
+	a := &p.anchors[i]
+	if !a.resolved {
+		a.resolved = true
+		if u, ok := p.res.resolve(attr(a.n, "href")); ok {
+			a.u, a.ok, a.canon = u, true, u.String()
+			a.pattern = pathPattern(u)
+		}
+	}
+	return a
+}
+
+// childRec summarises one child element that contains links, for grouping.
+type childRec struct {
+	n           *html.Node
+	firstAnchor int
+	anchors     int
+	elems       int
+	textLen     int
+}
+
+// walkStats is what the walk returns about a subtree.
+type walkStats struct {
+	firstAnchor, anchors, elems, textLen int
+}
+
+// walk visits the tree once, collecting scripts, anchors, title, captcha markers
+// and candidate sibling groups (children of one parent that contain links).
+func (p *page) walk(n *html.Node, inHead bool) walkStats {
+	st := walkStats{firstAnchor: -1}
+	switch n.Type {
+	case html.TextNode:
+		st.textLen = len(strings.TrimSpace(n.Data))
+		return st
+	case html.ElementNode:
+		st.elems = 1
+		switch n.DataAtom {
+		case atom.Script:
+			p.scripts = append(p.scripts, n)
+			if src := attr(n, "src"); src != "" && p.captcha == "" {
+				p.captcha = captchaScript(src)
+			}
+			return st
+		case atom.Style, atom.Template, atom.Noscript:
+			return st
+		case atom.Title:
+			if p.title == "" && n.Namespace == "" {
+				p.title = text(n)
+			}
+			if inHead {
+				return st
+			}
+		case atom.Head:
+			inHead = true
+		case atom.A:
+			if !inHead && hasAttr(n, "href") {
+				st.firstAnchor = len(p.anchors)
+				st.anchors = 1
+				p.anchors = append(p.anchors, anchor{n: n})
+			}
+		case atom.Div, atom.Form, atom.Iframe:
+			if p.captcha == "" {
+				if id := attr(n, "id"); id != "" {
+					p.captcha = captchaID(id)
+				}
+			}
+		}
+	case html.DocumentNode:
+	default:
+		return st
+	}
+	base := len(p.stack)
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		cs := p.walk(c, inHead)
+		st.elems += cs.elems
+		st.textLen += cs.textLen
+		if cs.anchors > 0 {
+			if st.firstAnchor < 0 {
+				st.firstAnchor = cs.firstAnchor
+			}
+			st.anchors += cs.anchors
+			if c.Type == html.ElementNode {
+				p.stack = append(p.stack, childRec{n: c, firstAnchor: cs.firstAnchor, anchors: cs.anchors, elems: cs.elems, textLen: cs.textLen})
+			}
+		}
+	}
+	if len(p.stack)-base >= 2 {
+		p.addGroups(n, p.stack[base:])
+	}
+	p.stack = p.stack[:base]
+	return st
+}
+
+// captchaScript returns evidence when a script src belongs to a bot check.
+func captchaScript(src string) string {
+	s := strings.ToLower(src)
+	for _, m := range []string{"geetest", "recaptcha", "hcaptcha", "captcha-delivery", "challenges.cloudflare.com", "px-captcha", "perimeterx", "distil", "/cdn-cgi/challenge-platform"} {
+		if strings.Contains(s, m) {
+			return "captcha script " + src
+		}
+	}
+	return ""
+}
+
+// captchaID returns evidence when an element id belongs to a bot check.
+func captchaID(id string) string {
+	s := strings.ToLower(id)
+	for _, m := range []string{"captcha", "challenge-form", "cf-challenge", "challenge-running", "px-captcha", "distil"} {
+		if strings.Contains(s, m) {
+			return "element #" + id
+		}
+	}
+	return ""
+}
+
+// blockedTitles are page titles of bot checks served instead of results.
+var blockedTitles = []string{"ich bin kein roboter", "just a moment", "attention required", "access denied",
+	"are you a robot", "are you human", "captcha", "security check", "pardon our interruption", "bot protection",
+	"zugriff verweigert", "sicherheitsüberprüfung", "un momento", "verifica di sicurezza", "request unsuccessful"}
+
+// blocked returns evidence that the page is a bot check, "" if none.
+func (p *page) blocked() string {
+	t := strings.ToLower(p.title)
+	for _, m := range blockedTitles {
+		if strings.Contains(t, m) {
+			return fmt.Sprintf("title %q", p.title)
+		}
+	}
+	return p.captcha
+}
+
+// finish applies the rules every listing obeys, whatever produced it.
+func (p *page) finish(r *Result) {
+	if r.Site == "" {
+		r.Site = p.res.domain
+	}
+	if r.Method == "" {
+		r.Method = MethodNone
+	}
+	seen := make(map[string]bool, len(r.Listings))
+	out := r.Listings[:0]
+	for _, l := range r.Listings {
+		if l.URL == "" {
+			continue
+		}
+		l.ID = fold(l.ID)
+		if l.ID == "" {
+			l.ID = hashID(l.URL)
+		}
+		if seen[l.ID] {
+			continue
+		}
+		seen[l.ID] = true
+		l.Title = fold(l.Title)
+		l.Price = fold(l.Price)
+		l.Location = fold(l.Location)
+		l.Size = normSize(fold(l.Size))
+		l.Rooms = fold(l.Rooms)
+		if l.Price != "" && l.PriceValue == 0 {
+			v, c := parsePrice(l.Price)
+			l.PriceValue = v
+			if l.Currency == "" {
+				l.Currency = c
+			}
+		}
+		if l.Currency == "" && l.Price != "" {
+			l.Currency = currencyOf(l.Price)
+		}
+		out = append(out, l)
+	}
+	r.Listings = out
+	if r.Listings == nil {
+		r.Listings = []Listing{}
+	}
+	if len(r.Listings) == 0 {
+		r.Blocked = p.blocked()
+		if !r.NoResults && r.Blocked == "" {
+			r.NoResults = p.hasNoResultsPhrase(genericNoResults)
+		}
+	}
+}
+
+// genericNoResults are phrases by which result pages say they found nothing.
+var genericNoResults = []string{
+	"keine ergebnisse", "0 treffer", "keine treffer", "no results", "0 results", "keine passenden angebote",
+	"0 ergebnisse", "0 angebote", "keine angebote gefunden", "keine anzeigen gefunden", "leider keine",
+	"es wurden keine", "nothing found", "no listings", "no matches", "no properties found",
+	"keine objekte gefunden", "keine immobilien gefunden", "no hay anuncios", "no hay resultados",
+	"nessun risultato", "nessun annuncio", "aucun résultat", "aucune annonce", "geen resultaten", "brak wyników",
+}
+
+// hasNoResultsPhrase reports whether the page's visible text contains one of
+// phrases (lower case). A phrase that starts with a digit must not follow one
+// ("10 Treffer" is not "0 Treffer").
+func (p *page) hasNoResultsPhrase(phrases []string) bool {
+	body := strings.ToLower(text(p.root))
+	for _, ph := range phrases {
+		for i := 0; ; {
+			j := strings.Index(body[i:], ph)
+			if j < 0 {
+				break
+			}
+			j += i
+			if ph[0] >= '0' && ph[0] <= '9' && j > 0 {
+				if c := body[j-1]; c >= '0' && c <= '9' || c == '.' || c == ',' {
+					i = j + 1
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}

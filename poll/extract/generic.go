@@ -1,0 +1,63 @@
+package extract
+
+// generic extracts from a page no profile knows: schema.org JSON-LD first, then
+// embedded app state, then the repeated-card heuristic. Listings from JSON-LD or
+// app state are enriched from the matching cards (same URL), which carry what the
+// page shows (the price as shown, the site's id in a data attribute).
+func (p *page) generic() Result {
+	var r Result
+	var cards []Listing
+	cardsDone := false
+	getCards := func() []Listing {
+		if !cardsDone {
+			cards, cardsDone = p.cards(), true
+		}
+		return cards
+	}
+	if ls, inList := p.jsonLD(); len(ls) >= 2 || len(ls) == 1 && inList {
+		r.Method, r.Listings = MethodJSONLD, enrich(ls, getCards(), true)
+	} else if ls, m := p.appState(); len(ls) >= 2 {
+		r.Method, r.Listings = m, enrich(ls, getCards(), false)
+	} else if cs := getCards(); len(cs) > 0 {
+		r.Method, r.Listings = MethodCards, cs
+	}
+	r.Container = len(r.Listings) > 0
+	return r
+}
+
+// enrich fills each listing's empty fields from the card with the same URL.
+// idFromCard lets the card's id replace one derived from the URL only (JSON-LD
+// rarely carries the site's id; app state always does).
+func enrich(ls, cards []Listing, idFromCard bool) []Listing {
+	if len(cards) == 0 {
+		return ls
+	}
+	byURL := make(map[string]*Listing, len(cards))
+	for i := range cards {
+		byURL[cards[i].URL] = &cards[i]
+	}
+	for i := range ls {
+		l := &ls[i]
+		c := byURL[l.URL]
+		if c == nil {
+			continue
+		}
+		if idFromCard && c.ID != "" {
+			l.ID = c.ID
+		}
+		if c.Price != "" && (l.Price == "" || l.PriceValue == c.PriceValue || c.PriceValue == 0) {
+			// prefer the price as the page shows it
+			l.Price, l.PriceValue, l.Currency = c.Price, c.PriceValue, c.Currency
+		}
+		for _, f := range []struct {
+			dst *string
+			src string
+		}{{&l.Title, c.Title}, {&l.Location, c.Location}, {&l.Size, c.Size}, {&l.Rooms, c.Rooms}, {&l.Image, c.Image}} {
+			if *f.dst == "" {
+				*f.dst = f.src
+			}
+		}
+		l.Promoted = l.Promoted || c.Promoted
+	}
+	return ls
+}

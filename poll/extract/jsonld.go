@@ -1,0 +1,325 @@
+package extract
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// listingTypes are the schema.org types that stand for one listing.
+var listingTypes = map[string]bool{
+	"Offer": true, "Product": true, "Residence": true, "Apartment": true, "House": true,
+	"SingleFamilyResidence": true, "Accommodation": true, "Room": true, "RealEstateListing": true,
+	"ApartmentComplex": true, "GatedResidenceCommunity": true, "Suite": true, "IndividualProduct": true,
+	"Vehicle": true, "Car": true, "ClassifiedAd": true,
+}
+
+// ldTypes returns an object's @type values.
+func ldTypes(m map[string]any) []string {
+	switch t := m["@type"].(type) {
+	case string:
+		return []string{strings.TrimPrefix(strings.TrimPrefix(t, "http://schema.org/"), "https://schema.org/")}
+	case []any:
+		var out []string
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				out = append(out, strings.TrimPrefix(strings.TrimPrefix(s, "http://schema.org/"), "https://schema.org/"))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func hasType(m map[string]any, set map[string]bool) bool {
+	for _, t := range ldTypes(m) {
+		if set[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonLD collects the listings in the page's schema.org JSON-LD: items of an
+// ItemList (ListItem.item, or ListItem with a url), and objects of a listing
+// type (Offer, Product, Residence, Apartment, House, …), also inside @graph.
+// inList reports whether they came from an ItemList (one is enough then);
+// otherwise a single object is a detail page's, not a result list.
+func (p *page) jsonLD() (ls []Listing, inList bool) {
+	seen := map[string]bool{}
+	for _, s := range p.scripts {
+		if !strings.EqualFold(strings.TrimSpace(attr(s, "type")), "application/ld+json") || s.FirstChild == nil {
+			continue
+		}
+		var v any
+		if err := json.Unmarshal([]byte(strings.TrimSpace(s.FirstChild.Data)), &v); err != nil {
+			continue
+		}
+		p.ldWalk(v, false, &ls, &inList, seen, 0)
+	}
+	if len(ls) == 1 && !inList {
+		return nil, false
+	}
+	return ls, inList
+}
+
+func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen map[string]bool, depth int) {
+	if depth > 12 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			p.ldWalk(e, listCtx, out, inList, seen, depth+1)
+		}
+	case map[string]any:
+		types := ldTypes(x)
+		isList := false
+		for _, t := range types {
+			if t == "BreadcrumbList" || t == "SiteNavigationElement" || t == "WebSite" || t == "Organization" {
+				return
+			}
+			if t == "ItemList" || t == "OfferCatalog" || t == "SearchResultsPage" || t == "CollectionPage" {
+				isList = true
+			}
+		}
+		if g, ok := x["@graph"]; ok {
+			p.ldWalk(g, listCtx, out, inList, seen, depth+1)
+		}
+		for _, t := range types {
+			if t == "ListItem" {
+				listCtx = true
+				if item, ok := x["item"]; ok {
+					switch it := item.(type) {
+					case string:
+						p.ldAdd(map[string]any{"url": it, "name": x["name"]}, true, out, inList, seen)
+					case map[string]any:
+						if hasType(it, listingTypes) || len(ldTypes(it)) == 0 {
+							p.ldAdd(it, true, out, inList, seen)
+						} else {
+							p.ldWalk(it, true, out, inList, seen, depth+1)
+						}
+					}
+					return
+				}
+				p.ldAdd(x, true, out, inList, seen)
+				return
+			}
+		}
+		if hasType(x, listingTypes) && !isList {
+			if p.ldAdd(x, listCtx, out, inList, seen) {
+				return
+			}
+		}
+		for _, k := range []string{"itemListElement", "mainEntity", "about", "hasPart", "offers", "itemOffered"} {
+			if c, ok := x[k]; ok {
+				p.ldWalk(c, listCtx || isList || k == "itemListElement", out, inList, seen, depth+1)
+			}
+		}
+	}
+}
+
+// ldAdd adds one JSON-LD object as a listing if it has a URL on the page's site
+// other than the page itself; reports whether it did.
+func (p *page) ldAdd(m map[string]any, fromList bool, out *[]Listing, inList *bool, seen map[string]bool) bool {
+	href := str(m["url"])
+	if href == "" {
+		if id := str(m["@id"]); strings.HasPrefix(id, "http") || strings.HasPrefix(id, "/") {
+			href = id
+		}
+	}
+	if href == "" {
+		if off, ok := m["offers"].(map[string]any); ok {
+			href = str(off["url"])
+		}
+	}
+	u, ok := p.res.resolve(href)
+	if !ok || p.selfLink(u) {
+		return false
+	}
+	c := u.String()
+	if seen[c] {
+		return true
+	}
+	seen[c] = true
+	if fromList {
+		*inList = true
+	}
+	l := Listing{URL: c}
+	for _, k := range []string{"sku", "productID", "identifier", "mpn"} {
+		if s := str(m[k]); s != "" && isIDToken(s) {
+			l.ID = s
+			break
+		}
+	}
+	if l.ID == "" {
+		l.ID = idFromURL(u)
+	}
+	l.Title = fold(str(m["name"]))
+	if l.Title == "" {
+		l.Title = fold(str(m["headline"]))
+	}
+	// The thing offered may carry the details.
+	obj := m
+	if io, ok := m["itemOffered"].(map[string]any); ok {
+		obj = io
+		if l.Title == "" {
+			l.Title = fold(str(io["name"]))
+		}
+	}
+	l.PriceValue, l.Currency, l.Price = ldPrice(m)
+	l.Location = ldAddress(obj["address"])
+	if l.Location == "" {
+		l.Location = ldAddress(m["address"])
+	}
+	l.Size = ldQuantity(obj["floorSize"])
+	if r := ldNumber(obj["numberOfRooms"]); r != "" {
+		l.Rooms = r
+	}
+	l.Image = p.ldImage(m["image"])
+	if l.Image == "" {
+		l.Image = p.ldImage(obj["image"])
+	}
+	*out = append(*out, l)
+	return true
+}
+
+// ldPrice reads price, priceCurrency (also in offers / priceSpecification).
+func ldPrice(m map[string]any) (float64, string, string) {
+	for _, src := range []any{m, m["offers"], m["priceSpecification"]} {
+		var o map[string]any
+		switch x := src.(type) {
+		case map[string]any:
+			o = x
+		case []any:
+			if len(x) > 0 {
+				o, _ = x[0].(map[string]any)
+			}
+		}
+		if o == nil {
+			continue
+		}
+		pv := o["price"]
+		if pv == nil {
+			pv = o["lowPrice"]
+		}
+		if pv == nil {
+			if ps, ok := o["priceSpecification"].(map[string]any); ok {
+				o = ps
+				pv = o["price"]
+			}
+		}
+		cur := str(o["priceCurrency"])
+		switch x := pv.(type) {
+		case float64:
+			return x, cur, formatPrice(x, cur)
+		case string:
+			if x == "" {
+				continue
+			}
+			v, c := parsePrice(x)
+			if f, err := strconv.ParseFloat(x, 64); err == nil {
+				v = f
+			}
+			if cur == "" {
+				cur = c
+			}
+			return v, cur, formatPrice(v, cur)
+		}
+	}
+	return 0, "", ""
+}
+
+// formatPrice shows a machine price as "1250 EUR" (the page shows no text for it).
+func formatPrice(v float64, cur string) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if cur != "" {
+		s += " " + cur
+	}
+	return s
+}
+
+func ldAddress(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fold(x)
+	case map[string]any:
+		var parts []string
+		if s := str(x["streetAddress"]); s != "" {
+			parts = append(parts, s)
+		}
+		loc := strings.TrimSpace(str(x["postalCode"]) + " " + str(x["addressLocality"]))
+		if loc != "" {
+			parts = append(parts, loc)
+		}
+		return fold(strings.Join(parts, ", "))
+	}
+	return ""
+}
+
+func ldQuantity(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		n := ldNumber(x["value"])
+		if n == "" {
+			return ""
+		}
+		switch u := str(x["unitCode"]) + str(x["unitText"]); u {
+		case "MTK", "m²", "m2", "sqm", "MTKm²":
+			return n + " m²"
+		case "":
+			return n + " m²"
+		default:
+			return n + " " + u
+		}
+	case float64, string:
+		if n := ldNumber(x); n != "" {
+			return n + " m²"
+		}
+	}
+	return ""
+}
+
+func ldNumber(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		return strings.TrimSpace(x)
+	case map[string]any:
+		return ldNumber(x["value"])
+	}
+	return ""
+}
+
+func (p *page) ldImage(v any) string {
+	switch x := v.(type) {
+	case string:
+		return p.res.resolveAny(x)
+	case []any:
+		for _, e := range x {
+			if s := p.ldImage(e); s != "" {
+				return s
+			}
+		}
+	case map[string]any:
+		if s := str(x["url"]); s != "" {
+			return p.res.resolveAny(s)
+		}
+		return p.res.resolveAny(str(x["contentUrl"]))
+	}
+	return ""
+}
+
+// str returns v as a string (numbers formatted), "" for other kinds.
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case json.Number:
+		return x.String()
+	}
+	return ""
+}

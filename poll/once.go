@@ -1,0 +1,97 @@
+package poll
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"notifio/hostbackoff"
+	"notifio/poll/fetch"
+)
+
+func newDefaultFetcher() *fetch.Fetcher { return fetch.New(fetch.Options{}) }
+
+// OnceResult is what one pass over the searches did, per search.
+type OnceResult struct {
+	SearchID string
+	Name     string
+	Site     string
+	Outcome  string // an outcome kind, or "waiting" when the site was not asked
+	New      int
+	Reason   string
+}
+
+// Once checks every search that is not paused and whose site admits it, once,
+// whatever its interval, keeping the per-site spacing (one request at a time per
+// site, the site gap between two). Sites are checked in parallel.
+func (s *Service) Once(ctx context.Context) []OnceResult {
+	s.mu.Lock()
+	bySite := map[string][]*searchRun{}
+	for _, r := range s.searches {
+		if r.s.Paused || r.attention != "" {
+			continue
+		}
+		bySite[r.s.Site] = append(bySite[r.s.Site], r)
+	}
+	s.mu.Unlock()
+	var (
+		mu  sync.Mutex
+		out []OnceResult
+		wg  sync.WaitGroup
+	)
+	for site, runs := range bySite {
+		sort.Slice(runs, func(i, j int) bool { return runs[i].s.ID < runs[j].s.ID })
+		wg.Add(1)
+		go func(site string, runs []*searchRun) {
+			defer wg.Done()
+			for i, r := range runs {
+				if ctx.Err() != nil {
+					return
+				}
+				if i > 0 {
+					t := s.clock.NewTimer(s.opts.SiteGap)
+					select {
+					case <-ctx.Done():
+						t.Stop()
+						return
+					case <-t.C():
+					}
+				}
+				now := s.clock.Now()
+				s.mu.Lock()
+				sr := r.s
+				s.mu.Unlock()
+				d := s.reg.Admit(site, sr.ID, now)
+				if d.Verdict == hostbackoff.Wait {
+					mu.Lock()
+					out = append(out, OnceResult{SearchID: sr.ID, Name: sr.Name, Site: site, Outcome: "waiting", Reason: d.Reason})
+					mu.Unlock()
+					continue
+				}
+				j := job{searchID: sr.ID, site: site, url: sr.URL, cookie: s.cookieFor(sr),
+					sel: toExtractSelectors(sr.Selectors), probe: d.Verdict == hostbackoff.Probe, start: now}
+				s.mu.Lock()
+				r.checking = true
+				r.probing = j.probe
+				s.site(site).inFlight = true
+				s.site(site).lastStart = now
+				s.mu.Unlock()
+				res := s.execute(ctx, j)
+				s.finish(j, res, s.clock.Now())
+				s.mu.Lock()
+				or := OnceResult{SearchID: sr.ID, Name: sr.Name, Site: site, Outcome: r.lastOutcome, New: r.lastNew}
+				s.mu.Unlock()
+				if res.offline {
+					or.Outcome = "offline"
+				}
+				or.Reason = OutcomeMessage(site, or.Outcome, len(res.ext.Listings), res.ext.NoResults)
+				mu.Lock()
+				out = append(out, or)
+				mu.Unlock()
+			}
+		}(site, runs)
+	}
+	wg.Wait()
+	sort.Slice(out, func(i, j int) bool { return out[i].SearchID < out[j].SearchID })
+	return out
+}

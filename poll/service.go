@@ -1,0 +1,745 @@
+package poll
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"notifio/hostbackoff"
+	"notifio/notify"
+	"notifio/poll/classify"
+	"notifio/poll/extract"
+	"notifio/poll/fetch"
+	"notifio/storage"
+)
+
+// Options configure a Service. Every zero value has a sensible default, named on
+// the field.
+type Options struct {
+	// DataDir is where copies of refusal and unexpected pages are kept
+	// ("" disables keeping them).
+	DataDir string
+	// Clock is the source of time; nil means the real clock.
+	Clock Clock
+	// Random returns numbers in [0,1) for jitter; nil means math/rand.
+	Random func() float64
+	// Fetcher fetches pages; nil means fetch.New with its defaults.
+	Fetcher *fetch.Fetcher
+	// Relay sends the outbox; nil means no email is sent (items stay queued).
+	Relay *notify.Relay
+	// Secrets stores the SMTP password; nil means email settings cannot be saved
+	// with a password.
+	Secrets *notify.Secrets
+	// Notify is called once per digest for desktop notifications; nil means none.
+	Notify func(title, body string)
+	// SiteGap is the minimum gap between two requests to one site (0 means 5 s).
+	SiteGap time.Duration
+	// RequestTimeout bounds one fetch (0 means 30 s).
+	RequestTimeout time.Duration
+	// Logger receives the loop's logs; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Service is the watcher: it owns the schedule, the per-site backoff registry and
+// the fetch pipeline, and offers the operations the window and the command line
+// call. It is safe for concurrent use.
+type Service struct {
+	db      *storage.DB
+	opts    Options
+	clock   Clock
+	random  func() float64
+	fetcher *fetch.Fetcher
+	ownFet  bool
+	log     *slog.Logger
+	reg     *hostbackoff.Registry
+
+	wake chan struct{}
+
+	mu       sync.Mutex
+	searches map[string]*searchRun
+	sites    map[string]*siteRun
+	subs     map[int]func(Snapshot)
+	nextSub  int
+	offline  offlineState
+	running  bool
+	inflight sync.WaitGroup
+}
+
+type searchRun struct {
+	s           storage.Search
+	due         time.Time
+	checking    bool
+	probing     bool
+	attention   string
+	lastChecked time.Time
+	lastOutcome string
+	lastSignal  string
+	lastNew     int
+	unseen      int
+}
+
+type siteRun struct {
+	inFlight    bool
+	lastStart   time.Time
+	lastStatus  int
+	lastSignal  string
+	retryAfter  time.Duration
+	lastRefusal string
+	avgResp     time.Duration
+	ok, fail    int
+	needsLogin  string
+}
+
+type offlineState struct {
+	until time.Time
+	step  int
+}
+
+// New builds a Service over an open database, restoring the persisted backoff
+// state so that a restart never forgets a wait.
+func New(db *storage.DB, opts Options) (*Service, error) {
+	s := &Service{
+		db:       db,
+		opts:     opts,
+		clock:    opts.Clock,
+		random:   opts.Random,
+		fetcher:  opts.Fetcher,
+		log:      opts.Logger,
+		reg:      hostbackoff.NewRegistry(),
+		wake:     make(chan struct{}, 1),
+		searches: map[string]*searchRun{},
+		sites:    map[string]*siteRun{},
+		subs:     map[int]func(Snapshot){},
+	}
+	if s.clock == nil {
+		s.clock = RealClock{}
+	}
+	if s.random == nil {
+		s.random = rand.Float64
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.fetcher == nil {
+		s.fetcher = fetch.New(fetch.Options{})
+		s.ownFet = true
+	}
+	if s.opts.SiteGap <= 0 {
+		s.opts.SiteGap = DefaultSiteGap
+	}
+	if s.opts.RequestTimeout <= 0 {
+		s.opts.RequestTimeout = 30 * time.Second
+	}
+	now := s.clock.Now()
+	raw, err := db.LoadBackoff()
+	if err != nil {
+		return nil, fmt.Errorf("poll: load site backoff state: %w", err)
+	}
+	if len(raw) > 0 {
+		var entries []hostbackoff.Entry
+		if err := json.Unmarshal(raw, &entries); err != nil {
+			return nil, fmt.Errorf("poll: read site backoff state: %w", err)
+		}
+		s.reg.Restore(entries, now)
+	}
+	if err := s.reload(now); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the fetcher's idle connections. Call it after Run has returned.
+func (s *Service) Close() {
+	if s.ownFet {
+		s.fetcher.Close()
+	}
+}
+
+// reload reads the searches from storage and spreads the searches of each site
+// across their interval, so they do not all fire together at start.
+func (s *Service) reload(now time.Time) error {
+	list, err := s.db.ListSearches()
+	if err != nil {
+		return fmt.Errorf("poll: list searches: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	bySite := map[string][]storage.Search{}
+	for _, sr := range list {
+		bySite[sr.Site] = append(bySite[sr.Site], sr)
+	}
+	for _, group := range bySite {
+		for i, sr := range group {
+			run := &searchRun{s: sr}
+			if old, ok := s.searches[sr.ID]; ok {
+				run = old
+				run.s = sr
+			} else {
+				iv := intervalOf(sr)
+				// The first search of a site goes now; the others are spread across
+				// the interval (never closer than the site gap).
+				off := time.Duration(i) * iv / time.Duration(len(group))
+				if min := time.Duration(i) * s.opts.SiteGap; off < min {
+					off = min
+				}
+				run.due = now.Add(off)
+			}
+			if unseen, err := s.db.Unseen(sr.ID); err == nil {
+				run.unseen = unseen
+			}
+			s.searches[sr.ID] = run
+			if _, ok := s.sites[sr.Site]; !ok {
+				s.sites[sr.Site] = &siteRun{}
+			}
+		}
+	}
+	return nil
+}
+
+func intervalOf(sr storage.Search) time.Duration {
+	if sr.Interval <= 0 {
+		return DefaultInterval
+	}
+	if sr.Interval < MinInterval {
+		return MinInterval
+	}
+	return sr.Interval
+}
+
+// jittered returns d ± 10%.
+func (s *Service) jittered(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * (0.9 + 0.2*s.random()))
+}
+
+// Wake makes the loop plan again now (after a change by the user).
+func (s *Service) Wake() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// job is one fetch the loop decided to make.
+type job struct {
+	searchID string
+	site     string
+	url      string
+	cookie   string
+	sel      extract.Selectors
+	probe    bool
+	start    time.Time
+}
+
+// result is what one fetch produced.
+type result struct {
+	resp     *fetch.Response
+	err      error
+	ext      extract.Result
+	extErr   error
+	outcome  classify.Outcome
+	title    string
+	elapsed  time.Duration
+	offline  bool
+	canceled bool
+}
+
+// maxSleep bounds one wait of the loop, so that a suspended laptop or a clock
+// jump is noticed within this long and due times are re-read by the wall clock.
+const maxSleep = 30 * time.Second
+
+// Run polls until ctx is cancelled, then waits for in-flight fetches to finish.
+// It returns nil on a clean shutdown.
+func (s *Service) Run(ctx context.Context) error {
+	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		return errors.New("poll: the watcher is already running")
+	}
+	s.running = true
+	s.mu.Unlock()
+	defer func() {
+		s.inflight.Wait()
+		s.mu.Lock()
+		s.running = false
+		s.mu.Unlock()
+	}()
+	s.publish()
+	for {
+		now := s.clock.Now()
+		jobs, next := s.plan(now)
+		for _, j := range jobs {
+			s.inflight.Add(1)
+			go func(j job) {
+				defer s.inflight.Done()
+				res := s.execute(ctx, j)
+				s.finish(j, res, s.clock.Now())
+				s.Wake()
+			}(j)
+		}
+		if len(jobs) > 0 {
+			s.publish()
+		}
+		d := next.Sub(now)
+		if d > maxSleep {
+			d = maxSleep
+		}
+		if d < 0 {
+			d = 0
+		}
+		t := s.clock.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C():
+		case <-s.wake:
+			t.Stop()
+		}
+	}
+}
+
+// plan decides which fetches start now and when the loop must look again. At
+// most one request is in flight per site, two requests to one site are at least
+// the site gap apart, and the site's backoff registry admits each one.
+func (s *Service) plan(now time.Time) ([]job, time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	next := now.Add(maxSleep)
+	s.restagger(now)
+	if now.Before(s.offline.until) {
+		return nil, s.offline.until
+	}
+	bySite := map[string][]*searchRun{}
+	for _, r := range s.searches {
+		if r.s.Paused || r.attention != "" || r.checking {
+			continue
+		}
+		bySite[r.s.Site] = append(bySite[r.s.Site], r)
+	}
+	var jobs []job
+	sites := make([]string, 0, len(bySite))
+	for site := range bySite {
+		sites = append(sites, site)
+	}
+	sort.Strings(sites)
+	for _, site := range sites {
+		runs := bySite[site]
+		sort.Slice(runs, func(i, j int) bool {
+			if !runs[i].due.Equal(runs[j].due) {
+				return runs[i].due.Before(runs[j].due)
+			}
+			return runs[i].s.ID < runs[j].s.ID
+		})
+		sr := s.site(site)
+		first := runs[0]
+		if sr.inFlight {
+			continue
+		}
+		if first.due.After(now) {
+			next = earliest(next, first.due)
+			continue
+		}
+		if gapEnd := sr.lastStart.Add(s.opts.SiteGap); !sr.lastStart.IsZero() && now.Before(gapEnd) {
+			next = earliest(next, gapEnd)
+			continue
+		}
+		d := s.reg.Admit(site, first.s.ID, now)
+		switch d.Verdict {
+		case hostbackoff.Wait:
+			if d.Until.After(now) {
+				next = earliest(next, d.Until)
+			} else {
+				next = earliest(next, now.Add(time.Second))
+			}
+			continue
+		case hostbackoff.Probe:
+			first.probing = true
+		}
+		first.checking = true
+		sr.inFlight = true
+		sr.lastStart = now
+		jobs = append(jobs, job{
+			searchID: first.s.ID,
+			site:     site,
+			url:      first.s.URL,
+			cookie:   s.cookieFor(first.s),
+			sel:      toExtractSelectors(first.s.Selectors),
+			probe:    d.Verdict == hostbackoff.Probe,
+			start:    now,
+		})
+	}
+	if soon, ok := s.reg.Soonest(); ok && soon.After(now) {
+		next = earliest(next, soon)
+	}
+	return jobs, next
+}
+
+// restagger handles a laptop that woke from sleep or a clock that jumped: searches
+// overdue by more than their interval are spread out by the site gap instead of
+// all firing at once, and due times far in the future (clock moved back) are
+// pulled in to one interval from now.
+func (s *Service) restagger(now time.Time) {
+	var overdue []*searchRun
+	for _, r := range s.searches {
+		iv := intervalOf(r.s)
+		switch {
+		case r.due.Before(now.Add(-iv)):
+			overdue = append(overdue, r)
+		case r.due.After(now.Add(iv + iv/5 + s.opts.SiteGap*time.Duration(len(s.searches)))):
+			r.due = now.Add(s.jittered(iv))
+		}
+	}
+	sort.Slice(overdue, func(i, j int) bool { return overdue[i].s.ID < overdue[j].s.ID })
+	for i, r := range overdue {
+		r.due = now.Add(time.Duration(i) * s.opts.SiteGap)
+	}
+}
+
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func (s *Service) site(name string) *siteRun {
+	sr, ok := s.sites[name]
+	if !ok {
+		sr = &siteRun{}
+		s.sites[name] = sr
+	}
+	return sr
+}
+
+func toExtractSelectors(sel storage.Selectors) extract.Selectors {
+	return extract.Selectors{Item: sel.Item, Link: sel.Link, Title: sel.Title, Price: sel.Price}
+}
+
+func (s *Service) cookieFor(sr storage.Search) string {
+	if sr.CookieRef == "" {
+		return ""
+	}
+	var c string
+	if ok, err := s.db.GetSetting(sr.CookieRef, &c); err != nil || !ok {
+		return ""
+	}
+	return c
+}
+
+// execute fetches, extracts and classifies one page. It saves nothing.
+func (s *Service) execute(ctx context.Context, j job) result {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+	defer cancel()
+	start := s.clock.Now()
+	resp, err := s.fetcher.Fetch(ctx, fetch.Request{URL: j.url, Cookie: j.cookie})
+	res := result{resp: resp, err: err}
+	res.elapsed = s.clock.Now().Sub(start)
+	if resp != nil && resp.Elapsed > 0 {
+		res.elapsed = resp.Elapsed
+	}
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
+			res.canceled = true
+		}
+		if fetch.IsNetworkUnreachable(err) {
+			res.offline = true
+		}
+	}
+	in := classify.Input{Err: err, Now: start}
+	if resp != nil {
+		in.Status = resp.Status
+		in.Header = resp.Header
+		in.Body = resp.Body
+		in.RequestURL = resp.RequestURL
+		in.FinalURL = resp.FinalURL
+		in.Redirect = resp.Redirect
+		if err == nil && len(resp.Body) > 0 {
+			page := resp.FinalURL
+			if page == nil {
+				page = resp.RequestURL
+			}
+			res.ext, res.extErr = extract.Extract(resp.Body, page, j.sel)
+			in.Listings = len(res.ext.Listings)
+			in.NoResultsMarker = res.ext.NoResults
+			in.ResultsContainer = res.ext.Container
+			res.title = pageTitle(resp.Body)
+		}
+	}
+	res.outcome = classify.Classify(in)
+	if res.extErr != nil && res.outcome.Kind == classify.UnexpectedPage {
+		res.outcome.Detail = res.extErr.Error()
+	}
+	return res
+}
+
+// finish records one fetch's outcome: the registry (persisted at once), the
+// search's schedule, the storage commit for new listings, and the site's health.
+func (s *Service) finish(j job, res result, now time.Time) {
+	s.mu.Lock()
+	r := s.searches[j.searchID]
+	sr := s.site(j.site)
+	sr.inFlight = false
+	if r != nil {
+		r.checking = false
+		r.probing = false
+	}
+	if res.canceled {
+		s.mu.Unlock()
+		return
+	}
+	if res.offline {
+		// Offline is not a refusal: no ladder climbs; the loop waits for
+		// connectivity with its own short backoff.
+		s.offline.step++
+		wait := 10 * time.Second << min(s.offline.step-1, 4)
+		if wait > 2*time.Minute {
+			wait = 2 * time.Minute
+		}
+		s.offline.until = now.Add(wait)
+		if r != nil {
+			r.due = s.offline.until
+			r.lastOutcome = "offline"
+			r.lastSignal = res.err.Error()
+			r.lastChecked = now
+		}
+		s.mu.Unlock()
+		s.log.Warn("offline: no site reachable", "site", j.site, "retry_in", wait.String(), "err", res.err)
+		s.publish()
+		return
+	}
+	s.offline = offlineState{}
+	out := res.outcome
+	sr.lastStatus = out.Status
+	sr.lastSignal = out.Signal
+	sr.retryAfter = out.RetryAfter
+	if res.elapsed > 0 {
+		if sr.avgResp == 0 {
+			sr.avgResp = res.elapsed
+		} else {
+			sr.avgResp = time.Duration(0.7*float64(sr.avgResp) + 0.3*float64(res.elapsed))
+		}
+	}
+	if r != nil {
+		r.lastChecked = now
+		r.lastOutcome = string(out.Kind)
+		r.lastSignal = out.Signal
+		r.due = now.Add(s.jittered(intervalOf(r.s)))
+	}
+	var search storage.Search
+	if r != nil {
+		search = r.s
+	}
+	s.mu.Unlock()
+
+	switch {
+	case out.Kind == classify.OK:
+		s.mu.Lock()
+		sr.ok++
+		s.mu.Unlock()
+		s.reg.Success(j.site, now)
+		s.persistBackoff()
+		if r != nil {
+			s.commit(j, search, res, now)
+		}
+	case out.Kind == classify.SessionExpired:
+		s.mu.Lock()
+		sr.fail++
+		sr.needsLogin = "session expired — log in again"
+		for _, o := range s.searches {
+			if o.s.Site == j.site {
+				o.attention = "session expired — log in again"
+			}
+		}
+		s.mu.Unlock()
+		s.keepPage(j.site, res)
+		s.log.Warn("session expired: searches on this site need the user", "site", j.site, "signal", out.Signal)
+	case out.Kind.IsRefusal():
+		s.mu.Lock()
+		sr.fail++
+		s.mu.Unlock()
+		kind := refusalKind(out.Kind)
+		until := s.reg.Record(j.site, kind, out.RetryAfter, now)
+		s.persistBackoff()
+		s.keepPage(j.site, res)
+		s.log.Info("site refused", "site", j.site, "search_id", j.searchID, "kind", kind.String(),
+			"status", out.Status, "signal", out.Signal, "next_check_at", until.Format(time.RFC3339))
+	default:
+		s.mu.Lock()
+		sr.fail++
+		s.mu.Unlock()
+	}
+	s.publish()
+}
+
+// refusalKind maps an outcome to its ladder; an unexpected page climbs the error
+// ladder.
+func refusalKind(k classify.Kind) hostbackoff.Kind {
+	switch k {
+	case classify.Challenge:
+		return hostbackoff.Challenge
+	case classify.RateLimited:
+		return hostbackoff.RateLimited
+	case classify.Denied:
+		return hostbackoff.Denied
+	}
+	return hostbackoff.Error
+}
+
+// commit writes the listings of a successful poll in one transaction and wakes
+// the outbox relay when a digest was queued.
+func (s *Service) commit(j job, search storage.Search, res result, now time.Time) {
+	found := make([]storage.Listing, 0, len(res.ext.Listings))
+	for _, l := range res.ext.Listings {
+		found = append(found, toStored(j.site, l, now))
+	}
+	cr, err := s.db.CommitPoll(j.searchID, found, now)
+	if err != nil {
+		s.log.Error("could not save the listings of a poll; they will be seen again next time",
+			"search_id", j.searchID, "err", err)
+		s.mu.Lock()
+		if r := s.searches[j.searchID]; r != nil {
+			r.lastOutcome = "error"
+			r.lastSignal = "could not save: " + err.Error()
+		}
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Lock()
+	if r := s.searches[j.searchID]; r != nil {
+		r.lastNew = len(cr.New)
+		if cr.Baseline {
+			r.s.Baselined = true
+			r.s.BaselineCount = cr.BaselineCount
+			r.lastNew = 0
+		} else {
+			r.unseen += len(cr.New)
+		}
+		r.s.LastCount = len(found)
+		r.s.LastPolled = now
+	}
+	s.mu.Unlock()
+	if cr.Baseline {
+		s.log.Info("baseline recorded", "search_id", j.searchID, "listings", cr.BaselineCount)
+		return
+	}
+	if len(cr.New) > 0 {
+		s.log.Info("new listings", "search_id", j.searchID, "new", len(cr.New), "outbox_id", cr.OutboxID)
+		if s.opts.Relay != nil {
+			s.opts.Relay.Wake()
+		}
+		if s.opts.Notify != nil {
+			s.opts.Notify(fmt.Sprintf("%d new on %s", len(cr.New), search.Name), firstTitles(cr.New))
+		}
+	}
+}
+
+func firstTitles(ls []storage.Listing) string {
+	var b strings.Builder
+	for i, l := range ls {
+		if i == 3 {
+			fmt.Fprintf(&b, "… and %d more", len(ls)-3)
+			break
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(l.Title)
+		if l.Price != "" {
+			b.WriteString(" — " + l.Price)
+		}
+	}
+	return b.String()
+}
+
+func toStored(site string, l extract.Listing, now time.Time) storage.Listing {
+	return storage.Listing{
+		ID: site + ":" + l.ID, URL: l.URL, Title: l.Title, Price: l.Price,
+		PriceValue: l.PriceValue, Currency: l.Currency, Location: l.Location,
+		Size: l.Size, Rooms: l.Rooms, Image: l.Image, Promoted: l.Promoted, FirstSeen: now,
+	}
+}
+
+// persistBackoff writes the registry's state at once, so a restart never forgets
+// a wait.
+func (s *Service) persistBackoff() {
+	raw, err := json.Marshal(s.reg.Snapshot())
+	if err == nil {
+		err = s.db.SaveBackoff(raw)
+	}
+	if err != nil {
+		s.log.Error("could not save the sites' backoff state", "err", err)
+	}
+}
+
+// keepPage keeps a copy of a refusal or unexpected page for the user to open.
+func (s *Service) keepPage(site string, res result) {
+	if s.opts.DataDir == "" || res.resp == nil || len(res.resp.Body) == 0 {
+		return
+	}
+	dir := filepath.Join(s.opts.DataDir, "pages")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		s.log.Warn("could not keep a copy of the page", "site", site, "err", err)
+		return
+	}
+	name := filepath.Join(dir, safeName(site)+"-last.html")
+	if err := os.WriteFile(name, res.resp.Body, 0o600); err != nil {
+		s.log.Warn("could not keep a copy of the page", "site", site, "err", err)
+		return
+	}
+	s.mu.Lock()
+	s.site(site).lastRefusal = name
+	s.mu.Unlock()
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+			return r
+		}
+		return '_'
+	}, strings.ToLower(s))
+}
+
+// siteOf returns the site (registrable domain) of a URL.
+func siteOf(raw string) (string, *url.URL, error) {
+	u, err := ParseSearchURL(raw)
+	if err != nil {
+		return "", nil, err
+	}
+	return hostbackoff.SiteOf(u.Host), u, nil
+}
+
+// ErrBadURL is wrapped by every error about a search URL the user typed.
+var ErrBadURL = errors.New("poll: not a usable search URL")
+
+// ParseSearchURL checks a URL a user pasted: http or https, with a host.
+func ParseSearchURL(raw string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil, fmt.Errorf("%w: the URL is empty — paste the address of a search-results page", ErrBadURL)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q is not a web address", ErrBadURL, raw)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("%w: %q must start with https:// or http://", ErrBadURL, raw)
+	}
+	if u.Hostname() == "" {
+		return nil, fmt.Errorf("%w: %q has no site name in it", ErrBadURL, raw)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("%w: %q contains a user name or password; paste the plain search address", ErrBadURL, raw)
+	}
+	return u, nil
+}

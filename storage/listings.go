@@ -1,0 +1,210 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxListingIDLen bounds a listing ID (a bbolt key); longer ones are not IDs.
+const maxListingIDLen = 1024
+
+// CommitPoll records one successful poll of a search in one transaction: the
+// listings in found not seen before (by Listing.ID, which the caller has
+// site-namespaced) are marked seen with FirstSeen = now and, unless this is the
+// search's first successful poll, one digest outbox item carrying exactly them
+// is queued (pending, due now). The first successful poll is the baseline: its
+// listings are recorded silently and the search is marked Baselined. The search's
+// LastCount and LastPolled are updated too. Either all of this is stored or, on
+// an error, none of it: a listing is never seen without its alert queued.
+//
+// found is in page order (top first); listings without an ID and repeats are
+// skipped. A search deleted meanwhile gives ErrNotFound and stores nothing.
+func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (CommitResult, error) {
+	var res CommitResult
+	err := d.update("saving the poll of search "+searchID, func(tx *bolt.Tx) error {
+		res = CommitResult{}
+		sb := tx.Bucket(bucketSearches)
+		s, err := getSearch(sb, searchID)
+		if err != nil {
+			return err
+		}
+		lb, err := tx.Bucket(bucketListings).CreateBucketIfNotExists([]byte(searchID))
+		if err != nil {
+			return err
+		}
+		ids, err := lb.CreateBucketIfNotExists(bucketListingIDs)
+		if err != nil {
+			return err
+		}
+		order, err := lb.CreateBucketIfNotExists(bucketListingOrder)
+		if err != nil {
+			return err
+		}
+
+		var fresh []Listing
+		onPage := make(map[string]bool, len(found))
+		for _, l := range found {
+			if l.ID == "" || len(l.ID) > maxListingIDLen || onPage[l.ID] {
+				continue
+			}
+			onPage[l.ID] = true
+			if ids.Get([]byte(l.ID)) != nil {
+				continue
+			}
+			l.FirstSeen = now
+			l.PriceValue = safeFloat(l.PriceValue)
+			fresh = append(fresh, l)
+		}
+		// Order keys are given bottom-up, so the page's first listing is the newest.
+		for i := len(fresh) - 1; i >= 0; i-- {
+			seq, err := order.NextSequence()
+			if err != nil {
+				return err
+			}
+			key := u64(seq)
+			if err := putJSON(order, key, fresh[i]); err != nil {
+				return fmt.Errorf("listing %s: %w", fresh[i].ID, err)
+			}
+			if err := ids.Put([]byte(fresh[i].ID), key); err != nil {
+				return err
+			}
+		}
+		if d.testHookInCommit != nil {
+			if err := d.testHookInCommit(); err != nil {
+				return err
+			}
+		}
+
+		if !s.Baselined {
+			s.Baselined, s.BaselineCount = true, len(fresh)
+			res.Baseline, res.BaselineCount = true, len(fresh)
+			// The baseline is not "new since the user last looked".
+			if err := lb.Put(keyViewed, u64(order.Sequence())); err != nil {
+				return err
+			}
+		} else if len(fresh) > 0 {
+			ob := tx.Bucket(bucketOutbox)
+			id, err := ob.NextSequence()
+			if err != nil {
+				return err
+			}
+			item := OutboxItem{
+				ID:          id,
+				SearchID:    s.ID,
+				SearchName:  s.Name,
+				SearchURL:   s.URL,
+				Listings:    fresh,
+				Created:     now,
+				MessageID:   fmt.Sprintf("<outbox-%d.%s.%s@notifio.local>", id, s.ID, d.instance),
+				State:       OutboxPending,
+				NextAttempt: now,
+			}
+			if err := putJSON(ob, u64(id), item); err != nil {
+				return err
+			}
+			if err := tx.Bucket(bucketOutboxOpen).Put(u64(id), nil); err != nil {
+				return err
+			}
+			res.New, res.OutboxID = fresh, id
+		}
+		s.LastCount, s.LastPolled = len(onPage), now
+		return putJSON(sb, []byte(s.ID), s)
+	})
+	if err != nil {
+		return CommitResult{}, err
+	}
+	return res, nil
+}
+
+// ListListings returns every listing seen for a search, newest first. The first
+// Unseen(searchID) of them are the ones new since the user last looked.
+func (d *DB) ListListings(searchID string) ([]Listing, error) {
+	return d.RecentListings(searchID, 0)
+}
+
+// RecentListings is ListListings limited to the newest limit listings (all when
+// limit <= 0).
+func (d *DB) RecentListings(searchID string, limit int) ([]Listing, error) {
+	var out []Listing
+	err := d.view("reading the listings of search "+searchID, func(tx *bolt.Tx) error {
+		order := listingOrder(tx, searchID)
+		if order == nil {
+			if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
+				return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+			}
+			return nil
+		}
+		c := order.Cursor()
+		for k, v := c.Last(); k != nil; k, v = c.Prev() {
+			if limit > 0 && len(out) >= limit {
+				break
+			}
+			var l Listing
+			if err := json.Unmarshal(v, &l); err != nil {
+				return fmt.Errorf("listing %x: %w", k, err)
+			}
+			out = append(out, l)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Unseen counts the search's listings first seen after the user last looked
+// (MarkViewed). Baseline listings never count.
+func (d *DB) Unseen(searchID string) (int, error) {
+	n := 0
+	err := d.view("counting new listings of search "+searchID, func(tx *bolt.Tx) error {
+		order := listingOrder(tx, searchID)
+		if order == nil {
+			if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
+				return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+			}
+			return nil
+		}
+		viewed := fromU64(tx.Bucket(bucketListings).Bucket([]byte(searchID)).Get(keyViewed))
+		c := order.Cursor()
+		for k, _ := c.Seek(u64(viewed + 1)); k != nil; k, _ = c.Next() {
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// MarkViewed records that the user has looked at the search's listings now:
+// Unseen drops to 0 until the next new listing.
+func (d *DB) MarkViewed(searchID string, now time.Time) error {
+	return d.update("marking search "+searchID+" viewed", func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
+			return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+		}
+		lb, err := tx.Bucket(bucketListings).CreateBucketIfNotExists([]byte(searchID))
+		if err != nil {
+			return err
+		}
+		var top uint64
+		if order := lb.Bucket(bucketListingOrder); order != nil {
+			top = order.Sequence()
+		}
+		if err := lb.Put(keyViewed, u64(top)); err != nil {
+			return err
+		}
+		at, err := now.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		return lb.Put(keyViewedAt, at)
+	})
+}
+
+func listingOrder(tx *bolt.Tx, searchID string) *bolt.Bucket {
+	lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
+	if lb == nil {
+		return nil
+	}
+	return lb.Bucket(bucketListingOrder)
+}

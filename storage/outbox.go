@@ -1,0 +1,233 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// DueOutbox returns up to limit pending items whose NextAttempt is not after now,
+// oldest first (all of them when limit <= 0).
+func (d *DB) DueOutbox(now time.Time, limit int) ([]OutboxItem, error) {
+	var out []OutboxItem
+	err := d.view("reading the outbox", func(tx *bolt.Tx) error {
+		return forEachOpen(tx, func(it OutboxItem) bool {
+			if it.State == OutboxPending && !it.NextAttempt.After(now) {
+				out = append(out, it)
+			}
+			return limit <= 0 || len(out) < limit
+		})
+	})
+	return out, err
+}
+
+// NextOutboxDue is the earliest NextAttempt among pending items; false when none
+// is pending (or the outbox cannot be read).
+func (d *DB) NextOutboxDue() (time.Time, bool) {
+	var next time.Time
+	found := false
+	_ = d.view("reading the outbox", func(tx *bolt.Tx) error {
+		return forEachOpen(tx, func(it OutboxItem) bool {
+			if it.State == OutboxPending && (!found || it.NextAttempt.Before(next)) {
+				next, found = it.NextAttempt, true
+			}
+			return true
+		})
+	})
+	return next, found
+}
+
+// GetOutbox returns one item, or ErrNotFound.
+func (d *DB) GetOutbox(id uint64) (OutboxItem, error) {
+	var it OutboxItem
+	err := d.view("reading the outbox", func(tx *bolt.Tx) (err error) {
+		it, err = getOutbox(tx, id)
+		return err
+	})
+	return it, err
+}
+
+// ListOutbox returns every item (pending, needing attention, and sent ones not
+// yet pruned), oldest first.
+func (d *DB) ListOutbox() ([]OutboxItem, error) {
+	var out []OutboxItem
+	err := d.view("reading the outbox", func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+			var it OutboxItem
+			if err := json.Unmarshal(v, &it); err != nil {
+				return fmt.Errorf("outbox item %d: %w", fromU64(k), err)
+			}
+			out = append(out, it)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// MarkSent records that the item was delivered. Marking a sent item again
+// changes nothing.
+func (d *DB) MarkSent(id uint64, at time.Time) error {
+	return d.changeOutbox(id, func(it *OutboxItem) bool {
+		if it.State == OutboxSent {
+			return false
+		}
+		it.State, it.SentAt, it.LastError, it.Hint = OutboxSent, at, "", ""
+		return true
+	})
+}
+
+// MarkRetry records a temporary failure: the item stays pending, due at next.
+// It does nothing to an item already sent.
+func (d *DB) MarkRetry(id uint64, attempts int, next time.Time, lastErr string) error {
+	return d.changeOutbox(id, func(it *OutboxItem) bool {
+		if it.State == OutboxSent {
+			return false
+		}
+		it.State, it.Attempts, it.NextAttempt, it.LastError = OutboxPending, attempts, next, lastErr
+		return true
+	})
+}
+
+// MarkNeedsAttention records a permanent failure: the item is kept, not retried,
+// until the user fixes the cause and calls RetryOutbox. It does nothing to an
+// item already sent.
+func (d *DB) MarkNeedsAttention(id uint64, lastErr, hint string) error {
+	return d.changeOutbox(id, func(it *OutboxItem) bool {
+		if it.State == OutboxSent {
+			return false
+		}
+		it.State, it.LastError, it.Hint = OutboxNeedsAttention, lastErr, hint
+		return true
+	})
+}
+
+// RetryOutbox puts an unsent item back to pending, due now, with its attempts
+// reset. id 0 does so for every item that needs attention. Retrying a sent item
+// is an error.
+func (d *DB) RetryOutbox(id uint64, now time.Time) error {
+	reset := func(it *OutboxItem) {
+		it.State, it.NextAttempt, it.Attempts, it.Hint = OutboxPending, now, 0, ""
+	}
+	if id != 0 {
+		return d.update(fmt.Sprintf("retrying outbox item %d", id), func(tx *bolt.Tx) error {
+			it, err := getOutbox(tx, id)
+			if err != nil {
+				return err
+			}
+			if it.State == OutboxSent {
+				return fmt.Errorf("outbox item %d was already sent", id)
+			}
+			reset(&it)
+			return putJSON(tx.Bucket(bucketOutbox), u64(id), it)
+		})
+	}
+	return d.update("retrying the outbox", func(tx *bolt.Tx) error {
+		var todo []OutboxItem
+		if err := forEachOpen(tx, func(it OutboxItem) bool {
+			if it.State == OutboxNeedsAttention {
+				todo = append(todo, it)
+			}
+			return true
+		}); err != nil {
+			return err
+		}
+		for _, it := range todo {
+			reset(&it)
+			if err := putJSON(tx.Bucket(bucketOutbox), u64(it.ID), it); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// PruneOutbox deletes items sent more than SentRetention before now and returns
+// how many. Unsent items are never deleted. Open calls it.
+func (d *DB) PruneOutbox(now time.Time) (int, error) {
+	cutoff := now.Add(-SentRetention)
+	n := 0
+	err := d.update("pruning the outbox", func(tx *bolt.Tx) error {
+		n = 0
+		b := tx.Bucket(bucketOutbox)
+		open := tx.Bucket(bucketOutboxOpen)
+		var old [][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			if open.Get(k) != nil {
+				return nil
+			}
+			var it OutboxItem
+			if err := json.Unmarshal(v, &it); err != nil {
+				return nil // keep what cannot be read rather than guess
+			}
+			if it.State == OutboxSent && !it.SentAt.IsZero() && it.SentAt.Before(cutoff) {
+				old = append(old, append([]byte(nil), k...))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range old {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		n = len(old)
+		return nil
+	})
+	return n, err
+}
+
+// changeOutbox loads an item, lets change edit it, and stores it (and its place in
+// the open index) when change returns true.
+func (d *DB) changeOutbox(id uint64, change func(*OutboxItem) bool) error {
+	return d.update(fmt.Sprintf("updating outbox item %d", id), func(tx *bolt.Tx) error {
+		it, err := getOutbox(tx, id)
+		if err != nil {
+			return err
+		}
+		if !change(&it) {
+			return nil
+		}
+		key := u64(id)
+		if err := putJSON(tx.Bucket(bucketOutbox), key, it); err != nil {
+			return err
+		}
+		if it.State == OutboxSent {
+			return tx.Bucket(bucketOutboxOpen).Delete(key)
+		}
+		return tx.Bucket(bucketOutboxOpen).Put(key, nil)
+	})
+}
+
+func getOutbox(tx *bolt.Tx, id uint64) (OutboxItem, error) {
+	var it OutboxItem
+	v := tx.Bucket(bucketOutbox).Get(u64(id))
+	if v == nil {
+		return it, fmt.Errorf("outbox item %d: %w", id, ErrNotFound)
+	}
+	if err := json.Unmarshal(v, &it); err != nil {
+		return it, fmt.Errorf("outbox item %d: %w", id, err)
+	}
+	return it, nil
+}
+
+// forEachOpen calls fn with every unsent item, oldest first, until fn returns false.
+func forEachOpen(tx *bolt.Tx, fn func(OutboxItem) bool) error {
+	c := tx.Bucket(bucketOutboxOpen).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		it, err := getOutbox(tx, fromU64(k))
+		if errors.Is(err, ErrNotFound) {
+			continue // a stale index entry: nothing to send
+		} else if err != nil {
+			return err
+		}
+		if !fn(it) {
+			return nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,266 @@
+// Package cli is Notifio's command line: the same operations the window offers,
+// for headless boxes and scripts. It never imports Fyne.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"notifio/notify"
+	"notifio/poll"
+	"notifio/storage"
+)
+
+// Env is what a command runs with: its output streams and how to reach the data.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Stdin          io.Reader
+	// DataDir is the data directory from --data or NOTIFIO_DATA; "" means the
+	// per-user default.
+	DataDir string
+	// JSON asks for machine-readable output where the command has it.
+	JSON bool
+	// Version is the program's version.
+	Version string
+	// Logger receives logs of long-running commands.
+	Logger *slog.Logger
+}
+
+// ErrUsage marks an error in how a command was called; main prints usage for it.
+var ErrUsage = errors.New("cli: usage")
+
+// ExitError carries a specific exit code (e.g. `once` when an email needs
+// attention).
+type ExitError struct {
+	Code int
+	Msg  string
+}
+
+func (e *ExitError) Error() string { return e.Msg }
+
+// IsCommand reports whether args[0] is a command-line subcommand (otherwise the
+// window opens).
+func IsCommand(args []string) bool {
+	rest, _, _, _ := SplitGlobal(args)
+	if len(rest) == 0 {
+		return false
+	}
+	_, ok := commands[rest[0]]
+	return ok || rest[0] == "help" || rest[0] == "--help" || rest[0] == "-h" ||
+		rest[0] == "--version" || rest[0] == "version"
+}
+
+// SplitGlobal takes --data DIR and --json out of args wherever they stand
+// (before or after the subcommand) and returns the rest.
+func SplitGlobal(args []string) (rest []string, dataDir string, jsonOut bool, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--data" || a == "-data":
+			if i+1 >= len(args) {
+				return nil, "", false, fmt.Errorf("%w: --data needs a directory", ErrUsage)
+			}
+			dataDir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--data=") || strings.HasPrefix(a, "-data="):
+			dataDir = a[strings.Index(a, "=")+1:]
+		case a == "--json" || a == "-json":
+			jsonOut = true
+		case a == "--":
+			rest = append(rest, args[i:]...)
+			return rest, dataDir, jsonOut, nil
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, dataDir, jsonOut, nil
+}
+
+type command struct {
+	summary string
+	usage   string
+	run     func(ctx context.Context, env *Env, args []string) error
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"run":      {"watch every search until stopped (Ctrl-C / SIGTERM), headless", "notifio run", cmdRun},
+		"once":     {"check every search once, send the emails, exit (for cron)", "notifio once", cmdOnce},
+		"search":   {"add, list, remove, pause or resume searches", "notifio search add|list|remove|pause|resume ...", cmdSearch},
+		"email":    {"set up email and send a test email", "notifio email set|test ...", cmdEmail},
+		"sites":    {"show each site's backoff state and why", "notifio sites [--json]", cmdSites},
+		"listings": {"show the listings seen, newest first", "notifio listings [SEARCH_ID] [--json]", cmdListings},
+		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] URL", cmdCheck},
+		"extract":  {"run extraction on a saved page", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE", cmdExtract},
+	}
+}
+
+// Run runs one command line (without the program name) and returns the exit
+// code. Errors are printed in plain words.
+func Run(ctx context.Context, env *Env, args []string) int {
+	rest, dir, js, err := SplitGlobal(args)
+	if err == nil {
+		if dir == "" {
+			dir = os.Getenv("NOTIFIO_DATA")
+		}
+		env.DataDir, env.JSON = dir, env.JSON || js
+		err = dispatch(ctx, env, rest)
+	}
+	if err == nil {
+		return 0
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Msg != "" {
+			fmt.Fprintln(env.Stderr, ee.Msg)
+		}
+		return ee.Code
+	}
+	fmt.Fprintln(env.Stderr, "notifio: "+userMessage(err))
+	if errors.Is(err, ErrUsage) {
+		return 2
+	}
+	return 1
+}
+
+// userMessage strips package prefixes that mean nothing to a user.
+func userMessage(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"cli: usage: ", "cli: ", "poll: ", "storage: ", "notify: ", "extract: ", "fetch: ", "classify: "} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return msg
+}
+
+func dispatch(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+		printUsage(env.Stdout)
+		return nil
+	}
+	if args[0] == "--version" || args[0] == "version" {
+		fmt.Fprintln(env.Stdout, "notifio", env.Version)
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		printUsage(env.Stderr)
+		return fmt.Errorf("%w: unknown command %q", ErrUsage, args[0])
+	}
+	return c.run(ctx, env, args[1:])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, `Notifio watches search-result pages and tells you when a new listing appears.
+
+Usage:
+  notifio                      open the window
+  notifio COMMAND [options]    run headless
+
+Commands:`)
+	for _, name := range []string{"run", "once", "search", "email", "sites", "listings", "check", "extract"} {
+		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
+	}
+	fmt.Fprintln(w, `
+Options for every command:
+  --data DIR   the data directory (or NOTIFIO_DATA); default: the per-user config dir
+  --json       machine-readable output where it makes sense
+  --help       help for a command, e.g. "notifio search add --help"
+  --version    print the version`)
+}
+
+// parseInterleaved parses flags that may stand before, between or after the
+// positional arguments, and returns the positionals.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlags(env *Env, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "Usage: "+usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// flagErr turns -help into a clean exit and other flag errors into usage errors.
+func flagErr(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return &ExitError{Code: 0}
+	}
+	return fmt.Errorf("%w: %v", ErrUsage, err)
+}
+
+// dataDir returns the data directory to use.
+func (env *Env) dataDir() (string, error) {
+	if env.DataDir != "" {
+		return env.DataDir, nil
+	}
+	return storage.DefaultDir()
+}
+
+// openDB opens the database; the caller closes it.
+func (env *Env) openDB() (*storage.DB, string, error) {
+	dir, err := env.dataDir()
+	if err != nil {
+		return nil, "", err
+	}
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		return nil, dir, err
+	}
+	if rec := db.Recovered(); rec != nil {
+		fmt.Fprintln(env.Stderr, "notifio: "+rec.String())
+	}
+	return db, dir, nil
+}
+
+func (env *Env) printJSON(v any) error {
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// newSecrets returns the password store for a data directory.
+func newSecrets(dir string) *notify.Secrets { return notify.NewSecrets(dir) }
+
+// serviceOptions are the options of a watcher for a data directory.
+func (env *Env) serviceOptions(dir string) poll.Options {
+	return poll.Options{DataDir: dir, Logger: env.Logger, Secrets: newSecrets(dir)}
+}
+
+func humanDur(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	d = d.Round(time.Second)
+	h := int(d / time.Hour)
+	m := int(d % time.Hour / time.Minute)
+	s := int(d % time.Minute / time.Second)
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	}
+	return fmt.Sprintf("%d:%02d", m, s)
+}

@@ -1,0 +1,650 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"notifio/notify"
+	"notifio/poll"
+	"notifio/poll/extract"
+	"notifio/storage"
+)
+
+// statusFile is where a running watcher writes its latest snapshot, so that
+// `notifio sites` and `search list` can answer while it holds the database.
+const statusFile = "status.json"
+
+func cmdRun(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "run", "notifio run [--data DIR]\n\nWatches every search until SIGINT or SIGTERM. Logs go to standard error.")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	db, dir, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	secrets := newSecrets(dir)
+	relay := notify.NewRelay(db, emailConfigFn(db, secrets), notify.RelayOptions{Logger: env.Logger})
+	opts := env.serviceOptions(dir)
+	opts.Relay = relay
+	svc, err := poll.New(db, opts)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	sw := newStatusWriter(filepath.Join(dir, statusFile))
+	cancel := svc.Subscribe(sw.update)
+	defer func() {
+		cancel()
+		sw.close()
+		_ = os.Remove(filepath.Join(dir, statusFile))
+	}()
+	env.Logger.Info("notifio is watching", "data", dir, "searches", len(svc.Snapshot().Searches), "version", env.Version)
+	relayDone := make(chan struct{})
+	go func() {
+		defer close(relayDone)
+		relay.Run(ctx)
+	}()
+	err = svc.Run(ctx)
+	<-relayDone
+	env.Logger.Info("notifio stopped cleanly")
+	return err
+}
+
+// emailConfigFn gives the relay the saved SMTP settings and password.
+func emailConfigFn(db *storage.DB, secrets *notify.Secrets) func() (notify.Config, string, error) {
+	return func() (notify.Config, string, error) {
+		cfg, err := poll.LoadEmailConfig(db)
+		if err != nil {
+			return notify.Config{}, "", err
+		}
+		if cfg.Host == "" {
+			return cfg, "", notify.ErrNotConfigured
+		}
+		pw := ""
+		if cfg.Username != "" {
+			pw, err = secrets.Get(cfg)
+			if err != nil {
+				return cfg, "", err
+			}
+		}
+		return cfg, pw, nil
+	}
+}
+
+func cmdOnce(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "once", "notifio once [--data DIR] [--json]\n\nChecks every search once (sites that are backing off are skipped), sends the emails, and exits:\n0 when all went out, 1 when an email needs attention or could not be sent yet.")
+	wait := fs.Duration("wait", 2*time.Minute, "how long to keep retrying emails that failed temporarily")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	db, dir, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	secrets := newSecrets(dir)
+	relay := notify.NewRelay(db, emailConfigFn(db, secrets), notify.RelayOptions{Logger: env.Logger})
+	opts := env.serviceOptions(dir)
+	opts.Relay = relay
+	svc, err := poll.New(db, opts)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	results := svc.Once(ctx)
+	drainCtx, cancel := context.WithTimeout(ctx, *wait)
+	defer cancel()
+	sendErr := drain(drainCtx, db, relay)
+	snap := svc.Snapshot()
+	if env.JSON {
+		_ = env.printJSON(map[string]any{"searches": results, "outbox": snap.Outbox})
+	} else {
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SEARCH\tSITE\tOUTCOME\tNEW\tNOTE")
+		for _, r := range results {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.Site, r.Outcome, r.New, r.Reason)
+		}
+		tw.Flush()
+	}
+	switch {
+	case snap.Outbox.NeedsAttention > 0:
+		msg := fmt.Sprintf("notifio: %d email(s) need attention: %s", snap.Outbox.NeedsAttention, snap.Outbox.LastError)
+		if snap.Outbox.Hint != "" {
+			msg += " — " + snap.Outbox.Hint
+		}
+		return &ExitError{Code: 1, Msg: msg}
+	case snap.Outbox.Pending > 0:
+		msg := fmt.Sprintf("notifio: %d email(s) could not be sent yet; they stay queued for the next run", snap.Outbox.Pending)
+		if sendErr != nil {
+			msg += ": " + userMessage(sendErr)
+		}
+		return &ExitError{Code: 1, Msg: msg}
+	}
+	return nil
+}
+
+// drain sends the outbox until nothing is pending or ctx ends.
+func drain(ctx context.Context, db *storage.DB, relay *notify.Relay) error {
+	var last error
+	for {
+		_, err := relay.SendDue(ctx)
+		if err != nil {
+			if errors.Is(err, notify.ErrNotConfigured) {
+				return err
+			}
+			last = err
+		}
+		next, ok := db.NextOutboxDue()
+		if !ok {
+			return last
+		}
+		d := time.Until(next)
+		if d < 0 {
+			d = 0
+		}
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return last
+		case <-t.C:
+		}
+	}
+}
+
+func cmdSearch(ctx context.Context, env *Env, args []string) error {
+	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] URL\n       notifio search list [--json]\n       notifio search remove|pause|resume ID"
+	if len(args) == 0 {
+		fmt.Fprintln(env.Stderr, "Usage: "+usage)
+		return fmt.Errorf("%w: say what to do: add, list, remove, pause or resume", ErrUsage)
+	}
+	switch args[0] {
+	case "add":
+		return cmdSearchAdd(ctx, env, args[1:])
+	case "list", "ls":
+		return cmdSearchList(env, args[1:])
+	case "remove", "rm", "pause", "resume":
+		fs := newFlags(env, "search "+args[0], "notifio search "+args[0]+" ID")
+		pos, err := parseInterleaved(fs, args[1:])
+		if err != nil {
+			return flagErr(err)
+		}
+		if len(pos) != 1 {
+			return fmt.Errorf("%w: give the ID of one search (see \"notifio search list\")", ErrUsage)
+		}
+		db, dir, err := env.openDB()
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		svc, err := poll.New(db, env.serviceOptions(dir))
+		if err != nil {
+			return err
+		}
+		defer svc.Close()
+		id := pos[0]
+		if _, err := db.GetSearch(id); err != nil {
+			return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", id)
+		}
+		switch args[0] {
+		case "remove", "rm":
+			err = svc.RemoveSearch(id)
+		case "pause":
+			err = svc.SetPaused(id, true)
+		default:
+			err = svc.SetPaused(id, false)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "%s: done (%s)\n", args[0], id)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown search command %q; use add, list, remove, pause or resume", ErrUsage, args[0])
+}
+
+func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags] [--cookie C] URL")
+	name := fs.String("name", "", "a name for the search (default: from the URL)")
+	every := fs.Duration("every", poll.DefaultInterval, "how often to check (at least 30s)")
+	item := fs.String("item", "", "CSS selector of one listing (overrides automatic extraction)")
+	link := fs.String("link", "", "CSS selector of the listing's link, inside the item")
+	title := fs.String("title", "", "CSS selector of the listing's title, inside the item")
+	price := fs.String("price", "", "CSS selector of the listing's price, inside the item")
+	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: give exactly one search URL (quote it if it contains & or ?)", ErrUsage)
+	}
+	db, dir, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc, err := poll.New(db, env.serviceOptions(dir))
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie,
+		Selectors: extract.Selectors{Item: *item, Link: *link, Title: *title, Price: *price}}
+	s, err := svc.AddSearch(ctx, in)
+	if err != nil {
+		return err
+	}
+	_, warn := svc.SiteRate(s.URL, 0, "")
+	if perMin, w := svc.SiteRate(s.URL, s.Interval, s.ID); w != "" {
+		_ = perMin
+		warn = w
+	}
+	if env.JSON {
+		return env.printJSON(s)
+	}
+	fmt.Fprintf(env.Stdout, "Added %s: %q on %s, checked every %s. Its first check records the listings already there (no email).\n", s.ID, s.Name, s.Site, s.Interval)
+	if warn != "" {
+		fmt.Fprintln(env.Stderr, "Warning: "+warn)
+	}
+	return nil
+}
+
+func cmdSearchList(env *Env, args []string) error {
+	fs := newFlags(env, "search list", "notifio search list [--json]")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	snap, live, err := env.snapshot()
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		return env.printJSON(snap.Searches)
+	}
+	if len(snap.Searches) == 0 {
+		fmt.Fprintln(env.Stdout, "No searches yet. Add one: notifio search add URL")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSITE\tEVERY\tSTATUS\tURL")
+	for _, s := range snap.Searches {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Name, s.Site, s.Interval, SearchStatus(s, snap.At, live), s.URL)
+	}
+	return tw.Flush()
+}
+
+// SearchStatus is a search's state in plain words, as `search list` prints it.
+func SearchStatus(s poll.SearchSnapshot, now time.Time, live bool) string {
+	switch s.State {
+	case poll.StatePaused:
+		return "paused"
+	case poll.StateAttention:
+		return "needs attention: " + s.Reason
+	case poll.StateChecking:
+		return "checking…"
+	case poll.StateProbing:
+		return s.Reason
+	case poll.StateWaiting:
+		if s.NextCheck.After(now) {
+			return s.Reason + " — next try in " + humanDur(s.NextCheck.Sub(now))
+		}
+		return s.Reason
+	}
+	if !live {
+		return "not running"
+	}
+	if s.Reason != "" {
+		return s.Reason
+	}
+	return "next check in " + humanDur(s.NextCheck.Sub(now))
+}
+
+// snapshot returns the watcher's state: from a running Notifio's status file
+// when another process holds the database, else from the database itself.
+func (env *Env) snapshot() (poll.Snapshot, bool, error) {
+	db, dir, err := env.openDB()
+	if errors.Is(err, storage.ErrAlreadyRunning) {
+		raw, rerr := os.ReadFile(filepath.Join(dir, statusFile))
+		if rerr != nil {
+			return poll.Snapshot{}, false, fmt.Errorf("Notifio is running (data: %s) but has not written its status yet; try again in a second", dir)
+		}
+		var snap poll.Snapshot
+		if err := json.Unmarshal(raw, &snap); err != nil {
+			return poll.Snapshot{}, false, fmt.Errorf("read the running Notifio's status: %w", err)
+		}
+		snap.At = time.Now()
+		return snap, true, nil
+	}
+	if err != nil {
+		return poll.Snapshot{}, false, err
+	}
+	defer db.Close()
+	svc, err := poll.New(db, env.serviceOptions(dir))
+	if err != nil {
+		return poll.Snapshot{}, false, err
+	}
+	defer svc.Close()
+	return svc.Snapshot(), false, nil
+}
+
+func cmdSites(_ context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "sites", "notifio sites [--json]\n\nShows each site's backoff state: why it is waiting, the status and signal that decided it, and when the next probe goes.")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	snap, _, err := env.snapshot()
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		type site struct {
+			Site         string    `json:"site"`
+			Waiting      bool      `json:"waiting"`
+			Kind         string    `json:"kind,omitempty"`
+			Rung         int       `json:"rung,omitempty"`
+			NextProbe    time.Time `json:"next_probe,omitzero"`
+			RetryAfterS  float64   `json:"retry_after_s,omitempty"`
+			LastStatus   int       `json:"last_status,omitempty"`
+			LastSignal   string    `json:"last_signal,omitempty"`
+			Searches     int       `json:"searches"`
+			SuccessRate  float64   `json:"success_rate"`
+			AvgResponseS float64   `json:"avg_response_s"`
+		}
+		out := []site{}
+		for _, s := range snap.Sites {
+			out = append(out, site{s.Site, s.Waiting, s.Kind, s.Rung, s.NextProbe, s.RetryAfter.Seconds(),
+				s.LastStatus, s.LastSignal, s.Searches, s.SuccessRate, s.AvgResponse.Seconds()})
+		}
+		return env.printJSON(out)
+	}
+	if len(snap.Sites) == 0 {
+		fmt.Fprintln(env.Stdout, "No sites yet.")
+		return nil
+	}
+	for _, s := range snap.Sites {
+		fmt.Fprintln(env.Stdout, SiteLine(s, snap.At))
+	}
+	return nil
+}
+
+// SiteLine describes one site's state in plain words.
+func SiteLine(s poll.SiteSnapshot, now time.Time) string {
+	var b strings.Builder
+	b.WriteString(s.Site + ": ")
+	switch {
+	case s.Waiting:
+		fmt.Fprintf(&b, "waiting (%s, step %d) — next probe in %s at %s", s.Kind, s.Rung,
+			humanDur(s.NextProbe.Sub(now)), s.NextProbe.Local().Format("15:04:05"))
+	case s.ProbeInFlight:
+		b.WriteString("probing now")
+	case s.Kind != "":
+		fmt.Fprintf(&b, "wait over (%s, step %d): the next check is a single probe", s.Kind, s.Rung)
+	default:
+		b.WriteString("ok")
+	}
+	if s.LastStatus != 0 || s.LastSignal != "" {
+		fmt.Fprintf(&b, "; last answer: status %d", s.LastStatus)
+		if s.LastSignal != "" {
+			b.WriteString(", signal: " + s.LastSignal)
+		}
+	}
+	if s.RetryAfter > 0 {
+		fmt.Fprintf(&b, "; Retry-After %s", s.RetryAfter.Round(time.Second))
+	}
+	fmt.Fprintf(&b, "; %d search(es)", s.Searches)
+	return b.String()
+}
+
+func cmdListings(_ context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "listings", "notifio listings [SEARCH_ID] [--json]\n\nShows the listings seen, newest first (all searches, or one).")
+	limit := fs.Int("n", 50, "show at most this many per search (0 = all)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	db, _, err := env.openDB()
+	if err != nil {
+		if errors.Is(err, storage.ErrAlreadyRunning) {
+			return fmt.Errorf("%w; the listings are in its window (or stop it, then run this again)", err)
+		}
+		return err
+	}
+	defer db.Close()
+	searches, err := db.ListSearches()
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		s, err := db.GetSearch(pos[0])
+		if err != nil {
+			return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", pos[0])
+		}
+		searches = []storage.Search{s}
+	}
+	type entry struct {
+		Search   string            `json:"search_id"`
+		Name     string            `json:"name"`
+		Listings []storage.Listing `json:"listings"`
+	}
+	var all []entry
+	for _, s := range searches {
+		ls, err := db.ListListings(s.ID)
+		if err != nil {
+			return err
+		}
+		if *limit > 0 && len(ls) > *limit {
+			ls = ls[:*limit]
+		}
+		all = append(all, entry{s.ID, s.Name, ls})
+	}
+	if env.JSON {
+		if all == nil {
+			all = []entry{}
+		}
+		return env.printJSON(all)
+	}
+	for _, e := range all {
+		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", e.Name, e.Search, len(e.Listings))
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		for _, l := range e.Listings {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(l.Title, 60), l.Price, l.Location, l.URL)
+		}
+		tw.Flush()
+	}
+	return nil
+}
+
+func trunc(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func cmdCheck(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] URL\n\nOne dry-run poll of URL: fetch, classify, extract. Nothing is saved.")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: give exactly one URL", ErrUsage)
+	}
+	var db *storage.DB
+	note := ""
+	if d, _, err := env.openDB(); err == nil {
+		db = d
+		defer d.Close()
+	} else if errors.Is(err, storage.ErrAlreadyRunning) {
+		note = "Notifio is running, so this check could not read the sites' backoff state."
+	}
+	dr, err := poll.DryRunOnce(ctx, db, pos[0], poll.Options{Logger: env.Logger})
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		ls := dr.Listings
+		if ls == nil {
+			ls = []extract.Listing{}
+		}
+		return env.printJSON(map[string]any{
+			"url": dr.URL, "site": dr.Site, "outcome": dr.Outcome, "status": dr.Status,
+			"retry_after_s": dr.RetryAfter.Seconds(), "signal": dr.Signal, "listings": ls,
+		})
+	}
+	fmt.Fprintf(env.Stdout, "URL:     %s\nSite:    %s\nOutcome: %s", dr.URL, dr.Site, dr.Outcome)
+	if dr.Status != 0 {
+		fmt.Fprintf(env.Stdout, " (status %d)", dr.Status)
+	}
+	fmt.Fprintln(env.Stdout)
+	if dr.Signal != "" {
+		fmt.Fprintf(env.Stdout, "Signal:  %s\n", dr.Signal)
+	}
+	if dr.RetryAfter > 0 {
+		fmt.Fprintf(env.Stdout, "Retry-After: %s\n", dr.RetryAfter)
+	}
+	if dr.Method != "" {
+		fmt.Fprintf(env.Stdout, "Method:  %s\n", dr.Method)
+	}
+	fmt.Fprintln(env.Stdout, dr.Message)
+	if note != "" {
+		fmt.Fprintln(env.Stderr, note)
+	}
+	if len(dr.Listings) > 0 {
+		fmt.Fprintln(env.Stdout)
+		return extract.Render(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Listings: dr.Listings, NoResults: dr.NoResults})
+	}
+	return nil
+}
+
+func cmdExtract(_ context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "extract", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE\n\nRuns extraction on a saved page as if it was fetched from PAGE_URL.")
+	pageURL := fs.String("url", "", "the address the page was saved from (needed to resolve links)")
+	item := fs.String("item", "", "CSS selector of one listing")
+	link := fs.String("link", "", "CSS selector of the listing's link, inside the item")
+	title := fs.String("title", "", "CSS selector of the listing's title, inside the item")
+	price := fs.String("price", "", "CSS selector of the listing's price, inside the item")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: give exactly one saved page (an .html file)", ErrUsage)
+	}
+	if *pageURL == "" {
+		return fmt.Errorf("%w: --url is needed: the address the page came from, e.g. --url 'https://www.kleinanzeigen.de/s-wohnung-mieten/c203'", ErrUsage)
+	}
+	u, err := poll.ParseSearchURL(*pageURL)
+	if err != nil {
+		return err
+	}
+	body, err := os.ReadFile(pos[0])
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("the file %s does not exist", pos[0])
+		}
+		return fmt.Errorf("could not read %s: %w", pos[0], err)
+	}
+	body = toUTF8(body)
+	res, err := extract.Extract(body, u, extract.Selectors{Item: *item, Link: *link, Title: *title, Price: *price})
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		return env.printJSON(extract.JSON(res))
+	}
+	if len(res.Listings) == 0 {
+		if res.NoResults {
+			fmt.Fprintln(env.Stdout, "The page says it has no results.")
+			return nil
+		}
+		return &ExitError{Code: 1, Msg: "notifio: no listings found on this page. If it is a results page, try --item with a CSS selector that matches one listing (and --link, --title, --price inside it)."}
+	}
+	return extract.Render(env.Stdout, res)
+}
+
+// newStatusWriter writes snapshots to a file at most once a second.
+type statusWriter struct {
+	path   string
+	ch     chan poll.Snapshot
+	done   chan struct{}
+	mu     sync.Mutex
+	closed bool
+}
+
+func newStatusWriter(path string) *statusWriter {
+	w := &statusWriter{path: path, ch: make(chan poll.Snapshot, 1), done: make(chan struct{})}
+	go w.loop()
+	return w
+}
+
+func (w *statusWriter) update(s poll.Snapshot) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return
+	}
+	for {
+		select {
+		case w.ch <- s:
+			return
+		default:
+		}
+		select {
+		case <-w.ch:
+		default:
+		}
+	}
+}
+
+func (w *statusWriter) loop() {
+	defer close(w.done)
+	var last time.Time
+	for s := range w.ch {
+		if d := time.Since(last); d < time.Second {
+			time.Sleep(time.Second - d)
+			select {
+			case newer, ok := <-w.ch:
+				if ok {
+					s = newer
+				}
+			default:
+			}
+		}
+		last = time.Now()
+		raw, err := json.Marshal(s)
+		if err != nil {
+			continue
+		}
+		tmp := w.path + ".tmp"
+		if os.WriteFile(tmp, raw, 0o600) == nil {
+			_ = os.Rename(tmp, w.path)
+		}
+	}
+}
+
+func (w *statusWriter) close() {
+	w.mu.Lock()
+	w.closed = true
+	close(w.ch)
+	w.mu.Unlock()
+	<-w.done
+}

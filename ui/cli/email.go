@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html/charset"
+
+	"notifio/notify"
+	"notifio/poll"
+)
+
+func cmdEmail(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 || (args[0] != "set" && args[0] != "test" && args[0] != "show") {
+		fmt.Fprintln(env.Stderr, "Usage: notifio email set --host H --port P --security starttls|tls|none --user U --from F --to T[,T2]\n       notifio email test\n       notifio email show")
+		return fmt.Errorf("%w: say what to do: set, test or show", ErrUsage)
+	}
+	switch args[0] {
+	case "set":
+		return cmdEmailSet(env, args[1:])
+	case "show":
+		db, _, err := env.openDB()
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		cfg, err := poll.LoadEmailConfig(db)
+		if err != nil {
+			return err
+		}
+		if env.JSON {
+			return env.printJSON(cfg)
+		}
+		if cfg.Host == "" {
+			fmt.Fprintln(env.Stdout, "Email is not set up. Run: notifio email set --help")
+			return nil
+		}
+		fmt.Fprintf(env.Stdout, "Server: %s:%d (%s)\nUser:   %s\nFrom:   %s\nTo:     %s\n", cfg.Host, cfg.Port, cfg.Security, cfg.Username, cfg.From, strings.Join(cfg.To, ", "))
+		return nil
+	}
+	fs := newFlags(env, "email test", "notifio email test\n\nSends a test email with the saved settings and says exactly what went wrong if it fails.")
+	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
+	if _, err := parseInterleaved(fs, args[1:]); err != nil {
+		return flagErr(err)
+	}
+	db, dir, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	cfg, err := poll.LoadEmailConfig(db)
+	db.Close()
+	if err != nil {
+		return err
+	}
+	if cfg.Host == "" {
+		return fmt.Errorf("email is not set up yet: run \"notifio email set --help\"")
+	}
+	pw := ""
+	if cfg.Username != "" {
+		if pw, err = newSecrets(dir).Get(cfg); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	if err := notify.SendTestEmail(ctx, cfg, pw); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "Test email sent to %s. Check the inbox (and the spam folder).\n", strings.Join(cfg.To, ", "))
+	return nil
+}
+
+func cmdEmailSet(env *Env, args []string) error {
+	fs := newFlags(env, "email set", "notifio email set [--preset gmail|outlook|fastmail|icloud] --host H --port P --security starttls|tls|none --user U --from F --to T[,T2] [--password-stdin]\n\nThe password is read from standard input with --password-stdin (or from NOTIFIO_SMTP_PASSWORD) and kept in the OS keyring.")
+	preset := fs.String("preset", "", "fill host, port and security for a known provider: gmail, outlook, fastmail, icloud")
+	host := fs.String("host", "", "SMTP server name")
+	port := fs.Int("port", 0, "SMTP port (587 for STARTTLS, 465 for TLS)")
+	security := fs.String("security", "", "starttls, tls or none (none only for a server on this computer)")
+	user := fs.String("user", "", "SMTP user name (usually your email address)")
+	from := fs.String("from", "", "sender address (default: the user name)")
+	to := fs.String("to", "", "where to send alerts; several separated by commas")
+	pin := fs.String("pin-cert", "", "SHA-256 fingerprint (hex) of a self-signed server certificate to trust, e.g. a local bridge")
+	pwStdin := fs.Bool("password-stdin", false, "read the password from standard input")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	var cfg notify.Config
+	if *preset != "" {
+		p, ok := notify.PresetByName(*preset)
+		if !ok {
+			return fmt.Errorf("%w: unknown preset %q; use gmail, outlook, fastmail or icloud", ErrUsage, *preset)
+		}
+		cfg.Host, cfg.Port, cfg.Security = p.Host, p.Port, p.Security
+	}
+	if *host != "" {
+		cfg.Host = *host
+	}
+	if *port != 0 {
+		cfg.Port = *port
+	}
+	if *security != "" {
+		cfg.Security = notify.Security(*security)
+	}
+	cfg.Username = *user
+	cfg.From = *from
+	if cfg.From == "" {
+		cfg.From = cfg.Username
+	}
+	for _, t := range strings.Split(*to, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			cfg.To = append(cfg.To, t)
+		}
+	}
+	cfg.PinnedCertSHA256 = *pin
+	password := ""
+	if *pwStdin {
+		line, err := bufio.NewReader(env.Stdin).ReadString('\n')
+		if err != nil && line == "" {
+			return fmt.Errorf("could not read the password from standard input: %w", err)
+		}
+		password = strings.TrimRight(line, "\r\n")
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	db, dir, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	warn, err := poll.SaveEmailConfig(db, newSecrets(dir), cfg, password)
+	if err != nil {
+		return err
+	}
+	if warn != "" {
+		fmt.Fprintln(env.Stderr, "Warning: "+warn)
+	}
+	fmt.Fprintf(env.Stdout, "Email settings saved (%s:%d, %s). Send a test: notifio email test\n", cfg.Host, cfg.Port, cfg.Security)
+	return nil
+}
+
+// toUTF8 decodes a saved page by its BOM, meta tag or content sniffing.
+func toUTF8(body []byte) []byte {
+	enc, name, _ := charset.DetermineEncoding(body, "")
+	if name == "utf-8" || enc == nil {
+		return body
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return body
+	}
+	return out
+}

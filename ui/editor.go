@@ -1,0 +1,426 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"notifio/poll"
+	"notifio/poll/extract"
+	"notifio/storage"
+)
+
+// How long a dry run and a save may take before the dialog gives up.
+const (
+	testSearchTimeout = 90 * time.Second
+	saveTimeout       = 15 * time.Second
+	maxShownListings  = 30
+)
+
+// searchEditor is the add/edit dialog: address, name, interval with the site's
+// total request rate, optional selectors and cookie, and "Test this search".
+type searchEditor struct {
+	u      *UI
+	editID string // "" when adding
+
+	url, name                 *widget.Entry
+	interval                  *widget.SelectEntry
+	item, link, title, price  *widget.Entry
+	cookie                    *widget.Entry
+	problem, rate, rateWarn   *widget.Label
+	advanced                  *widget.Accordion
+	testBtn, saveBtn, cancel  *widget.Button
+	activity                  *widget.Activity
+	testing, outcome, summary *widget.Label
+	found                     *fyne.Container
+
+	body       fyne.CanvasObject
+	dlg        *dialog.CustomDialog // nil until first opened
+	stopTest   context.CancelFunc
+	testSerial int // which test's result the dialog is waiting for
+}
+
+func newSearchEditor(u *UI) *searchEditor {
+	e := &searchEditor{u: u}
+	e.url = widget.NewEntry()
+	e.url.SetPlaceHolder("https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/…")
+	e.url.OnChanged = func(string) { e.updateRate() }
+	e.name = widget.NewEntry()
+	e.name.SetPlaceHolder("e.g. Kreuzberg < 1200 € (suggested by the test)")
+	e.interval = widget.NewSelectEntry(intervalOptions())
+	e.interval.OnChanged = func(string) { e.updateRate() }
+	e.item, e.link, e.title, e.price = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	e.item.SetPlaceHolder("e.g. article.aditem (one per listing)")
+	e.link.SetPlaceHolder("e.g. a.ellipsis (inside the listing)")
+	e.title.SetPlaceHolder("e.g. h2")
+	e.price.SetPlaceHolder("e.g. .aditem-main--middle--price")
+	e.cookie = widget.NewPasswordEntry()
+	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
+
+	e.problem = wrapped("")
+	e.problem.Importance = widget.DangerImportance
+	e.problem.Hide()
+	e.rate = wrapped("")
+	e.rate.Importance = widget.LowImportance
+	e.rateWarn = wrapped("")
+	e.rateWarn.Importance = widget.WarningImportance
+	e.rateWarn.Hide()
+
+	form := widget.NewForm(
+		&widget.FormItem{Text: "Search address", Widget: e.url,
+			HintText: "Copy it from your browser's address bar on the results page."},
+		&widget.FormItem{Text: "Name", Widget: e.name},
+		&widget.FormItem{Text: "Check every", Widget: e.interval},
+	)
+	adv := widget.NewForm(
+		&widget.FormItem{Text: "Listing", Widget: e.item},
+		&widget.FormItem{Text: "Link", Widget: e.link},
+		&widget.FormItem{Text: "Title", Widget: e.title},
+		&widget.FormItem{Text: "Price", Widget: e.price},
+		&widget.FormItem{Text: "Cookie", Widget: e.cookie,
+			HintText: "Pasted from your browser; kept for this site only."},
+	)
+	advNote := wrapped("Notifio finds the listings on its own. Only if the test finds none, tell it where they are with CSS selectors.")
+	advNote.Importance = widget.LowImportance
+	e.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", container.NewVBox(advNote, adv)))
+
+	e.activity = widget.NewActivity()
+	e.activity.Hide()
+	e.testing = widget.NewLabel("")
+	e.testing.Hide()
+	e.outcome = wrapped("")
+	e.summary = wrapped("")
+	e.summary.Importance = widget.LowImportance
+	e.found = container.NewVBox()
+
+	e.testBtn = widget.NewButtonWithIcon("Test this search", theme.SearchIcon(), e.test)
+	e.saveBtn = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.save)
+	e.saveBtn.Importance = widget.HighImportance
+	e.cancel = widget.NewButton("Cancel", e.close)
+
+	testArea := container.NewVBox(
+		container.NewHBox(e.activity, e.testing),
+		e.outcome, e.summary, e.found,
+	)
+	e.body = container.NewBorder(
+		container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced), nil, nil, nil,
+		container.NewVScroll(testArea),
+	)
+	return e
+}
+
+// open shows the dialog to add a search (id "") or edit one.
+func (e *searchEditor) open(id string) {
+	e.cancelTest()
+	e.editID = id
+	e.reset()
+	title := "Add a search"
+	if id != "" {
+		s, err := e.u.b.Search(id)
+		if err != nil {
+			slog.Warn("load search", "search_id", id, "err", err)
+			e.u.showError("Could not open the search", "Notifio could not read this search: "+err.Error())
+			return
+		}
+		title = "Edit “" + s.Name + "”"
+		e.url.SetText(s.URL)
+		e.name.SetText(s.Name)
+		iv := s.Interval
+		if iv <= 0 {
+			iv = poll.DefaultInterval
+		}
+		e.interval.SetText(humanDuration(iv))
+		e.item.SetText(s.Selectors.Item)
+		e.link.SetText(s.Selectors.Link)
+		e.title.SetText(s.Selectors.Title)
+		e.price.SetText(s.Selectors.Price)
+		if s.CookieRef != "" {
+			e.cookie.SetPlaceHolder("a cookie is saved for this site; paste a new one to replace it")
+		}
+		if s.Selectors != (storage.Selectors{}) {
+			e.advanced.Open(0)
+		}
+	}
+	// A dialog's title is fixed, so each opening gets a new one around the same form.
+	e.dlg = dialog.NewCustomWithoutButtons(title, e.body, e.u.win)
+	e.dlg.SetButtons([]fyne.CanvasObject{e.cancel, e.testBtn, e.saveBtn})
+	e.dlg.SetOnClosed(e.cancelTest)
+	e.updateRate()
+	e.dlg.Resize(fyne.NewSize(640, 600))
+	e.dlg.Show()
+	e.u.win.Canvas().Focus(e.url)
+}
+
+// close hides the dialog.
+func (e *searchEditor) close() {
+	if e.dlg != nil {
+		e.dlg.Hide()
+	}
+}
+
+// reset empties every field and the test result.
+func (e *searchEditor) reset() {
+	for _, en := range []*widget.Entry{e.url, e.name, e.item, e.link, e.title, e.price, e.cookie} {
+		en.SetText("")
+	}
+	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
+	e.interval.SetText(humanDuration(e.u.defaultInterval()))
+	e.advanced.Close(0)
+	e.setProblem("")
+	e.activity.Stop()
+	e.activity.Hide()
+	e.testing.Hide()
+	e.outcome.SetText("")
+	e.summary.SetText("")
+	e.found.RemoveAll()
+	e.testBtn.Enable()
+	e.saveBtn.Enable()
+}
+
+// setProblem shows what is wrong with the form, or hides the message.
+func (e *searchEditor) setProblem(text string) {
+	e.problem.SetText(text)
+	if text == "" {
+		e.problem.Hide()
+	} else {
+		e.problem.Show()
+	}
+}
+
+// input reads and validates the form.
+func (e *searchEditor) input() (poll.SearchInput, error) {
+	u, err := checkSearchURL(e.url.Text)
+	if err != nil {
+		return poll.SearchInput{}, err
+	}
+	iv, err := parseInterval(e.interval.Text)
+	if err != nil {
+		return poll.SearchInput{}, err
+	}
+	return poll.SearchInput{
+		Name:     strings.TrimSpace(e.name.Text),
+		URL:      u,
+		Interval: iv,
+		Selectors: extract.Selectors{
+			Item:  strings.TrimSpace(e.item.Text),
+			Link:  strings.TrimSpace(e.link.Text),
+			Title: strings.TrimSpace(e.title.Text),
+			Price: strings.TrimSpace(e.price.Text),
+		},
+		Cookie: strings.TrimSpace(e.cookie.Text),
+	}, nil
+}
+
+// updateRate shows how often Notifio would ask the search's site, counting all
+// of its searches, and the backend's warning when that is a lot.
+func (e *searchEditor) updateRate() {
+	u, err := checkSearchURL(e.url.Text)
+	iv, ierr := parseInterval(e.interval.Text)
+	if err != nil || ierr != nil {
+		e.rate.SetText("")
+		e.rate.Hide()
+		e.rateWarn.Hide()
+		return
+	}
+	perMin, warn := e.u.b.SiteRate(u, iv, e.editID)
+	e.rate.SetText(fmt.Sprintf("With this search, Notifio asks this site about %s a minute in all.", timesWords(perMin)))
+	e.rate.Show()
+	e.rateWarn.SetText(warn)
+	if warn == "" {
+		e.rateWarn.Hide()
+	} else {
+		e.rateWarn.Show()
+	}
+}
+
+// timesWords writes a rate: "once", "twice", "2.5 times".
+func timesWords(perMin float64) string {
+	switch {
+	case perMin > 0.95 && perMin < 1.05:
+		return "once"
+	case perMin > 1.95 && perMin < 2.05:
+		return "twice"
+	case perMin < 1:
+		return fmt.Sprintf("%.2g times", perMin)
+	}
+	return fmt.Sprintf("%.1f times", perMin)
+}
+
+// save validates the form and adds or updates the search. On a problem nothing
+// is saved and the dialog says what to fix.
+func (e *searchEditor) save() {
+	in, err := e.input()
+	if err != nil {
+		e.setProblem(err.Error())
+		return
+	}
+	e.setProblem("")
+	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
+	defer cancel()
+	var id string
+	if e.editID == "" {
+		s, err := e.u.b.AddSearch(ctx, in)
+		if err != nil {
+			slog.Warn("add search", "url", in.URL, "err", err)
+			e.setProblem("Notifio could not save this search: " + err.Error())
+			return
+		}
+		id = s.ID
+	} else {
+		s, err := e.u.b.UpdateSearch(ctx, e.editID, in)
+		if err != nil {
+			slog.Warn("update search", "search_id", e.editID, "err", err)
+			e.setProblem("Notifio could not save your changes: " + err.Error())
+			return
+		}
+		id = s.ID
+	}
+	e.close()
+	e.u.refresh()
+	e.u.searches.selectSearch(id)
+}
+
+// test runs one dry-run poll in the background and shows what it found.
+func (e *searchEditor) test() {
+	in, err := e.input()
+	if err != nil {
+		e.setProblem(err.Error())
+		return
+	}
+	e.setProblem("")
+	e.cancelTest()
+	ctx, cancel := context.WithTimeout(context.Background(), testSearchTimeout)
+	e.stopTest = cancel
+	e.testSerial++
+	serial := e.testSerial
+	e.testBtn.Disable()
+	e.outcome.SetText("")
+	e.summary.SetText("")
+	e.found.RemoveAll()
+	e.testing.SetText("Testing… Notifio loads the page once and saves nothing.")
+	e.testing.Show()
+	e.activity.Show()
+	e.activity.Start()
+	b := e.u.b
+	go func() {
+		res, err := b.TestSearch(ctx, in)
+		cancel()
+		e.u.dispatch(func() {
+			if serial == e.testSerial {
+				e.showResult(res, err)
+			}
+		})
+	}()
+}
+
+// cancelTest stops a dry run that is still going.
+func (e *searchEditor) cancelTest() {
+	if e.stopTest != nil {
+		e.stopTest()
+		e.stopTest = nil
+	}
+}
+
+// showResult shows a dry run's outcome and the listings it would find.
+func (e *searchEditor) showResult(res poll.DryRun, err error) {
+	e.stopTest = nil
+	e.activity.Stop()
+	e.activity.Hide()
+	e.testing.Hide()
+	e.testBtn.Enable()
+	e.found.RemoveAll()
+	if err != nil {
+		slog.Info("test search failed", "url", e.url.Text, "err", err)
+		e.outcome.Importance = widget.DangerImportance
+		e.outcome.SetText("The test did not work: " + err.Error())
+		e.summary.SetText("")
+		return
+	}
+	msg := res.Message
+	if msg == "" {
+		msg = dryRunWords(res)
+	}
+	e.outcome.Importance = widget.MediumImportance
+	if res.Outcome != "ok" {
+		e.outcome.Importance = widget.WarningImportance
+	}
+	e.outcome.SetText(msg)
+	if strings.TrimSpace(e.name.Text) == "" && res.Title != "" {
+		e.name.SetText(suggestName(res.Title))
+	}
+	var sum []string
+	if res.Outcome == "ok" {
+		sum = append(sum, "It would find "+plural(len(res.Listings), "listing", "listings")+" on the page now")
+	}
+	if res.Status != 0 {
+		sum = append(sum, fmt.Sprintf("status %d", res.Status))
+	}
+	if res.Signal != "" {
+		sum = append(sum, "decided by: "+res.Signal)
+	}
+	if res.Method != "" {
+		sum = append(sum, "found with: "+res.Method)
+	}
+	e.summary.SetText(strings.Join(sum, " · "))
+	for i, l := range res.Listings {
+		if i == maxShownListings {
+			e.found.Add(widget.NewLabel(fmt.Sprintf("…and %d more", len(res.Listings)-i)))
+			break
+		}
+		line := widget.NewLabel(listingLine(l))
+		line.Truncation = fyne.TextTruncateEllipsis
+		e.found.Add(line)
+	}
+}
+
+// dryRunWords describes a dry run when the backend gave no message.
+func dryRunWords(r poll.DryRun) string {
+	switch r.Outcome {
+	case "ok":
+		if r.NoResults {
+			return "The page works; it says there are no results right now."
+		}
+		return "The page works."
+	case "waiting":
+		return "Not fetched: the site asked us to wait until " + clockTime(r.WaitUntil) + "."
+	case "challenge":
+		return "The site showed a captcha (challenge page) instead of results."
+	case "rate_limited":
+		return "The site says we asked too often."
+	case "denied":
+		return "The site refused access."
+	case "session_expired":
+		return "The site wants you to log in. Paste a fresh cookie under Advanced."
+	case "unexpected_page":
+		return "The page did not look like results. Check the address, or tell Notifio where the listings are under Advanced."
+	}
+	return "The page could not be loaded."
+}
+
+// listingLine is one found listing, in one line.
+func listingLine(l extract.Listing) string {
+	parts := []string{l.Title}
+	for _, p := range []string{l.Price, l.Size, roomsWords(l.Rooms), l.Location} {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// defaultInterval is the interval the user chose for new searches.
+func (u *UI) defaultInterval() time.Duration {
+	d := time.Duration(u.prefs.IntWithFallback(prefDefaultInterval, int(poll.DefaultInterval/time.Second))) * time.Second
+	if d < poll.MinInterval {
+		return poll.DefaultInterval
+	}
+	return d
+}

@@ -1,0 +1,522 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"notifio/notify"
+	"notifio/poll"
+	"notifio/storage"
+)
+
+// t0 is the fake clock's start: 14:00:00 on a summer day, in UTC (TestMain makes
+// UTC the local zone so clock times in the window are predictable).
+var t0 = time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
+
+func TestMain(m *testing.M) {
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+// fakeClock is a clock the test steps by hand.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// queue is a recording dispatcher: background goroutines hand it UI work, and the
+// test runs that work on its own goroutine, so -race sees one UI goroutine.
+type queue struct {
+	mu     sync.Mutex
+	fns    []func()
+	signal chan struct{}
+}
+
+func newQueue() *queue { return &queue{signal: make(chan struct{}, 1024)} }
+
+func (q *queue) dispatch(fn func()) {
+	q.mu.Lock()
+	q.fns = append(q.fns, fn)
+	q.mu.Unlock()
+	select {
+	case q.signal <- struct{}{}:
+	default:
+	}
+}
+
+// runNext waits until something was dispatched and runs everything queued.
+func (q *queue) runNext(t *testing.T) {
+	t.Helper()
+	select {
+	case <-q.signal:
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing was dispatched to the UI goroutine")
+	}
+	q.runAll()
+}
+
+// runAll runs what is queued now.
+func (q *queue) runAll() {
+	q.mu.Lock()
+	fns := q.fns
+	q.fns = nil
+	q.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// fakeBackend is an in-memory Backend with a snapshot the test controls.
+type fakeBackend struct {
+	mu       sync.Mutex
+	clock    *fakeClock
+	snap     poll.Snapshot
+	searches map[string]storage.Search
+	subs     map[int]func(poll.Snapshot)
+	nextSub  int
+	nextID   int
+
+	added       []poll.SearchInput
+	updated     []poll.SearchInput
+	removed     []string
+	paused      map[string]bool
+	pauseAll    []bool
+	checkNow    []string
+	checkNowErr error
+	probes      []string
+	probeAt     time.Time
+	probeErr    error
+	refusal     map[string]string
+	listings    map[string][]storage.Listing
+	viewed      []string
+	retries     int
+
+	dryRun     poll.DryRun
+	dryRunErr  error
+	dryRunGate chan struct{} // when set, TestSearch waits for it
+	dryRuns    []poll.SearchInput
+
+	email     notify.Config
+	saved     []notify.Config
+	passwords []string
+	warning   string
+	sendErr   error
+	sent      []notify.Config
+}
+
+var _ Backend = (*fakeBackend)(nil)
+
+func newFakeBackend(c *fakeClock) *fakeBackend {
+	return &fakeBackend{
+		clock: c, searches: map[string]storage.Search{}, subs: map[int]func(poll.Snapshot){},
+		paused: map[string]bool{}, refusal: map[string]string{}, listings: map[string][]storage.Listing{},
+	}
+}
+
+// set replaces the snapshot (and the stored searches behind it) and publishes it.
+func (f *fakeBackend) set(s poll.Snapshot) {
+	f.mu.Lock()
+	f.snap = s
+	for _, ss := range s.Searches {
+		if _, ok := f.searches[ss.ID]; !ok {
+			f.searches[ss.ID] = storage.Search{ID: ss.ID, Name: ss.Name, URL: ss.URL, Site: ss.Site, Interval: ss.Interval}
+		}
+	}
+	f.mu.Unlock()
+	f.publish()
+}
+
+func (f *fakeBackend) publish() {
+	f.mu.Lock()
+	snap := f.copySnap()
+	var fns []func(poll.Snapshot)
+	for _, fn := range f.subs {
+		fns = append(fns, fn)
+	}
+	f.mu.Unlock()
+	for _, fn := range fns {
+		fn(snap)
+	}
+}
+
+func (f *fakeBackend) copySnap() poll.Snapshot {
+	s := f.snap
+	s.Searches = append([]poll.SearchSnapshot(nil), f.snap.Searches...)
+	s.Sites = append([]poll.SiteSnapshot(nil), f.snap.Sites...)
+	return s
+}
+
+func (f *fakeBackend) Subscribe(fn func(poll.Snapshot)) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := f.nextSub
+	f.nextSub++
+	f.subs[id] = fn
+	return func() {
+		f.mu.Lock()
+		delete(f.subs, id)
+		f.mu.Unlock()
+	}
+}
+
+func (f *fakeBackend) Snapshot() poll.Snapshot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.copySnap()
+}
+
+func hostOf(raw string) string {
+	u, _ := url.Parse(raw)
+	return strings.TrimPrefix(u.Hostname(), "www.")
+}
+
+func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (storage.Search, error) {
+	f.mu.Lock()
+	f.nextID++
+	id := fmt.Sprintf("s%d", f.nextID)
+	iv := in.Interval
+	if iv == 0 {
+		iv = poll.DefaultInterval
+	}
+	name := in.Name
+	if name == "" {
+		name = hostOf(in.URL)
+	}
+	s := storage.Search{ID: id, Name: name, URL: in.URL, Site: hostOf(in.URL), Interval: iv}
+	f.searches[id] = s
+	f.added = append(f.added, in)
+	f.snap.Searches = append(f.snap.Searches, poll.SearchSnapshot{
+		ID: id, Name: name, URL: in.URL, Site: s.Site, Interval: iv,
+		State: poll.StateScheduled, NextCheck: f.clock.Now().Add(iv),
+	})
+	f.mu.Unlock()
+	f.publish()
+	return s, nil
+}
+
+func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in poll.SearchInput) (storage.Search, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, ok := f.searches[id]
+	if !ok {
+		return storage.Search{}, errors.New("poll: no such search")
+	}
+	f.updated = append(f.updated, in)
+	s.Name, s.URL, s.Interval = in.Name, in.URL, in.Interval
+	f.searches[id] = s
+	return s, nil
+}
+
+func (f *fakeBackend) Search(id string) (storage.Search, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, ok := f.searches[id]
+	if !ok {
+		return storage.Search{}, errors.New("poll: no such search")
+	}
+	return s, nil
+}
+
+func (f *fakeBackend) RemoveSearch(id string) error {
+	f.mu.Lock()
+	f.removed = append(f.removed, id)
+	delete(f.searches, id)
+	var keep []poll.SearchSnapshot
+	for _, s := range f.snap.Searches {
+		if s.ID != id {
+			keep = append(keep, s)
+		}
+	}
+	f.snap.Searches = keep
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeBackend) SetPaused(id string, paused bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.paused[id] = paused
+	for i := range f.snap.Searches {
+		if f.snap.Searches[i].ID == id {
+			if paused {
+				f.snap.Searches[i].State = poll.StatePaused
+			} else {
+				f.snap.Searches[i].State = poll.StateScheduled
+			}
+		}
+	}
+	return nil
+}
+
+func (f *fakeBackend) PauseAll(paused bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pauseAll = append(f.pauseAll, paused)
+	for i := range f.snap.Searches {
+		if paused {
+			f.snap.Searches[i].State = poll.StatePaused
+		} else {
+			f.snap.Searches[i].State = poll.StateScheduled
+		}
+	}
+	return nil
+}
+
+func (f *fakeBackend) CheckNow(id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.checkNow = append(f.checkNow, id)
+	return f.checkNowErr
+}
+
+func (f *fakeBackend) TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error) {
+	f.mu.Lock()
+	f.dryRuns = append(f.dryRuns, in)
+	gate, res, err := f.dryRunGate, f.dryRun, f.dryRunErr
+	f.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return poll.DryRun{}, ctx.Err()
+		}
+	}
+	return res, err
+}
+
+func (f *fakeBackend) SiteRate(rawURL string, interval time.Duration, exceptID string) (float64, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	site := hostOf(rawURL)
+	per := float64(time.Minute) / float64(interval)
+	for id, s := range f.searches {
+		if id != exceptID && s.Site == site {
+			per += float64(time.Minute) / float64(s.Interval)
+		}
+	}
+	if per <= 4 {
+		return per, ""
+	}
+	return per, fmt.Sprintf("Your searches on %s add up to %.1f requests a minute; sites may block you.", site, per)
+}
+
+func (f *fakeBackend) Listings(searchID string) ([]storage.Listing, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]storage.Listing(nil), f.listings[searchID]...), nil
+}
+
+func (f *fakeBackend) MarkViewed(searchID string) error {
+	f.mu.Lock()
+	f.viewed = append(f.viewed, searchID)
+	for i := range f.snap.Searches {
+		if f.snap.Searches[i].ID == searchID {
+			f.snap.Searches[i].Unseen = 0
+		}
+	}
+	f.mu.Unlock()
+	f.publish()
+	return nil
+}
+
+func (f *fakeBackend) ProbeNow(site string) (time.Time, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.probes = append(f.probes, site)
+	return f.probeAt, f.probeErr
+}
+
+func (f *fakeBackend) RefusalPage(site string) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, ok := f.refusal[site]
+	return p, ok
+}
+
+func (f *fakeBackend) EmailConfig() (notify.Config, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.email, nil
+}
+
+func (f *fakeBackend) SetEmailConfig(cfg notify.Config, password string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.saved = append(f.saved, cfg)
+	f.passwords = append(f.passwords, password)
+	f.email = cfg
+	return f.warning, nil
+}
+
+func (f *fakeBackend) SendTestEmail(_ context.Context, cfg notify.Config, password string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sent = append(f.sent, cfg)
+	return f.sendErr
+}
+
+func (f *fakeBackend) RetryOutbox() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.retries++
+	return nil
+}
+
+// harness is a UI on the test app with a fake backend, a fake clock and a
+// recording dispatcher.
+type harness struct {
+	t      *testing.T
+	app    fyne.App
+	clock  *fakeClock
+	b      *fakeBackend
+	q      *queue
+	u      *UI
+	opened []string
+}
+
+func newHarness(t *testing.T, snap poll.Snapshot) *harness {
+	t.Helper()
+	h := &harness{t: t, app: test.NewTempApp(t), clock: &fakeClock{t: t0}, q: newQueue()}
+	h.b = newFakeBackend(h.clock)
+	h.b.set(snap)
+	h.u = New(h.app, h.b, Options{
+		Now:       h.clock.Now,
+		Dispatch:  h.q.dispatch,
+		TickEvery: time.Hour, // the tests drive tick themselves
+		OpenURL: func(u *url.URL) error {
+			h.opened = append(h.opened, u.String())
+			return nil
+		},
+	})
+	t.Cleanup(h.u.Close)
+	h.u.win.Resize(fyne.NewSize(900, 620))
+	h.u.win.Show()
+	return h
+}
+
+// publish sends a new snapshot through the subscription and runs the dispatch.
+func (h *harness) publish(s poll.Snapshot) {
+	h.b.set(s)
+	h.q.runAll()
+}
+
+// texts returns the text of every visible label and text in the window and its
+// overlays (dialogs), in drawing order.
+func (h *harness) texts() []string {
+	c := h.u.win.Canvas()
+	var out []string
+	collect := func(o fyne.CanvasObject) {
+		walkVisible(o, func(o fyne.CanvasObject) {
+			switch w := o.(type) {
+			case *widget.Label:
+				out = append(out, w.Text)
+			case *widget.Button:
+				out = append(out, w.Text)
+			case *widget.Card:
+				out = append(out, w.Title, w.Subtitle)
+			}
+		})
+	}
+	collect(c.Content())
+	for _, o := range c.Overlays().List() {
+		collect(o)
+	}
+	return out
+}
+
+// overlayTexts is texts restricted to the top overlay (the dialog showing).
+func (h *harness) overlayTexts() []string {
+	top := h.u.win.Canvas().Overlays().Top()
+	if top == nil {
+		return nil
+	}
+	var out []string
+	walkVisible(top, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			out = append(out, l.Text)
+		}
+	})
+	return out
+}
+
+// hasText reports whether a visible text contains want.
+func (h *harness) hasText(want string) bool {
+	for _, s := range h.texts() {
+		if strings.Contains(s, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// requireText fails unless a visible text contains want.
+func (h *harness) requireText(want string) {
+	h.t.Helper()
+	if !h.hasText(want) {
+		h.t.Fatalf("no visible text contains %q; visible:\n%s", want, strings.Join(h.texts(), "\n"))
+	}
+}
+
+// button finds a visible button in the top overlay (or the window) by its text.
+func (h *harness) button(text string) *widget.Button {
+	h.t.Helper()
+	var found *widget.Button
+	find := func(o fyne.CanvasObject) {
+		walkVisible(o, func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok && b.Text == text && found == nil {
+				found = b
+			}
+		})
+	}
+	if top := h.u.win.Canvas().Overlays().Top(); top != nil {
+		find(top)
+	}
+	if found == nil {
+		find(h.u.win.Canvas().Content())
+	}
+	if found == nil {
+		h.t.Fatalf("no visible button %q", text)
+	}
+	return found
+}
+
+// walkVisible visits o and its visible descendants as they are rendered now.
+func walkVisible(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	fn(o)
+	switch c := o.(type) {
+	case fyne.Widget:
+		for _, child := range test.WidgetRenderer(c).Objects() {
+			walkVisible(child, fn)
+		}
+	case *fyne.Container:
+		for _, child := range c.Objects {
+			walkVisible(child, fn)
+		}
+	}
+}

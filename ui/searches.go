@@ -1,0 +1,401 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"notifio/poll"
+)
+
+// emptyText tells a new user what to do.
+const emptyText = "Paste a search URL from your portal (e.g. a kleinanzeigen or wg-gesucht results page) " +
+	"and Notifio checks it every 2 minutes. The first check quietly records the listings already there; " +
+	"after that you hear about every new one: here, on your desktop and by email."
+
+// searchRow is one search as the list shows it.
+type searchRow struct {
+	snap   poll.SearchSnapshot
+	status string // the state or countdown, recomputed every tick
+	detail string
+	unseen string
+}
+
+// searchesView is the main screen: a toolbar, the outbox banner and the list of
+// searches (or, before the first search, a short explanation with an Add button).
+type searchesView struct {
+	u *UI
+
+	add, edit, remove, pause, check, listings *widget.Button
+
+	list     *widget.List
+	rows     []searchRow
+	selected string // the selected search's ID, "" when none
+
+	empty    fyne.CanvasObject
+	emptyAdd *widget.Button
+	body     *fyne.Container // holds either list or empty
+
+	banner     *fyne.Container
+	bannerText *widget.Label
+	retry      *widget.Button
+	offline    *widget.Label
+
+	editor  *searchEditor
+	content fyne.CanvasObject
+}
+
+func newSearchesView(u *UI) *searchesView {
+	v := &searchesView{u: u}
+	v.editor = newSearchEditor(u)
+	v.add = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), func() { v.editor.open("") })
+	v.add.Importance = widget.HighImportance
+	v.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { v.editor.open(v.selected) })
+	v.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), v.confirmRemove)
+	v.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), v.togglePause)
+	v.check = widget.NewButtonWithIcon("Check now", theme.ViewRefreshIcon(), v.checkNow)
+	v.listings = widget.NewButtonWithIcon("Listings", theme.ListIcon(), func() { u.showListings(v.selected) })
+	sites := widget.NewButtonWithIcon("Sites", theme.ComputerIcon(), func() { u.selectView(viewSites) })
+	settings := widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), func() { u.selectView(viewSettings) })
+	toolbar := container.NewHBox(v.add, v.edit, v.remove, v.pause, v.check, v.listings,
+		layout.NewSpacer(), sites, settings)
+
+	v.list = widget.NewList(func() int { return len(v.rows) }, newSearchRowObject, v.updateRowObject)
+	v.list.OnSelected = func(id widget.ListItemID) {
+		if id >= 0 && id < len(v.rows) {
+			v.selected = v.rows[id].snap.ID
+		}
+		v.updateButtons()
+	}
+	v.list.OnUnselected = func(widget.ListItemID) {
+		v.selected = ""
+		v.updateButtons()
+	}
+
+	heading := widget.NewLabelWithStyle("Watch your first search", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	heading.SizeName = theme.SizeNameSubHeadingText
+	explain := widget.NewLabel(emptyText)
+	explain.Wrapping = fyne.TextWrapWord
+	explain.Alignment = fyne.TextAlignCenter
+	v.emptyAdd = widget.NewButtonWithIcon("Add a search", theme.ContentAddIcon(), func() { v.editor.open("") })
+	v.emptyAdd.Importance = widget.HighImportance
+	v.empty = container.NewVBox(layout.NewSpacer(), heading, explain, container.NewCenter(v.emptyAdd), layout.NewSpacer())
+
+	v.bannerText = widget.NewLabel("")
+	v.bannerText.Wrapping = fyne.TextWrapWord
+	v.bannerText.Importance = widget.WarningImportance
+	v.retry = widget.NewButtonWithIcon("Retry", theme.MailSendIcon(), v.retryOutbox)
+	v.banner = container.NewBorder(nil, nil, widget.NewIcon(theme.NewWarningThemedResource(theme.MailComposeIcon())),
+		v.retry, v.bannerText)
+	v.banner.Hide()
+	v.offline = widget.NewLabel("You seem to be offline. Notifio keeps trying, and no site is blamed for it.")
+	v.offline.Wrapping = fyne.TextWrapWord
+	v.offline.Importance = widget.WarningImportance
+	v.offline.Hide()
+
+	v.body = container.NewStack(v.list)
+	v.content = container.NewBorder(container.NewVBox(toolbar, v.banner, v.offline), nil, nil, nil, v.body)
+	v.updateButtons()
+	return v
+}
+
+// searchRowWidget is one row of the searches list: status icon, name and site on
+// the first line, state and detail on the second, the unseen badge on the right.
+type searchRowWidget struct {
+	widget.BaseWidget
+	icon                               *widget.Icon
+	name, site, status, detail, unseen *widget.Label
+}
+
+func newSearchRowObject() fyne.CanvasObject {
+	r := &searchRowWidget{
+		icon:   widget.NewIcon(nil),
+		name:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		site:   widget.NewLabel(""),
+		status: widget.NewLabel(""),
+		detail: widget.NewLabel(""),
+		unseen: widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}),
+	}
+	r.site.Importance = widget.LowImportance
+	r.detail.Importance = widget.LowImportance
+	r.unseen.Importance = widget.HighImportance
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// CreateRenderer lays the row out.
+func (r *searchRowWidget) CreateRenderer() fyne.WidgetRenderer {
+	lines := container.NewVBox(
+		container.NewHBox(r.name, r.site),
+		container.NewHBox(r.status, r.detail),
+	)
+	return widget.NewSimpleRenderer(container.NewBorder(nil, nil, r.icon, r.unseen, lines))
+}
+
+func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject) {
+	if id < 0 || id >= len(v.rows) {
+		return
+	}
+	r, w := v.rows[id], o.(*searchRowWidget)
+	res, imp := stateLook(r.snap)
+	w.icon.SetResource(res)
+	w.name.SetText(r.snap.Name)
+	w.site.SetText(r.snap.Site)
+	w.status.Importance = imp
+	w.status.SetText(r.status)
+	w.detail.SetText("· " + r.detail)
+	w.unseen.SetText(r.unseen)
+}
+
+// stateLook is the icon and text colour of a search's state (theme colours only,
+// so light and dark themes both read well).
+func stateLook(s poll.SearchSnapshot) (fyne.Resource, widget.Importance) {
+	switch s.State {
+	case poll.StateChecking:
+		return theme.NewPrimaryThemedResource(theme.ViewRefreshIcon()), widget.HighImportance
+	case poll.StateProbing:
+		return theme.NewPrimaryThemedResource(theme.SearchIcon()), widget.HighImportance
+	case poll.StateWaiting:
+		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
+	case poll.StatePaused:
+		return theme.NewDisabledResource(theme.MediaPauseIcon()), widget.LowImportance
+	case poll.StateAttention:
+		return theme.NewErrorThemedResource(theme.ErrorIcon()), widget.DangerImportance
+	}
+	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
+		return theme.NewWarningThemedResource(theme.WarningIcon()), widget.WarningImportance
+	}
+	return theme.NewSuccessThemedResource(theme.ConfirmIcon()), widget.MediumImportance
+}
+
+// apply shows a new snapshot.
+func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
+	v.rows = v.rows[:0]
+	sel := -1
+	for _, ss := range s.Searches {
+		if ss.ID == v.selected {
+			sel = len(v.rows)
+		}
+		v.rows = append(v.rows, searchRow{
+			snap:   ss,
+			status: searchStatus(ss, siteOf(s, ss.Site), now),
+			detail: searchDetail(ss),
+			unseen: unseenWords(ss.Unseen),
+		})
+	}
+	if len(v.rows) == 0 {
+		v.body.Objects = []fyne.CanvasObject{v.empty}
+	} else {
+		v.body.Objects = []fyne.CanvasObject{v.list}
+	}
+	v.body.Refresh()
+	v.list.Refresh()
+	if sel < 0 && v.selected != "" {
+		v.selected = ""
+		v.list.UnselectAll()
+	}
+	v.applyOutbox(s)
+	v.updateButtons()
+}
+
+// siteOf finds a site in a snapshot.
+func siteOf(s poll.Snapshot, site string) *poll.SiteSnapshot {
+	for i := range s.Sites {
+		if s.Sites[i].Site == site {
+			return &s.Sites[i]
+		}
+	}
+	return nil
+}
+
+// tick recomputes the countdowns and refreshes only the rows whose words changed.
+func (v *searchesView) tick(now time.Time) {
+	for i := range v.rows {
+		st := searchStatus(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
+		if st != v.rows[i].status {
+			v.rows[i].status = st
+			v.list.RefreshItem(i)
+		}
+	}
+}
+
+// applyOutbox shows or hides the email problems banner.
+func (v *searchesView) applyOutbox(s poll.Snapshot) {
+	o := s.Outbox
+	var text string
+	switch {
+	case o.NeedsAttention > 0:
+		text = fmt.Sprintf("%s could not be sent.", plural(o.NeedsAttention, "email", "emails"))
+	case o.Pending > 0 && o.LastError != "":
+		text = fmt.Sprintf("%s waiting to be sent.", plural(o.Pending, "email is", "emails are"))
+	}
+	if text != "" && o.LastError != "" {
+		text += " The mail server said: " + o.LastError
+	}
+	if text != "" && o.Hint != "" {
+		text += "\n" + o.Hint
+	}
+	if text == "" {
+		v.banner.Hide()
+	} else {
+		v.bannerText.SetText(text)
+		v.retry.Enable()
+		v.banner.Show()
+	}
+	if s.Offline {
+		v.offline.Show()
+	} else {
+		v.offline.Hide()
+	}
+}
+
+// updateButtons enables the actions that make sense for the selection.
+func (v *searchesView) updateButtons() {
+	s, ok := v.u.searchSnap(v.selected)
+	for _, b := range []*widget.Button{v.edit, v.remove, v.pause, v.check, v.listings} {
+		if ok {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+	if ok && s.State == poll.StatePaused {
+		v.pause.SetText("Resume")
+		v.pause.SetIcon(theme.MediaPlayIcon())
+	} else {
+		v.pause.SetText("Pause")
+		v.pause.SetIcon(theme.MediaPauseIcon())
+	}
+}
+
+// selectSearch selects a search in the list by ID.
+func (v *searchesView) selectSearch(id string) {
+	for i, r := range v.rows {
+		if r.snap.ID == id {
+			v.list.Select(i)
+			return
+		}
+	}
+}
+
+// confirmRemove asks before removing the selected search.
+func (v *searchesView) confirmRemove() {
+	s, ok := v.u.searchSnap(v.selected)
+	if !ok {
+		return
+	}
+	msg := fmt.Sprintf("Stop watching “%s”? Notifio forgets the listings it has seen for it.", s.Name)
+	d := dialog.NewConfirm("Remove this search?", msg, func(yes bool) {
+		if !yes {
+			return
+		}
+		if err := v.u.b.RemoveSearch(s.ID); err != nil {
+			slog.Warn("remove search", "search_id", s.ID, "err", err)
+			v.u.showError("Could not remove the search", "Notifio could not remove “"+s.Name+"”: "+err.Error())
+			return
+		}
+		v.u.refresh()
+	}, v.u.win)
+	d.SetConfirmText("Remove")
+	d.SetDismissText("Keep it")
+	d.Show()
+}
+
+// togglePause pauses or resumes the selected search.
+func (v *searchesView) togglePause() {
+	s, ok := v.u.searchSnap(v.selected)
+	if !ok {
+		return
+	}
+	paused := s.State != poll.StatePaused
+	if err := v.u.b.SetPaused(s.ID, paused); err != nil {
+		slog.Warn("pause search", "search_id", s.ID, "paused", paused, "err", err)
+		v.u.showError("Could not change the search", "Notifio could not pause or resume “"+s.Name+"”: "+err.Error())
+		return
+	}
+	v.u.refresh()
+}
+
+// waitOf says why a search cannot be checked now (its site is backing off, or
+// another search is the site's probe), or nil when it can.
+func (v *searchesView) waitOf(s poll.SearchSnapshot, now time.Time) *poll.WaitError {
+	site, hasSite := v.u.siteSnap(s.Site)
+	switch {
+	case s.State == poll.StateWaiting:
+		until := s.NextCheck
+		if hasSite && site.NextProbe.After(until) {
+			until = site.NextProbe
+		}
+		return &poll.WaitError{Site: s.Site, Until: until, Reason: s.Reason}
+	case hasSite && site.Waiting && site.NextProbe.After(now):
+		return &poll.WaitError{Site: s.Site, Until: site.NextProbe, Reason: s.Site + " " + kindWords(site.Kind)}
+	}
+	return nil
+}
+
+// checkNow checks the selected search now, unless its site asked us to wait: then
+// it says why and until when, and nothing is fetched.
+func (v *searchesView) checkNow() {
+	s, ok := v.u.searchSnap(v.selected)
+	if !ok {
+		return
+	}
+	now := v.u.now()
+	if w := v.waitOf(s, now); w != nil {
+		v.showWait(w, now)
+		return
+	}
+	if s.State == poll.StateChecking || s.State == poll.StateProbing {
+		v.u.showMessage("Already checking", "Notifio is checking “"+s.Name+"” right now.")
+		return
+	}
+	v.check.Disable()
+	id := s.ID
+	go func() {
+		err := v.u.b.CheckNow(id)
+		v.u.dispatch(func() {
+			v.updateButtons()
+			var w *poll.WaitError
+			switch {
+			case errors.As(err, &w):
+				v.showWait(w, v.u.now())
+			case err != nil:
+				slog.Warn("check now", "search_id", id, "err", err)
+				v.u.showError("Could not check now", "Notifio could not check “"+s.Name+"” now: "+err.Error())
+			default:
+				v.u.refresh()
+			}
+		})
+	}()
+}
+
+// showWait explains why a site cannot be checked yet.
+func (v *searchesView) showWait(w *poll.WaitError, now time.Time) {
+	v.u.showMessage("Not yet: "+w.Site+" asked us to wait", waitWords(w, now))
+}
+
+// retryOutbox puts the emails that failed back in the queue.
+func (v *searchesView) retryOutbox() {
+	if err := v.u.b.RetryOutbox(); err != nil {
+		slog.Warn("retry outbox", "err", err)
+		v.u.showError("Could not retry the emails", "Notifio could not queue the emails again: "+err.Error())
+		return
+	}
+	v.retry.Disable()
+	v.u.refresh()
+}
+
+// wrapped is a label that wraps its text at word boundaries.
+func wrapped(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}

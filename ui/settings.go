@@ -1,0 +1,357 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"notifio/notify"
+)
+
+// testEmailTimeout bounds "Send test email" as a whole.
+const testEmailTimeout = 2 * time.Minute
+
+// securityChoices are the security modes as the settings form offers them.
+var securityChoices = []struct {
+	mode  notify.Security
+	words string
+}{
+	{notify.SecurityStartTLS, "STARTTLS (usually port 587)"},
+	{notify.SecurityTLS, "TLS (usually port 465)"},
+	{notify.SecurityNone, "None (only for a mail bridge on this computer)"},
+}
+
+// settingsView is the Settings screen: email (presets, server, password kept in
+// the keyring, a test email) and the window's own choices.
+type settingsView struct {
+	u *UI
+
+	preset                       *widget.Select
+	presetHint                   *widget.Label
+	host, port, username         *widget.Entry
+	password, from, to, pin      *widget.Entry
+	security                     *widget.Select
+	saveBtn, testBtn             *widget.Button
+	activity                     *widget.Activity
+	problem, warning, testResult *widget.Label
+
+	interval        *widget.SelectEntry
+	intervalProblem *widget.Label
+	notifications   *widget.Check
+	closeToTray     *widget.Check
+	startInTray     *widget.Check
+
+	stopTest   context.CancelFunc
+	testSerial int
+
+	content fyne.CanvasObject
+}
+
+func newSettingsView(u *UI) *settingsView {
+	v := &settingsView{u: u}
+	names := make([]string, len(notify.Presets))
+	for i, p := range notify.Presets {
+		names[i] = p.Name
+	}
+	v.presetHint = wrapped("")
+	v.presetHint.Importance = widget.LowImportance
+	v.preset = widget.NewSelect(names, v.presetChosen)
+	v.preset.PlaceHolder = "Choose your email provider"
+	v.host = widget.NewEntry()
+	v.host.SetPlaceHolder("smtp.example.com")
+	v.port = widget.NewEntry()
+	v.port.SetPlaceHolder("587")
+	secWords := make([]string, len(securityChoices))
+	for i, c := range securityChoices {
+		secWords[i] = c.words
+	}
+	v.security = widget.NewSelect(secWords, nil)
+	v.username = widget.NewEntry()
+	v.username.SetPlaceHolder("usually your email address; empty if the server needs no sign-in")
+	v.password = widget.NewPasswordEntry()
+	v.password.SetPlaceHolder("kept in your system's keyring")
+	v.from = widget.NewEntry()
+	v.from.SetPlaceHolder("you@example.com")
+	v.to = widget.NewEntry()
+	v.to.SetPlaceHolder("you@example.com, flatmate@example.com")
+	v.pin = widget.NewEntry()
+	v.pin.SetPlaceHolder("optional: SHA-256 fingerprint of a mail bridge's own certificate")
+
+	v.problem = wrapped("")
+	v.problem.Importance = widget.DangerImportance
+	v.problem.Hide()
+	v.warning = wrapped("")
+	v.warning.Importance = widget.WarningImportance
+	v.warning.Hide()
+	v.testResult = wrapped("")
+	v.testResult.Hide()
+	v.activity = widget.NewActivity()
+	v.activity.Hide()
+	v.saveBtn = widget.NewButtonWithIcon("Save email settings", theme.DocumentSaveIcon(), v.save)
+	v.saveBtn.Importance = widget.HighImportance
+	v.testBtn = widget.NewButtonWithIcon("Send test email", theme.MailSendIcon(), v.sendTest)
+
+	email := widget.NewForm(
+		&widget.FormItem{Text: "Provider", Widget: v.preset},
+		&widget.FormItem{Text: "Server", Widget: v.host},
+		&widget.FormItem{Text: "Port", Widget: v.port},
+		&widget.FormItem{Text: "Security", Widget: v.security},
+		&widget.FormItem{Text: "Username", Widget: v.username},
+		&widget.FormItem{Text: "Password", Widget: v.password},
+		&widget.FormItem{Text: "From", Widget: v.from},
+		&widget.FormItem{Text: "To", Widget: v.to, HintText: "Separate several addresses with commas."},
+		&widget.FormItem{Text: "Certificate", Widget: v.pin},
+	)
+	emailBox := container.NewVBox(v.presetHint, email, v.problem, v.warning,
+		container.NewHBox(v.saveBtn, v.testBtn, v.activity), v.testResult)
+
+	v.interval = widget.NewSelectEntry(intervalOptions())
+	v.interval.SetText(humanDuration(u.defaultInterval()))
+	v.intervalProblem = wrapped("")
+	v.intervalProblem.Importance = widget.DangerImportance
+	v.intervalProblem.Hide()
+	v.interval.OnChanged = v.intervalChanged
+	v.notifications = widget.NewCheck("Show a desktop notification when new listings arrive", func(on bool) {
+		u.prefs.SetBool(prefNotifications, on)
+	})
+	v.notifications.SetChecked(u.prefs.BoolWithFallback(prefNotifications, true))
+	v.closeToTray = widget.NewCheck("Keep watching in the tray when I close the window", func(on bool) {
+		u.prefs.SetBool(prefCloseToTray, on)
+	})
+	v.closeToTray.SetChecked(u.prefs.BoolWithFallback(prefCloseToTray, true))
+	v.startInTray = widget.NewCheck("Start minimised to the tray", func(on bool) {
+		u.prefs.SetBool(prefStartInTray, on)
+	})
+	v.startInTray.SetChecked(u.prefs.Bool(prefStartInTray))
+	themeNote := wrapped("Notifio follows your system's light or dark theme.")
+	themeNote.Importance = widget.LowImportance
+	general := container.NewVBox(
+		widget.NewForm(&widget.FormItem{Text: "New searches check every", Widget: v.interval}),
+		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, themeNote,
+	)
+
+	v.content = container.NewVScroll(container.NewVBox(
+		widget.NewCard("Email", "Where Notifio sends a digest of new listings", emailBox),
+		widget.NewCard("Window and notifications", "", general),
+	))
+	v.load()
+	return v
+}
+
+// load fills the email form from the saved settings.
+func (v *settingsView) load() {
+	cfg, err := v.u.b.EmailConfig()
+	if err != nil {
+		slog.Warn("read email settings", "err", err)
+		v.setProblem("Notifio could not read the saved email settings: " + err.Error())
+		return
+	}
+	v.host.SetText(cfg.Host)
+	if cfg.Port != 0 {
+		v.port.SetText(strconv.Itoa(cfg.Port))
+	}
+	v.setSecurity(cfg.Security)
+	v.username.SetText(cfg.Username)
+	v.from.SetText(cfg.From)
+	v.to.SetText(strings.Join(cfg.To, ", "))
+	v.pin.SetText(cfg.PinnedCertSHA256)
+	if p, ok := notify.PresetFor(cfg.Host); ok {
+		v.preset.SetSelected(p.Name)
+	} else if cfg.Configured() {
+		v.preset.SetSelected(notify.Presets[len(notify.Presets)-1].Name)
+	}
+	if cfg.Configured() && cfg.Username != "" {
+		v.password.SetPlaceHolder("saved in your system's keyring; type a new one to change it")
+	}
+}
+
+// presetChosen fills server, port and security from a provider preset.
+func (v *settingsView) presetChosen(name string) {
+	for _, p := range notify.Presets {
+		if p.Name != name {
+			continue
+		}
+		v.presetHint.SetText(p.Hint)
+		if p.Host != "" {
+			v.host.SetText(p.Host)
+			v.port.SetText(strconv.Itoa(p.Port))
+			v.setSecurity(p.Security)
+		}
+		return
+	}
+}
+
+// setSecurity selects a security mode in the form.
+func (v *settingsView) setSecurity(m notify.Security) {
+	for _, c := range securityChoices {
+		if c.mode == m {
+			v.security.SetSelected(c.words)
+			return
+		}
+	}
+	v.security.ClearSelected()
+}
+
+// config reads the email form.
+func (v *settingsView) config() (notify.Config, error) {
+	cfg := notify.Config{
+		Host:             strings.TrimSpace(v.host.Text),
+		Username:         strings.TrimSpace(v.username.Text),
+		From:             strings.TrimSpace(v.from.Text),
+		PinnedCertSHA256: strings.TrimSpace(v.pin.Text),
+	}
+	for _, c := range securityChoices {
+		if c.words == v.security.Selected {
+			cfg.Security = c.mode
+		}
+	}
+	for _, to := range strings.FieldsFunc(v.to.Text, func(r rune) bool { return r == ',' || r == ';' }) {
+		if to = strings.TrimSpace(to); to != "" {
+			cfg.To = append(cfg.To, to)
+		}
+	}
+	if p := strings.TrimSpace(v.port.Text); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return cfg, userError("The port must be a number, usually 587 (STARTTLS) or 465 (TLS).")
+		}
+		cfg.Port = n
+	}
+	return cfg, cfg.Validate()
+}
+
+// setProblem shows what is wrong with the email settings, one problem a line.
+func (v *settingsView) setProblem(text string) {
+	showText(v.problem, text)
+}
+
+// problemWords lists the problems of a validation error, one a line.
+func problemWords(err error) string {
+	var lines []string
+	var joined interface{ Unwrap() []error }
+	if errors.As(err, &joined) {
+		for _, e := range joined.Unwrap() {
+			lines = append(lines, e.Error())
+		}
+	} else {
+		lines = append(lines, err.Error())
+	}
+	return strings.Join(lines, "\n")
+}
+
+// save stores the email settings and the password (in the keyring).
+func (v *settingsView) save() {
+	cfg, err := v.config()
+	if err != nil {
+		v.setProblem(problemWords(err))
+		return
+	}
+	v.setProblem("")
+	warning, err := v.u.b.SetEmailConfig(cfg, v.password.Text)
+	if err != nil {
+		slog.Warn("save email settings", "err", err)
+		v.setProblem("Notifio could not save the email settings: " + problemWords(err))
+		return
+	}
+	showText(v.warning, warning)
+	if v.password.Text != "" {
+		v.password.SetText("")
+		v.password.SetPlaceHolder("saved in your system's keyring; type a new one to change it")
+	}
+	v.testResult.Importance = widget.SuccessImportance
+	showText(v.testResult, "Email settings saved.")
+}
+
+// sendTest sends a test email in the background and shows the outcome: the
+// server's exact words and what to do about them.
+func (v *settingsView) sendTest() {
+	cfg, err := v.config()
+	if err != nil {
+		v.setProblem(problemWords(err))
+		return
+	}
+	v.setProblem("")
+	v.cancelTest()
+	ctx, cancel := context.WithTimeout(context.Background(), testEmailTimeout)
+	v.stopTest = cancel
+	v.testSerial++
+	serial := v.testSerial
+	v.testBtn.Disable()
+	v.activity.Show()
+	v.activity.Start()
+	v.testResult.Importance = widget.MediumImportance
+	showText(v.testResult, "Sending a test email to "+strings.Join(cfg.To, ", ")+"…")
+	b, password := v.u.b, v.password.Text
+	go func() {
+		err := b.SendTestEmail(ctx, cfg, password)
+		cancel()
+		v.u.dispatch(func() {
+			if serial == v.testSerial {
+				v.showTestResult(cfg, err)
+			}
+		})
+	}()
+}
+
+// cancelTest stops a test email that is still being sent.
+func (v *settingsView) cancelTest() {
+	if v.stopTest != nil {
+		v.stopTest()
+		v.stopTest = nil
+	}
+}
+
+// showTestResult shows how the test email went.
+func (v *settingsView) showTestResult(cfg notify.Config, err error) {
+	v.stopTest = nil
+	v.activity.Stop()
+	v.activity.Hide()
+	v.testBtn.Enable()
+	if err == nil {
+		v.testResult.Importance = widget.SuccessImportance
+		showText(v.testResult, "Test email sent to "+strings.Join(cfg.To, ", ")+". Check your inbox (and the spam folder).")
+		return
+	}
+	slog.Info("test email failed", "host", cfg.Host, "port", cfg.Port, "err", err)
+	v.testResult.Importance = widget.DangerImportance
+	showText(v.testResult, testEmailWords(err))
+}
+
+// testEmailWords is a failed test email in words: what the server said, then what
+// to do.
+func testEmailWords(err error) string {
+	said, hint := err.Error(), ""
+	var de *notify.DeliveryError
+	if errors.As(err, &de) {
+		if de.Err != nil {
+			said = de.Err.Error()
+		}
+		hint = de.Hint
+	} else {
+		_, hint = notify.Classify(err)
+	}
+	text := "The test email was not sent: " + said
+	if hint != "" {
+		text += "\nWhat to do: " + hint
+	}
+	return text
+}
+
+// intervalChanged stores the default interval for new searches once it is valid.
+func (v *settingsView) intervalChanged(text string) {
+	d, err := parseInterval(text)
+	if err != nil {
+		showText(v.intervalProblem, err.Error())
+		return
+	}
+	showText(v.intervalProblem, "")
+	v.u.prefs.SetInt(prefDefaultInterval, int(d/time.Second))
+}

@@ -1,0 +1,245 @@
+package ui
+
+import (
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"notifio/poll"
+)
+
+// sitesView shows one card per site: why it is being left alone, for how long,
+// the evidence, and what the user can do.
+type sitesView struct {
+	u     *UI
+	cards map[string]*siteCard
+	order []string
+	box   *fyne.Container
+	none  *widget.Label
+
+	content fyne.CanvasObject
+}
+
+// siteCard is one site's card; its widgets are updated in place so a countdown
+// tick or a new snapshot does not rebuild it.
+type siteCard struct {
+	snap poll.SiteSnapshot
+
+	card                     *widget.Card
+	next, why, last, retryAf *widget.Label
+	stats, message           *widget.Label
+	refusal, browser, probe  *widget.Button
+	actions                  *fyne.Container
+}
+
+func newSitesView(u *UI) *sitesView {
+	v := &sitesView{u: u, cards: map[string]*siteCard{}}
+	v.none = wrapped("No sites yet. When you add a search, its site appears here with its health and any wait.")
+	v.none.Importance = widget.LowImportance
+	v.box = container.NewVBox(v.none)
+	intro := wrapped("A site that refuses Notifio is left alone for a while; every search on it waits together. " +
+		"Here you see why, for how long, and what you can do.")
+	intro.Importance = widget.LowImportance
+	v.content = container.NewBorder(intro, nil, nil, nil, container.NewVScroll(v.box))
+	return v
+}
+
+func (v *sitesView) newCard(site string) *siteCard {
+	c := &siteCard{
+		next: widget.NewLabel(""), why: wrapped(""), last: wrapped(""), retryAf: widget.NewLabel(""),
+		stats: widget.NewLabel(""), message: wrapped(""),
+	}
+	c.stats.Importance = widget.LowImportance
+	c.message.Importance = widget.WarningImportance
+	c.message.Hide()
+	c.refusal = widget.NewButtonWithIcon("Open last refusal page", theme.FileIcon(), func() { v.openRefusal(site) })
+	c.browser = widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), func() { v.openInBrowser(site) })
+	c.probe = widget.NewButtonWithIcon("I solved it — probe now", theme.ConfirmIcon(), func() { v.probeNow(site) })
+	c.probe.Importance = widget.HighImportance
+	c.actions = container.NewHBox(c.browser, c.probe, c.refusal, layout.NewSpacer())
+	c.card = widget.NewCard(site, "", container.NewVBox(c.why, c.next, c.last, c.retryAf, c.stats, c.message, c.actions))
+	return c
+}
+
+// apply updates the cards from a snapshot, adding and dropping cards as sites come
+// and go.
+func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
+	order := make([]string, 0, len(s.Sites))
+	seen := map[string]bool{}
+	for _, st := range s.Sites {
+		c, ok := v.cards[st.Site]
+		if !ok {
+			c = v.newCard(st.Site)
+			v.cards[st.Site] = c
+		}
+		v.fill(c, st, now)
+		order = append(order, st.Site)
+		seen[st.Site] = true
+	}
+	for site := range v.cards {
+		if !seen[site] {
+			delete(v.cards, site)
+		}
+	}
+	if strings.Join(order, "\n") != strings.Join(v.order, "\n") || len(order) == 0 {
+		v.order = order
+		objs := make([]fyne.CanvasObject, 0, len(order)+1)
+		if len(order) == 0 {
+			objs = append(objs, v.none)
+		}
+		for _, site := range order {
+			objs = append(objs, v.cards[site].card)
+		}
+		v.box.Objects = objs
+		v.box.Refresh()
+	}
+}
+
+// fill writes a site snapshot into its card.
+func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
+	c.snap = st
+	c.card.SetSubTitle(siteHeadline(st, now))
+	switch {
+	case st.Kind == "":
+		c.why.SetText("Notifio reads this site normally.")
+	case st.Rung > 0:
+		c.why.SetText("Why: " + st.Site + " " + kindWords(st.Kind) + ". Each refusal in a row makes the wait longer (now at step " +
+			strconv.Itoa(st.Rung) + "); one good answer clears it.")
+	default:
+		c.why.SetText("Why: " + st.Site + " " + kindWords(st.Kind) + ".")
+	}
+	setText(c.next, siteNextProbe(st, now))
+	c.last.SetText(siteLastResponse(st))
+	showText(c.retryAf, siteRetryAfter(st))
+	c.stats.SetText(siteStats(st))
+
+	_, hasPage := v.refusalPath(st)
+	showIf(c.refusal, hasPage)
+	challenge := st.Kind == "challenge"
+	showIf(c.browser, challenge)
+	showIf(c.probe, challenge && !st.ProbeInFlight)
+	if hasPage || challenge {
+		c.actions.Show()
+	} else {
+		c.actions.Hide()
+	}
+}
+
+// tick updates the countdowns of the sites that are waiting.
+func (v *sitesView) tick(now time.Time) {
+	for _, site := range v.order {
+		c := v.cards[site]
+		setText(c.next, siteNextProbe(c.snap, now))
+		if c.snap.Waiting {
+			if h := siteHeadline(c.snap, now); h != c.card.Subtitle {
+				c.card.SetSubTitle(h)
+			}
+		}
+	}
+}
+
+// refusalPath is the saved copy of the site's last refusal page, if any.
+func (v *sitesView) refusalPath(st poll.SiteSnapshot) (string, bool) {
+	if st.LastRefusal != "" {
+		return st.LastRefusal, true
+	}
+	return v.u.b.RefusalPage(st.Site)
+}
+
+// openRefusal opens the saved refusal page in the system's viewer.
+func (v *sitesView) openRefusal(site string) {
+	c, ok := v.cards[site]
+	if !ok {
+		return
+	}
+	p, ok := v.refusalPath(c.snap)
+	if !ok {
+		v.u.showMessage("No saved page", "Notifio has no saved copy of a refusal page from "+site+".")
+		return
+	}
+	v.u.open(fileURL(p))
+}
+
+// fileURL turns a local path into a file:// URL (Windows drive letters included).
+func fileURL(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// openInBrowser opens the site (one of its searches) so the user can solve the
+// challenge there.
+func (v *sitesView) openInBrowser(site string) {
+	target := "https://" + site + "/"
+	for _, s := range v.u.snap.Searches {
+		if s.Site == site && s.URL != "" {
+			target = s.URL
+			break
+		}
+	}
+	v.u.open(target)
+}
+
+// probeNow lets one search try the site now, after the user solved its challenge
+// in the browser; too early, it says from when.
+func (v *sitesView) probeNow(site string) {
+	c, ok := v.cards[site]
+	if !ok {
+		return
+	}
+	at, err := v.u.b.ProbeNow(site)
+	now := v.u.now()
+	switch {
+	case err != nil && !at.IsZero():
+		c.message.Importance = widget.WarningImportance
+		c.message.SetText("Too early: Notifio can probe " + site + " from " + clockTime(at) +
+			" (in " + countdown(at.Sub(now)) + "). Asking sooner would look like another refusal and make the wait longer.")
+	case err != nil:
+		slog.Warn("probe now", "site", site, "err", err)
+		c.message.Importance = widget.DangerImportance
+		c.message.SetText("Notifio could not probe " + site + ": " + err.Error())
+	default:
+		c.message.Importance = widget.SuccessImportance
+		c.message.SetText("Probing " + site + " now. If it lets us back in, its searches start again.")
+	}
+	c.message.Show()
+	v.u.refresh()
+}
+
+// setText sets a label's text only when it changed, so a tick refreshes nothing
+// that did not change.
+func setText(l *widget.Label, text string) {
+	if l.Text != text {
+		l.SetText(text)
+	}
+}
+
+// showText sets a label's text and hides it when the text is empty.
+func showText(l *widget.Label, text string) {
+	setText(l, text)
+	if text == "" {
+		l.Hide()
+	} else {
+		l.Show()
+	}
+}
+
+// showIf shows or hides an object.
+func showIf(o fyne.CanvasObject, show bool) {
+	if show {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}

@@ -1,0 +1,415 @@
+// Package ui is Notifio's desktop window (Fyne): the searches with their live
+// countdowns, the add/edit dialog with its dry run, the listings, the sites and
+// their backoff, the email settings, the tray and desktop notifications.
+//
+// It holds no business logic: it renders poll.Snapshot values and calls the same
+// operations the command line calls, through Backend.
+package ui
+
+import (
+	"fmt"
+	"log/slog"
+	"net/url"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+
+	"notifio/poll"
+)
+
+// Preference keys (fyne.Preferences) the window remembers between runs.
+const (
+	prefWidth           = "window.width"
+	prefHeight          = "window.height"
+	prefView            = "window.view"
+	prefNotifications   = "notifications.desktop"
+	prefCloseToTray     = "tray.close_keeps_watching"
+	prefStartInTray     = "tray.start_minimised"
+	prefDefaultInterval = "searches.default_interval_seconds"
+)
+
+// The views of the main window, in tab order (the index is stored in preferences).
+const (
+	viewSearches = iota
+	viewListings
+	viewSites
+	viewSettings
+)
+
+// Options tune a UI; the zero value is right for the real app.
+type Options struct {
+	// Now is the clock for countdowns; nil means time.Now.
+	Now func() time.Time
+	// Dispatch runs a function on the Fyne UI goroutine; nil means fyne.Do. Tests
+	// pass a recording dispatcher and run what it recorded on the test goroutine.
+	Dispatch func(func())
+	// OpenURL opens a link in the browser or a file in its viewer; nil means the
+	// app's OpenURL.
+	OpenURL func(*url.URL) error
+	// SendNotification shows a desktop notification; nil means the app's
+	// SendNotification. It is called only when the user has notifications on.
+	SendNotification func(*fyne.Notification)
+	// StartHidden starts in the tray without showing the window (when the platform
+	// has a tray), as if the user had chosen "start minimised to the tray".
+	StartHidden bool
+	// TickEvery is the period of the countdown ticker; 0 means one second.
+	TickEvery time.Duration
+}
+
+// UI is Notifio's window and tray. Create it with New. Its methods must be called
+// on the Fyne UI goroutine, except Notify and NotifyDigest, which are safe from any
+// goroutine.
+type UI struct {
+	app      fyne.App
+	win      fyne.Window
+	b        Backend
+	prefs    fyne.Preferences
+	now      func() time.Time
+	dispatch func(func())
+	openURL  func(*url.URL) error
+	sendNote func(*fyne.Notification)
+
+	snap poll.Snapshot // the last snapshot applied; UI goroutine only
+
+	tabs     *container.AppTabs
+	searches *searchesView
+	listings *listingsView
+	sites    *sitesView
+	settings *settingsView
+
+	tray        *fyne.Menu // nil when the platform has no tray
+	trayShow    *fyne.MenuItem
+	trayPause   *fyne.MenuItem
+	visible     bool
+	startHidden bool
+
+	cancelSub func()
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// New builds the window over b and subscribes to its snapshots. The countdown
+// ticker runs from here until Close. The window is not shown: call ShowAndRun.
+func New(a fyne.App, b Backend, opts Options) *UI {
+	u := &UI{
+		app: a, b: b, prefs: a.Preferences(),
+		now: opts.Now, dispatch: opts.Dispatch, openURL: opts.OpenURL, sendNote: opts.SendNotification,
+		done: make(chan struct{}),
+	}
+	if u.now == nil {
+		u.now = time.Now
+	}
+	if u.dispatch == nil {
+		u.dispatch = fyne.Do
+	}
+	if u.openURL == nil {
+		u.openURL = a.OpenURL
+	}
+	if u.sendNote == nil {
+		u.sendNote = a.SendNotification
+	}
+	u.startHidden = opts.StartHidden || u.prefs.Bool(prefStartInTray)
+
+	u.win = a.NewWindow("Notifio")
+	u.searches = newSearchesView(u)
+	u.listings = newListingsView(u)
+	u.sites = newSitesView(u)
+	u.settings = newSettingsView(u)
+	u.tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon("Searches", theme.SearchIcon(), u.searches.content),
+		container.NewTabItemWithIcon("Listings", theme.ListIcon(), u.listings.content),
+		container.NewTabItemWithIcon("Sites", theme.ComputerIcon(), u.sites.content),
+		container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), u.settings.content),
+	)
+	u.tabs.OnSelected = func(*container.TabItem) { u.viewChanged() }
+	u.win.SetContent(u.tabs)
+	u.win.Resize(fyne.NewSize(
+		float32(u.prefs.FloatWithFallback(prefWidth, 900)),
+		float32(u.prefs.FloatWithFallback(prefHeight, 620)),
+	))
+	u.win.SetCloseIntercept(u.closeWindow)
+	u.setupTray()
+
+	u.apply(b.Snapshot())
+	if v := u.prefs.Int(prefView); v > 0 && v < len(u.tabs.Items) {
+		u.tabs.SelectIndex(v)
+	}
+	u.cancelSub = b.Subscribe(func(s poll.Snapshot) {
+		u.dispatch(func() { u.apply(s) })
+	})
+	every := opts.TickEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	go u.runTicker(every)
+	return u
+}
+
+// Window returns the main window.
+func (u *UI) Window() fyne.Window { return u.win }
+
+// ShowAndRun shows the window (unless the user chose to start in the tray and the
+// platform has one), runs the app until it quits, then calls Close.
+func (u *UI) ShowAndRun() {
+	if !u.startHidden || u.tray == nil {
+		u.show()
+	}
+	u.app.Run()
+	u.Close()
+}
+
+// Close stops the countdown ticker and the snapshot subscription and remembers the
+// window size. It does not quit the app; it is safe to call more than once.
+func (u *UI) Close() {
+	u.closeOnce.Do(func() {
+		close(u.done)
+		if u.cancelSub != nil {
+			u.cancelSub()
+		}
+		u.searches.editor.cancelTest()
+		u.settings.cancelTest()
+		u.saveWindowSize()
+	})
+}
+
+// runTicker drives every countdown in the window from one ticker: one dispatch a
+// second, and only rows whose words changed are refreshed.
+func (u *UI) runTicker(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-u.done:
+			return
+		case <-t.C:
+			u.dispatch(u.tick)
+		}
+	}
+}
+
+// tick refreshes the countdowns against the clock.
+func (u *UI) tick() {
+	select {
+	case <-u.done:
+		return
+	default:
+	}
+	now := u.now()
+	u.searches.tick(now)
+	u.sites.tick(now)
+}
+
+// apply renders a new snapshot in every view.
+func (u *UI) apply(s poll.Snapshot) {
+	u.snap = s
+	now := u.now()
+	u.searches.apply(s, now)
+	u.sites.apply(s, now)
+	u.listings.apply(s, now)
+	u.updateTray()
+}
+
+// refresh re-reads the backend's state after an action of the user's, so the
+// window shows its effect without waiting for the next published snapshot.
+func (u *UI) refresh() { u.apply(u.b.Snapshot()) }
+
+// searchSnap returns the last snapshot of a search.
+func (u *UI) searchSnap(id string) (poll.SearchSnapshot, bool) {
+	for _, s := range u.snap.Searches {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return poll.SearchSnapshot{}, false
+}
+
+// siteSnap returns the last snapshot of a site.
+func (u *UI) siteSnap(site string) (poll.SiteSnapshot, bool) {
+	for _, s := range u.snap.Sites {
+		if s.Site == site {
+			return s, true
+		}
+	}
+	return poll.SiteSnapshot{}, false
+}
+
+// viewChanged remembers the selected view and tells it that it is showing.
+func (u *UI) viewChanged() {
+	i := u.tabs.SelectedIndex()
+	u.prefs.SetInt(prefView, i)
+	if i == viewListings {
+		u.listings.shown()
+	}
+}
+
+// selectView switches the main window to one of its views.
+func (u *UI) selectView(i int) { u.tabs.SelectIndex(i) }
+
+// showListings opens the listings of one search.
+func (u *UI) showListings(searchID string) {
+	u.listings.choose(searchID)
+	u.selectView(viewListings)
+}
+
+// open opens a link or a file with the system's handler and tells the user when
+// that fails.
+func (u *UI) open(raw string) {
+	target, err := url.Parse(raw)
+	if err == nil {
+		err = u.openURL(target)
+	}
+	if err != nil {
+		slog.Warn("open link", "url", raw, "err", err)
+		u.showError("Could not open the link", fmt.Sprintf("Notifio could not open %s: %v", raw, err))
+	}
+}
+
+// showError shows a problem in a dialog, in the user's words.
+func (u *UI) showError(title, text string) {
+	u.showMessage(title, text)
+}
+
+// showMessage shows an information dialog with wrapped text.
+func (u *UI) showMessage(title, text string) {
+	d := dialog.NewCustom(title, "OK", wrapped(text), u.win)
+	d.Resize(fyne.NewSize(460, 0))
+	d.Show()
+}
+
+// Notify shows a desktop notification unless the user turned them off in
+// Settings. It is safe to call from any goroutine, so the notify package can use
+// the UI as its desktop notifier.
+func (u *UI) Notify(title, body string) {
+	if !u.prefs.BoolWithFallback(prefNotifications, true) {
+		return
+	}
+	u.sendNote(fyne.NewNotification(title, body))
+}
+
+// NotifyDigest announces n new listings of one search ("3 new on Kreuzberg <
+// 1200 €"), honouring the user's choice. It is safe to call from any goroutine.
+func (u *UI) NotifyDigest(searchName string, n int) {
+	if n <= 0 {
+		return
+	}
+	body := "Open Notifio to see them."
+	if n == 1 {
+		body = "Open Notifio to see it."
+	}
+	u.Notify(fmt.Sprintf("%d new on %s", n, searchName), body)
+}
+
+// show brings the window up.
+func (u *UI) show() {
+	u.visible = true
+	u.win.Show()
+	u.win.RequestFocus()
+	u.updateTray()
+}
+
+// hide puts the window away; watching goes on.
+func (u *UI) hide() {
+	u.saveWindowSize()
+	u.visible = false
+	u.win.Hide()
+	u.updateTray()
+}
+
+// closeWindow is what the window's close button does: keep watching in the tray
+// when the user chose so and there is a tray, quit otherwise.
+func (u *UI) closeWindow() {
+	if u.tray != nil && u.prefs.BoolWithFallback(prefCloseToTray, true) {
+		u.hide()
+		return
+	}
+	u.quit()
+}
+
+// quit ends the app.
+func (u *UI) quit() {
+	u.Close()
+	u.app.Quit()
+}
+
+// saveWindowSize remembers the window size for the next start.
+func (u *UI) saveWindowSize() {
+	sz := u.win.Canvas().Size()
+	if sz.Width < 200 || sz.Height < 200 {
+		return
+	}
+	u.prefs.SetFloat(prefWidth, float64(sz.Width))
+	u.prefs.SetFloat(prefHeight, float64(sz.Height))
+}
+
+// setupTray installs the tray menu when the platform has a tray.
+func (u *UI) setupTray() {
+	desk, ok := u.app.(desktop.App)
+	if !ok {
+		return
+	}
+	u.tray = u.newTrayMenu()
+	desk.SetSystemTrayMenu(u.tray)
+	desk.SetSystemTrayWindow(u.win)
+}
+
+// newTrayMenu builds the tray menu: show/hide, pause all, quit.
+func (u *UI) newTrayMenu() *fyne.Menu {
+	u.trayShow = fyne.NewMenuItem("Show Notifio", func() {
+		if u.visible {
+			u.hide()
+		} else {
+			u.show()
+		}
+	})
+	u.trayPause = fyne.NewMenuItem("Pause all searches", func() { u.pauseAll(!u.allPaused()) })
+	quit := fyne.NewMenuItem("Quit", u.quit)
+	quit.IsQuit = true
+	return fyne.NewMenu("Notifio", u.trayShow, u.trayPause, fyne.NewMenuItemSeparator(), quit)
+}
+
+// updateTray keeps the tray labels in step with the window and the searches.
+func (u *UI) updateTray() {
+	if u.tray == nil {
+		return
+	}
+	show, pause := "Show Notifio", "Pause all searches"
+	if u.visible {
+		show = "Hide Notifio"
+	}
+	if u.allPaused() {
+		pause = "Resume all searches"
+	}
+	if u.trayShow.Label == show && u.trayPause.Label == pause {
+		return
+	}
+	u.trayShow.Label, u.trayPause.Label = show, pause
+	u.tray.Refresh()
+}
+
+// allPaused reports whether there are searches and all of them are paused.
+func (u *UI) allPaused() bool {
+	if len(u.snap.Searches) == 0 {
+		return false
+	}
+	for _, s := range u.snap.Searches {
+		if s.State != poll.StatePaused {
+			return false
+		}
+	}
+	return true
+}
+
+// pauseAll pauses or resumes every search.
+func (u *UI) pauseAll(paused bool) {
+	if err := u.b.PauseAll(paused); err != nil {
+		slog.Warn("pause all searches", "paused", paused, "err", err)
+		u.showError("Could not change the searches", "Notifio could not pause or resume the searches: "+err.Error())
+		return
+	}
+	u.refresh()
+}

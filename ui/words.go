@@ -1,0 +1,407 @@
+package ui
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"notifio/poll"
+)
+
+// This file turns snapshots into the words the window shows. Everything here is a
+// pure function of its arguments (the clock included), so it is tested by tables.
+
+// countdown formats a remaining duration as m:ss, or h:mm:ss from one hour up. It
+// rounds up, so a wait that is still running never reads 0:00.
+func countdown(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	secs := int64((d + time.Second - 1) / time.Second)
+	h, m, s := secs/3600, secs%3600/60, secs%60
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	}
+	return fmt.Sprintf("%d:%02d", m, s)
+}
+
+// clockTime formats an instant as the user's wall-clock time.
+func clockTime(t time.Time) string { return t.Local().Format("15:04") }
+
+// Words used for outcomes and for search states that need the user.
+const (
+	wordsSessionExpired = "needs attention: session expired — log in again"
+	wordsUnexpectedPage = "the page did not look like results"
+	probeReasonPrefix   = "waiting for the probe"
+)
+
+// searchStatus says what a search is doing, in plain words. site is the search's
+// site snapshot, or nil when the snapshot has none.
+func searchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time) string {
+	switch s.State {
+	case poll.StateChecking:
+		return "checking…"
+	case poll.StateProbing:
+		return "probing " + s.Site
+	case poll.StatePaused:
+		return "paused"
+	case poll.StateAttention:
+		return attentionWords(s)
+	case poll.StateWaiting:
+		probe := strings.HasPrefix(s.Reason, probeReasonPrefix) ||
+			(site != nil && site.ProbeInFlight && !s.NextCheck.After(now))
+		if probe {
+			return "waiting for the probe on " + s.Site
+		}
+		reason := s.Reason
+		if reason == "" {
+			reason = s.Site + " asked us to wait"
+		}
+		if !s.NextCheck.After(now) {
+			return reason + " — trying again any moment"
+		}
+		return reason + " — next try in " + countdown(s.NextCheck.Sub(now))
+	}
+	next := nextCheckWords(s.NextCheck, now)
+	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
+		return wordsUnexpectedPage + " — " + next
+	}
+	return next
+}
+
+// nextCheckWords is the countdown of a scheduled search.
+func nextCheckWords(next, now time.Time) string {
+	switch {
+	case next.IsZero():
+		return "first check soon"
+	case !next.After(now):
+		return "checking in a moment"
+	}
+	return "next check in " + countdown(next.Sub(now))
+}
+
+// attentionWords says what the user must do about a search that needs them.
+func attentionWords(s poll.SearchSnapshot) string {
+	switch {
+	case s.LastOutcome == "session_expired":
+		return wordsSessionExpired
+	case s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage:
+		return wordsUnexpectedPage
+	case s.Reason == "":
+		return "needs attention"
+	case strings.HasPrefix(s.Reason, "needs attention"):
+		return s.Reason
+	}
+	return "needs attention: " + s.Reason
+}
+
+// searchDetail is the quieter second half of a row: the baseline or the last find.
+func searchDetail(s poll.SearchSnapshot) string {
+	switch {
+	case !s.Baselined:
+		return "the first check records what is already there as a baseline"
+	case s.LastNew > 0:
+		return plural(s.LastNew, "new listing", "new listings") + " at the last check"
+	case s.LastChecked.IsZero() || s.LastCount == s.BaselineCount:
+		return "recorded " + plural(s.BaselineCount, "listing", "listings") + " as a baseline"
+	}
+	return "no new listings at the last check"
+}
+
+// unseenWords is the badge of a row: how many new listings the user has not seen.
+func unseenWords(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d new", n)
+}
+
+// plural writes "1 listing" or "3 listings".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// kindWords names a refusal kind as a user reads it.
+func kindWords(kind string) string {
+	switch kind {
+	case "challenge":
+		return "asked for a captcha (challenge page)"
+	case "rate_limited":
+		return "is rate-limiting us"
+	case "denied":
+		return "refused access"
+	case "error":
+		return "had errors (server or network)"
+	case "":
+		return "is fine"
+	}
+	return "refused us (" + strings.ReplaceAll(kind, "_", " ") + ")"
+}
+
+// siteHeadline is the one-line state of a site, shown as its card's subtitle.
+func siteHeadline(s poll.SiteSnapshot, now time.Time) string {
+	switch {
+	case s.ProbeInFlight:
+		return "probing now: one search checks whether the site lets us back in"
+	case s.Waiting && s.NextProbe.After(now):
+		return fmt.Sprintf("%s %s — step %d of its backoff", s.Site, kindWords(s.Kind), s.Rung)
+	case s.Kind != "":
+		return fmt.Sprintf("wait over after it %s — the next search checks it", kindWords(s.Kind))
+	}
+	return "all clear — searches run on their own schedule"
+}
+
+// siteNextProbe is the countdown line of a site card.
+func siteNextProbe(s poll.SiteSnapshot, now time.Time) string {
+	switch {
+	case s.ProbeInFlight:
+		return "Probe in progress"
+	case s.NextProbe.IsZero() || !s.Waiting:
+		return "No wait"
+	case !s.NextProbe.After(now):
+		return "Next probe any moment"
+	}
+	return fmt.Sprintf("Next probe in %s (at %s)", countdown(s.NextProbe.Sub(now)), clockTime(s.NextProbe))
+}
+
+// siteLastResponse describes the last answer a site gave and what decided it.
+func siteLastResponse(s poll.SiteSnapshot) string {
+	var b strings.Builder
+	if s.LastStatus == 0 {
+		b.WriteString("Last response: none yet")
+	} else {
+		fmt.Fprintf(&b, "Last response: status %d", s.LastStatus)
+	}
+	if s.LastSignal != "" {
+		b.WriteString(" — decided by: " + s.LastSignal)
+	}
+	return b.String()
+}
+
+// siteRetryAfter says how long the site itself asked us to wait, or "".
+func siteRetryAfter(s poll.SiteSnapshot) string {
+	if s.RetryAfter <= 0 {
+		return ""
+	}
+	return "The site asked us to wait " + humanDuration(s.RetryAfter) + " (Retry-After)"
+}
+
+// siteStats is the health line of a site card.
+func siteStats(s poll.SiteSnapshot) string {
+	parts := []string{plural(s.Searches, "search", "searches")}
+	if s.AvgResponse > 0 {
+		parts = append(parts, "answers in about "+s.AvgResponse.Round(10*time.Millisecond).String())
+	}
+	if s.SuccessRate > 0 {
+		parts = append(parts, fmt.Sprintf("%.0f%% of checks went through", s.SuccessRate*100))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// humanDuration writes a duration the way people say it: "90 seconds", "5 minutes",
+// "1 hour 30 minutes".
+func humanDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d < time.Minute || d%time.Minute != 0 && d < 10*time.Minute:
+		return plural(int(d/time.Second), "second", "seconds")
+	case d < time.Hour:
+		return plural(int(d/time.Minute), "minute", "minutes")
+	}
+	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+	if m == 0 {
+		return plural(h, "hour", "hours")
+	}
+	return plural(h, "hour", "hours") + " " + plural(m, "minute", "minutes")
+}
+
+// intervalChoices are the intervals the add/edit dialog offers.
+var intervalChoices = []time.Duration{
+	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute,
+	10 * time.Minute, 15 * time.Minute, 30 * time.Minute, time.Hour,
+}
+
+// intervalOptions are intervalChoices as the dialog lists them.
+func intervalOptions() []string {
+	out := make([]string, len(intervalChoices))
+	for i, d := range intervalChoices {
+		out[i] = humanDuration(d)
+	}
+	return out
+}
+
+// parseInterval reads what a user typed as an interval: "2 minutes", "90 seconds",
+// "1 hour", "5 min", "90s", "1m30s", or a bare number of minutes. It refuses
+// intervals below poll.MinInterval with a reason.
+func parseInterval(text string) (time.Duration, error) {
+	t := strings.ToLower(strings.TrimSpace(text))
+	if t == "" {
+		return 0, userError("Choose how often to check, for example “2 minutes”.")
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		d, err = parseWordsDuration(t)
+	}
+	if err != nil {
+		return 0, userError("Write how often to check like “2 minutes” or “90 seconds”.")
+	}
+	if d < poll.MinInterval {
+		return 0, userError("Notifio checks a search at most every 30 seconds, so the site does not block you. Choose 30 seconds or more.")
+	}
+	return d, nil
+}
+
+// parseWordsDuration reads "<number> <unit>" pairs such as "1 hour 30 minutes".
+func parseWordsDuration(t string) (time.Duration, error) {
+	fields := strings.Fields(t)
+	if len(fields) == 1 {
+		n, err := strconv.ParseFloat(fields[0], 64)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("ui: not a number: %q", t)
+		}
+		return time.Duration(n * float64(time.Minute)), nil
+	}
+	if len(fields)%2 != 0 {
+		return 0, fmt.Errorf("ui: unreadable interval %q", t)
+	}
+	var total time.Duration
+	for i := 0; i < len(fields); i += 2 {
+		n, err := strconv.ParseFloat(strings.ReplaceAll(fields[i], ",", "."), 64)
+		if err != nil || n < 0 || n > 24*60 {
+			return 0, fmt.Errorf("ui: unreadable number %q", fields[i])
+		}
+		var unit time.Duration
+		switch strings.TrimSuffix(fields[i+1], ".") {
+		case "s", "sec", "secs", "second", "seconds":
+			unit = time.Second
+		case "m", "min", "mins", "minute", "minutes":
+			unit = time.Minute
+		case "h", "hr", "hrs", "hour", "hours":
+			unit = time.Hour
+		default:
+			return 0, fmt.Errorf("ui: unknown unit %q", fields[i+1])
+		}
+		total += time.Duration(n * float64(unit))
+	}
+	return total, nil
+}
+
+// userError is a message written for the user, shown as it is.
+type userError string
+
+func (e userError) Error() string { return string(e) }
+
+// checkSearchURL validates what the user pasted as a search address and returns
+// it trimmed, or an error that says what to do.
+func checkSearchURL(raw string) (string, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "", userError("Paste the address of a search results page (copy it from your browser's address bar).")
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", userError("That does not look like a web address. Copy the whole address from your browser's address bar; it starts with https://.")
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+	case "":
+		return "", userError("The address must start with https:// (or http://). Copy the whole address from your browser's address bar.")
+	default:
+		return "", userError(fmt.Sprintf("Notifio can only watch web pages (addresses starting with https:// or http://), not %q addresses.", u.Scheme+":"))
+	}
+	if u.Hostname() == "" {
+		return "", userError("The address has no website name after https://. Copy the whole address from your browser's address bar.")
+	}
+	return s, nil
+}
+
+// suggestName turns a page title into a short search name: the part before the
+// first " | " or " - " separator that portals append their brand with.
+func suggestName(title string) string {
+	t := strings.Join(strings.Fields(title), " ")
+	for _, sep := range []string{" | ", " – ", " — ", " - "} {
+		if i := strings.Index(t, sep); i > 0 {
+			t = t[:i]
+		}
+	}
+	const maxRunes = 60
+	if r := []rune(t); len(r) > maxRunes {
+		t = strings.TrimSpace(string(r[:maxRunes])) + "…"
+	}
+	return t
+}
+
+// listingDetail is the second line of a listing row.
+func listingDetail(price, size, rooms, location string, firstSeen, now time.Time) string {
+	var parts []string
+	for _, p := range []string{price, size, roomsWords(rooms), location} {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if !firstSeen.IsZero() {
+		parts = append(parts, "first seen "+dayAndTime(firstSeen, now))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// roomsWords writes a bare room count as "2 rooms" and leaves other text alone.
+func roomsWords(rooms string) string {
+	r := strings.TrimSpace(rooms)
+	if r == "" {
+		return ""
+	}
+	if _, err := strconv.ParseFloat(strings.ReplaceAll(r, ",", "."), 64); err == nil {
+		if r == "1" {
+			return "1 room"
+		}
+		return r + " rooms"
+	}
+	return r
+}
+
+// dayAndTime writes an instant relative to now: "today 14:02", "yesterday 09:15",
+// or "Mon 2 Jan 14:02".
+func dayAndTime(t, now time.Time) string {
+	t, now = t.Local(), now.Local()
+	ty, tm, td := t.Date()
+	ny, nm, nd := now.Date()
+	switch {
+	case ty == ny && tm == nm && td == nd:
+		return "today " + t.Format("15:04")
+	case t.Year() == now.AddDate(0, 0, -1).Year() && t.YearDay() == now.AddDate(0, 0, -1).YearDay():
+		return "yesterday " + t.Format("15:04")
+	}
+	return t.Format("Mon 2 Jan 15:04")
+}
+
+// waitWords explains why a search's site cannot be checked yet.
+func waitWords(w *poll.WaitError, now time.Time) string {
+	reason := strings.TrimSpace(w.Reason)
+	if reason == "" {
+		reason = w.Site + " asked us to wait"
+	}
+	if strings.HasPrefix(reason, probeReasonPrefix) {
+		return "Notifio is checking with one search whether " + w.Site + " lets us back in. " +
+			"This search follows as soon as that probe comes back."
+	}
+	when := "any moment now"
+	if w.Until.After(now) {
+		when = "at " + clockTime(w.Until) + " (in " + countdown(w.Until.Sub(now)) + ")"
+	}
+	return upperFirst(reason) + ". Notifio tries again " + when + ". " +
+		"Checking earlier would only make " + w.Site + " keep us out for longer."
+}
+
+// upperFirst capitalises the first letter of a sentence.
+func upperFirst(s string) string {
+	for i, r := range s {
+		return strings.ToUpper(string(r)) + s[i+len(string(r)):]
+	}
+	return s
+}
