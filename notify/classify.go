@@ -241,10 +241,12 @@ func classifyErr(err error, code int, cfg Config) (bool, string) {
 	return true, ""
 }
 
-// redact removes secret from s. Errors from go-mail never contain the password,
-// this is a second line of defence for what reaches logs and the outbox.
+// redact removes secret from s. Errors from go-mail never contain the password;
+// this is a second line of defence for what reaches logs and the outbox. Very
+// short secrets are left alone: replacing every "y" would destroy the message
+// and protect nothing.
 func redact(s, secret string) string {
-	if secret == "" {
+	if len(secret) < 6 {
 		return s
 	}
 	return strings.ReplaceAll(s, secret, "[redacted]")

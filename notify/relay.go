@@ -86,7 +86,9 @@ func Backoff(attempts int) time.Duration {
 // wrong security for the port) marks the items it was tried for and then stops
 // the relay from contacting the server again until the settings or the password
 // change (or an hour passes), so a wrong password causes one AUTH attempt, not
-// one per item or per poll. Items that arrive meanwhile stay pending.
+// one per item or per poll. Items that arrive meanwhile stay pending. Items that
+// need attention are never retried by the relay itself: after the user fixed the
+// cause, the UI puts them back (storage's RetryOutbox) and calls Wake.
 type Relay struct {
 	outbox Outbox
 	cfgFn  func() (Config, string, error)
@@ -99,10 +101,11 @@ type Relay struct {
 
 	sendMu sync.Mutex // one pass, hence one send, at a time
 
-	mu        sync.Mutex
-	blocked   *blockState
-	lastErr   error
-	stallRuns int
+	mu         sync.Mutex
+	blocked    *blockState
+	lastErr    error
+	stallRuns  int
+	unrecorded map[uint64]time.Time // delivered, but MarkSent failed
 }
 
 type blockState struct {
@@ -230,8 +233,9 @@ func (r *Relay) SendDue(ctx context.Context) (sent int, err error) {
 	return sent, err
 }
 
-// pass is one SendDue. stalled means it stopped before touching any item, so
-// running it again soon would only repeat the same error.
+// pass is one SendDue. stalled means it stopped without recording progress
+// (settings missing or wrong, blocked, storage failing), so running it again
+// soon would only repeat the same error: the Run loop then backs off.
 func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()
@@ -279,10 +283,18 @@ func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 			if err := ctx.Err(); err != nil {
 				return sent, false, err // untouched items stay due
 			}
+			if done, err := r.recordEarlierDelivery(item); done || err != nil {
+				if err != nil {
+					return sent, true, err
+				}
+				continue
+			}
 			msg, err := ComposeDigest(item, cfg)
 			if err != nil {
-				r.needsAttention(item, fmt.Errorf("building the digest: %w", err),
-					"This digest could not be built; the search's listings are still in Notifio")
+				if err := r.needsAttention(item, fmt.Errorf("building the digest: %w", err),
+					"This digest could not be built; the search's listings are still in Notifio"); err != nil {
+					return sent, true, err
+				}
 				continue
 			}
 			if sess == nil {
@@ -294,21 +306,27 @@ func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 					}
 					// Nothing can be sent on this pass: every due item shares the
 					// failure (one connection attempt, one AUTH, per pass).
-					r.failAll(items[i:], seen, err)
 					if temp, _ := Classify(err); !temp {
 						r.block(key, err)
+					}
+					if serr := r.failAll(items[i:], seen, err); serr != nil {
+						return sent, true, serr
 					}
 					return sent, false, err
 				}
 			}
 			err = sess.Send(msg)
 			if err == nil {
-				if err := r.outbox.MarkSent(item.ID, r.now()); err != nil {
-					// Delivered but not recorded: it will go again, with the
-					// same Message-ID. Stop; storage is in trouble.
-					return sent + 1, false, fmt.Errorf("recording item %d as sent: %w", item.ID, err)
-				}
 				sent++
+				if err := r.outbox.MarkSent(item.ID, r.now()); err != nil {
+					// Delivered but not recorded. Remember it, so that this
+					// process does not send it again while storage is in
+					// trouble (after a restart it would go again, with the same
+					// Message-ID), and stop: storage needs to recover first.
+					r.rememberDelivery(item.ID)
+					r.log.Error("email sent but not recorded as sent", "item", item.ID, "err", err)
+					return sent, true, fmt.Errorf("recording item %d as sent: %w", item.ID, err)
+				}
 				r.log.Info("email sent", "item", item.ID, "search", item.SearchName,
 					"listings", len(item.Listings), "message_id", messageID(item))
 				continue
@@ -318,12 +336,45 @@ func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 			}
 			if connectionLost(err) {
 				// The connection is gone: this item and the rest wait together.
-				r.failAll(items[i:], seen, err)
+				if serr := r.failAll(items[i:], seen, err); serr != nil {
+					return sent, true, serr
+				}
 				return sent, false, err
 			}
-			r.fail(item, err)
+			if serr := r.fail(item, err); serr != nil {
+				return sent, true, serr
+			}
 		}
 	}
+}
+
+// rememberDelivery notes an item the server accepted but storage did not record.
+func (r *Relay) rememberDelivery(id uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.unrecorded == nil {
+		r.unrecorded = make(map[uint64]time.Time)
+	}
+	r.unrecorded[id] = r.now()
+}
+
+// recordEarlierDelivery records an item that was delivered earlier in this
+// process but could not be marked sent then. done reports that the item needs
+// no sending.
+func (r *Relay) recordEarlierDelivery(item storage.OutboxItem) (done bool, err error) {
+	r.mu.Lock()
+	at, ok := r.unrecorded[item.ID]
+	r.mu.Unlock()
+	if !ok {
+		return false, nil
+	}
+	if err := r.outbox.MarkSent(item.ID, at); err != nil {
+		return true, fmt.Errorf("recording item %d as sent: %w", item.ID, err)
+	}
+	r.mu.Lock()
+	delete(r.unrecorded, item.ID)
+	r.mu.Unlock()
+	return true, nil
 }
 
 // fresh returns due items not yet handled in this pass.
@@ -342,26 +393,32 @@ func (r *Relay) fresh(seen map[uint64]bool) ([]storage.OutboxItem, error) {
 	return out, nil
 }
 
-// failAll records err for items and for every other item due now.
-func (r *Relay) failAll(items []storage.OutboxItem, seen map[uint64]bool, err error) {
+// failAll records err for items and for every other item due now. It returns
+// a storage error, if recording failed.
+func (r *Relay) failAll(items []storage.OutboxItem, seen map[uint64]bool, err error) error {
 	for {
 		for _, it := range items {
-			r.fail(it, err)
+			if serr := r.fail(it, err); serr != nil {
+				return serr
+			}
 		}
 		more, ferr := r.fresh(seen)
-		if ferr != nil || len(more) == 0 {
-			return
+		if ferr != nil {
+			return ferr
+		}
+		if len(more) == 0 {
+			return nil
 		}
 		items = more
 	}
 }
 
-// fail records a failed attempt: retry later if temporary, else needs attention.
-func (r *Relay) fail(item storage.OutboxItem, err error) {
+// fail records a failed attempt: retry later if temporary, else needs
+// attention. It returns a storage error, if recording failed.
+func (r *Relay) fail(item storage.OutboxItem, err error) error {
 	temp, hint := Classify(err)
 	if !temp {
-		r.needsAttention(item, err, hint)
-		return
+		return r.needsAttention(item, err, hint)
 	}
 	attempts := item.Attempts + 1
 	d := Backoff(attempts)
@@ -370,19 +427,21 @@ func (r *Relay) fail(item storage.OutboxItem, err error) {
 	words := errWords(err)
 	if merr := r.outbox.MarkRetry(item.ID, attempts, next, words); merr != nil {
 		r.log.Error("could not record a failed email attempt", "item", item.ID, "err", merr)
-		return
+		return fmt.Errorf("recording the failed attempt of item %d: %w", item.ID, merr)
 	}
 	r.log.Warn("email not sent, will retry", "item", item.ID, "attempt", attempts,
 		"retry_in", d.Round(time.Second).String(), "err", words)
+	return nil
 }
 
-func (r *Relay) needsAttention(item storage.OutboxItem, err error, hint string) {
+func (r *Relay) needsAttention(item storage.OutboxItem, err error, hint string) error {
 	words := errWords(err)
 	if merr := r.outbox.MarkNeedsAttention(item.ID, words, hint); merr != nil {
 		r.log.Error("could not record a failed email", "item", item.ID, "err", merr)
-		return
+		return fmt.Errorf("recording the failure of item %d: %w", item.ID, merr)
 	}
 	r.log.Error("email needs attention", "item", item.ID, "err", words, "hint", hint)
+	return nil
 }
 
 func (r *Relay) block(key [32]byte, err error) {
@@ -441,5 +500,5 @@ func errWords(err error) string {
 	if errors.As(err, &de) {
 		s = de.Words()
 	}
-	return truncate(sanitizeLine(s, maxErrLen), maxErrLen)
+	return sanitizeLine(s, maxErrLen)
 }

@@ -102,6 +102,13 @@ func (s *Sender) Dial(ctx context.Context) (*Session, error) {
 			if err != nil {
 				return nil, err
 			}
+			if cfg.Security == SecurityNone && !isLoopbackAddr(c.RemoteAddr()) {
+				// "localhost" is only a name: refuse an unencrypted connection
+				// that has left this computer after all.
+				_ = c.Close()
+				return nil, &FieldError{Field: "security", Problem: fmt.Sprintf(
+					"security \"none\" is only for a server on this computer, but %s is %s", cfg.Host, c.RemoteAddr())}
+			}
 			conn = &watchedConn{Conn: c}
 			stop = context.AfterFunc(ctx, func() { _ = c.Close() })
 			return conn, nil
@@ -211,6 +218,11 @@ func (s *Sender) fail(err error) error {
 	d := classify(err, s.cfg)
 	d.secret = s.password
 	return d
+}
+
+func isLoopbackAddr(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
 }
 
 // watchedConn counts the bytes read, to tell "no greeting" from "slow reply".

@@ -147,6 +147,15 @@ func (s *Service) existingCookieRef(site string) string {
 	return ""
 }
 
+// Search returns one saved search.
+func (s *Service) Search(id string) (storage.Search, error) {
+	sr, err := s.db.GetSearch(id)
+	if err != nil {
+		return storage.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
+	}
+	return sr, nil
+}
+
 // RemoveSearch deletes a search and the listings it has seen.
 func (s *Service) RemoveSearch(id string) error {
 	if err := s.db.DeleteSearch(id); err != nil {
@@ -440,6 +449,26 @@ func LoadEmailConfig(db *storage.DB) (notify.Config, error) {
 	return c, nil
 }
 
+// EmailSource gives the outbox relay the saved SMTP settings and password.
+func EmailSource(db *storage.DB, secrets *notify.Secrets) func() (notify.Config, string, error) {
+	return func() (notify.Config, string, error) {
+		cfg, err := LoadEmailConfig(db)
+		if err != nil {
+			return cfg, "", err
+		}
+		if cfg.Host == "" {
+			return cfg, "", notify.ErrNotConfigured
+		}
+		pw := ""
+		if cfg.Username != "" {
+			if pw, err = secrets.Get(cfg.Username, cfg.Host); err != nil {
+				return cfg, "", err
+			}
+		}
+		return cfg, pw, nil
+	}
+}
+
 // SetEmailConfig validates and saves the SMTP settings; the password goes to the
 // OS keyring (or its fallback, with the warning returned).
 func (s *Service) SetEmailConfig(cfg notify.Config, password string) (string, error) {
@@ -457,14 +486,14 @@ func SaveEmailConfig(db *storage.DB, secrets *notify.Secrets, cfg notify.Config,
 	if password == "" || secrets == nil {
 		return "", nil
 	}
-	return secrets.Set(cfg, password)
+	return secrets.Set(cfg.Username, cfg.Host, password)
 }
 
 // SendTestEmail sends a test email with the given settings and password ("" means
 // the saved password) and returns an error the user can act on.
 func (s *Service) SendTestEmail(ctx context.Context, cfg notify.Config, password string) error {
 	if password == "" && s.opts.Secrets != nil && cfg.Username != "" {
-		p, err := s.opts.Secrets.Get(cfg)
+		p, err := s.opts.Secrets.Get(cfg.Username, cfg.Host)
 		if err == nil {
 			password = p
 		}

@@ -11,6 +11,10 @@ import (
 // maxListingIDLen bounds a listing ID (a bbolt key); longer ones are not IDs.
 const maxListingIDLen = 1024
 
+// appendFill is the page fill for buckets whose keys only grow (bbolt's default,
+// 0.5, suits random inserts).
+const appendFill = 0.9
+
 // CommitPoll records one successful poll of a search in one transaction: the
 // listings in found not seen before (by Listing.ID, which the caller has
 // site-namespaced) are marked seen with FirstSeen = now and, unless this is the
@@ -43,6 +47,10 @@ func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (Commit
 		if err != nil {
 			return err
 		}
+
+		// Order keys and outbox IDs only ever grow: pack their pages full rather
+		// than leaving half of each free for inserts that never come.
+		order.FillPercent = appendFill
 
 		var fresh []Listing
 		onPage := make(map[string]bool, len(found))
@@ -87,6 +95,7 @@ func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (Commit
 			}
 		} else if len(fresh) > 0 {
 			ob := tx.Bucket(bucketOutbox)
+			ob.FillPercent = appendFill
 			id, err := ob.NextSequence()
 			if err != nil {
 				return err
@@ -105,7 +114,9 @@ func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (Commit
 			if err := putJSON(ob, u64(id), item); err != nil {
 				return err
 			}
-			if err := tx.Bucket(bucketOutboxOpen).Put(u64(id), nil); err != nil {
+			open := tx.Bucket(bucketOutboxOpen)
+			open.FillPercent = appendFill
+			if err := open.Put(u64(id), nil); err != nil {
 				return err
 			}
 			res.New, res.OutboxID = fresh, id
@@ -144,7 +155,8 @@ func (d *DB) RecentListings(searchID string, limit int) ([]Listing, error) {
 			}
 			var l Listing
 			if err := json.Unmarshal(v, &l); err != nil {
-				return fmt.Errorf("listing %x: %w", k, err)
+				d.skipped(fmt.Sprintf("listing %d of search %s", fromU64(k), searchID), err)
+				continue
 			}
 			out = append(out, l)
 		}

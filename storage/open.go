@@ -83,6 +83,7 @@ func (d *DB) openChecked() (*bolt.DB, error) {
 					return nil, err
 				}
 				// No backup passed the check and there is nothing to lose: start fresh.
+				d.opts.Logf("storage: %s is missing and no backup passed the check; starting with an empty database", d.path)
 			}
 			if err := d.create(); err != nil {
 				return nil, err
@@ -92,12 +93,18 @@ func (d *DB) openChecked() (*bolt.DB, error) {
 			return nil, wrapIOError("opening the database", d.dir, err)
 		}
 
-		var reason string
 		if st.IsDir() {
 			return nil, fmt.Errorf("%s is a directory, not a database file", d.path)
-		} else if st.Size() == 0 {
-			reason = "the file is empty (0 bytes)"
-		} else {
+		}
+		// Check read-only first (a shared lock, nothing written, no freelist loaded
+		// before it is validated), then open for writing.
+		reason, err := checkPath(d.path, d.opts.LockTimeout)
+		if errors.Is(err, berrors.ErrTimeout) {
+			return nil, fmt.Errorf("%w (data: %s)", ErrAlreadyRunning, d.dir)
+		} else if err != nil {
+			return nil, wrapIOError("opening the database "+d.path, d.dir, err)
+		}
+		if reason == "" {
 			bdb, err := safeOpen(d.path, d.bolt())
 			switch {
 			case errors.Is(err, berrors.ErrTimeout):
@@ -107,11 +114,7 @@ func (d *DB) openChecked() (*bolt.DB, error) {
 			case err != nil:
 				return nil, wrapIOError("opening the database "+d.path, d.dir, err)
 			default:
-				reason = checkDB(bdb)
-				if reason == "" {
-					return bdb, nil
-				}
-				_ = bdb.Close()
+				return bdb, nil
 			}
 		}
 		if err := d.restore(reason, true); err != nil {
@@ -122,7 +125,7 @@ func (d *DB) openChecked() (*bolt.DB, error) {
 
 // bolt returns the bbolt options for the database file.
 func (d *DB) bolt() *bolt.Options {
-	return &bolt.Options{Timeout: d.opts.LockTimeout, MaxSize: d.opts.maxSize}
+	return &bolt.Options{Timeout: d.opts.LockTimeout}
 }
 
 // prepare runs on the checked, locked database: refuses a newer schema, applies
@@ -197,7 +200,7 @@ func (d *DB) restore(reason string, quarantine bool) error {
 			_ = os.Remove(tmp)
 			return wrapIOError("restoring the backup "+b.path, d.dir, err)
 		}
-		if why := checkFile(tmp, d.opts.LockTimeout, false); why != "" {
+		if why := checkFile(tmp, d.opts.LockTimeout); why != "" {
 			d.opts.Logf("storage: backup %s failed the check: %s", b.path, why)
 			rec.Rejected = append(rec.Rejected, b.path)
 			continue
@@ -247,20 +250,15 @@ func (d *DB) moveAside() (string, error) {
 func StartFresh(dir string, opts Options) (string, error) {
 	opts = opts.withDefaults()
 	d := &DB{dir: dir, path: filepath.Join(dir, FileName), opts: opts}
-	if _, err := os.Stat(d.path); err != nil {
-		return "", err
-	}
-	bdb, err := safeOpen(d.path, d.bolt())
-	if errors.Is(err, berrors.ErrTimeout) {
+	if _, err := checkPath(d.path, opts.LockTimeout); errors.Is(err, berrors.ErrTimeout) {
 		return "", fmt.Errorf("%w (data: %s)", ErrAlreadyRunning, dir)
-	}
-	if err == nil {
-		_ = bdb.Close()
+	} else if errors.Is(err, os.ErrNotExist) {
+		return "", err
 	}
 	// Without backups of it, the next Open would restore instead of starting fresh.
 	backups, _ := d.listBackups()
 	for _, b := range backups {
-		if why := checkFile(b.path, opts.LockTimeout, true); why == "" {
+		if why := checkFile(b.path, opts.LockTimeout); why == "" {
 			return "", fmt.Errorf("the backup %s is good: open the data directory again to restore it instead", b.path)
 		}
 	}
@@ -423,12 +421,10 @@ func damageReason(err error) string {
 	return err.Error()
 }
 
-// checkDB checks an open database and returns why it is unusable, or "". In
-// order: the file is not shorter than the database says (a truncated copy), every
-// bucket, key and value can be read (done here, where a fault past the end of the
-// mapping is caught: bbolt's Check runs in a goroutine of its own, where it would
-// not be), bbolt's consistency check, and Notifio's own (a meta bucket with a
-// schema version).
+// checkDB checks an open database and returns why it is unusable, or "": first
+// inspectFile (what bbolt's Check would trip over in a goroutine of its own,
+// where a fault, a loop or a stack overflow would kill the process), then bbolt's
+// consistency check, then Notifio's own (a meta bucket with a schema version).
 func checkDB(bdb *bolt.DB) (reason string) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -436,15 +432,8 @@ func checkDB(bdb *bolt.DB) (reason string) {
 			reason = fmt.Sprintf("bbolt panicked reading it: %v", r)
 		}
 	}()
-	st, err := os.Stat(bdb.Path())
-	if err != nil {
-		return err.Error()
-	}
-	err = bdb.View(func(tx *bolt.Tx) error {
-		if size := tx.Size(); st.Size() < size {
-			return fmt.Errorf("the file is truncated: %d bytes where the database needs %d", st.Size(), size)
-		}
-		if err := tx.ForEach(func(name []byte, b *bolt.Bucket) error { return readAll(b, 0) }); err != nil {
+	err := bdb.View(func(tx *bolt.Tx) error {
+		if err := inspectFile(bdb.Path(), bdb, tx); err != nil {
 			return err
 		}
 		var errs []string
@@ -461,61 +450,49 @@ func checkDB(bdb *bolt.DB) (reason string) {
 		if tx.Bucket(bucketMeta) == nil {
 			return errors.New("it has no meta bucket")
 		}
-		_, err := readSchema(tx)
-		return err
-	})
-	if err != nil {
-		return err.Error()
-	}
-	return ""
-}
-
-// readAll reads every key and value under b, nested buckets included.
-func readAll(b *bolt.Bucket, depth int) error {
-	if depth > 8 {
-		return errors.New("buckets nested deeper than Notifio makes them")
-	}
-	var sink byte
-	err := b.ForEach(func(k, v []byte) error {
-		if v == nil {
-			nb := b.Bucket(k)
-			if nb == nil {
-				return fmt.Errorf("key %q is neither a value nor a bucket", k)
-			}
-			return readAll(nb, depth+1)
-		}
-		if len(v) > 0 {
-			sink ^= v[0] ^ v[len(v)-1] // a value's pages are contiguous: its ends cover it
+		if v, err := readSchema(tx); err != nil {
+			return err
+		} else if v == 0 {
+			return errors.New("it has no schema version")
 		}
 		return nil
 	})
-	_ = sink
-	return err
-}
-
-// checkFile opens a file with bbolt and checks it ("" when it is good).
-func checkFile(path string, timeout time.Duration, readOnly bool) string {
-	st, err := os.Stat(path)
 	if err != nil {
 		return err.Error()
-	}
-	if st.Size() == 0 {
-		return "the file is empty (0 bytes)"
-	}
-	bdb, err := safeOpen(path, &bolt.Options{Timeout: timeout, ReadOnly: readOnly})
-	if err != nil {
-		return err.Error()
-	}
-	defer bdb.Close()
-	if why := checkDB(bdb); why != "" {
-		return why
-	}
-	var schema uint64
-	_ = bdb.View(func(tx *bolt.Tx) (err error) { schema, err = readSchema(tx); return err })
-	if schema == 0 {
-		return "it has no schema version"
 	}
 	return ""
+}
+
+// checkPath opens a file read-only with bbolt (a shared lock: it times out with
+// berrors.ErrTimeout while another instance has the file) and checks it. It
+// returns why the file is damaged ("" when it is good), or an error when it could
+// not be checked at all.
+func checkPath(path string, timeout time.Duration) (reason string, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	if st.Size() == 0 {
+		return "the file is empty (0 bytes)", nil
+	}
+	bdb, err := safeOpen(path, &bolt.Options{Timeout: timeout, ReadOnly: true})
+	switch {
+	case isDamage(err):
+		return damageReason(err), nil
+	case err != nil:
+		return "", err
+	}
+	defer bdb.Close()
+	return checkDB(bdb), nil
+}
+
+// checkFile is checkPath for backups: any failure is a reason.
+func checkFile(path string, timeout time.Duration) string {
+	reason, err := checkPath(path, timeout)
+	if err != nil {
+		return err.Error()
+	}
+	return reason
 }
 
 func copyFile(from, to string) error {

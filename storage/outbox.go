@@ -14,7 +14,7 @@ import (
 func (d *DB) DueOutbox(now time.Time, limit int) ([]OutboxItem, error) {
 	var out []OutboxItem
 	err := d.view("reading the outbox", func(tx *bolt.Tx) error {
-		return forEachOpen(tx, func(it OutboxItem) bool {
+		return d.forEachOpen(tx, func(it OutboxItem) bool {
 			if it.State == OutboxPending && !it.NextAttempt.After(now) {
 				out = append(out, it)
 			}
@@ -30,7 +30,7 @@ func (d *DB) NextOutboxDue() (time.Time, bool) {
 	var next time.Time
 	found := false
 	_ = d.view("reading the outbox", func(tx *bolt.Tx) error {
-		return forEachOpen(tx, func(it OutboxItem) bool {
+		return d.forEachOpen(tx, func(it OutboxItem) bool {
 			if it.State == OutboxPending && (!found || it.NextAttempt.Before(next)) {
 				next, found = it.NextAttempt, true
 			}
@@ -58,7 +58,8 @@ func (d *DB) ListOutbox() ([]OutboxItem, error) {
 		return tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
 			var it OutboxItem
 			if err := json.Unmarshal(v, &it); err != nil {
-				return fmt.Errorf("outbox item %d: %w", fromU64(k), err)
+				d.skipped(fmt.Sprintf("outbox item %d", fromU64(k)), err)
+				return nil
 			}
 			out = append(out, it)
 			return nil
@@ -126,7 +127,7 @@ func (d *DB) RetryOutbox(id uint64, now time.Time) error {
 	}
 	return d.update("retrying the outbox", func(tx *bolt.Tx) error {
 		var todo []OutboxItem
-		if err := forEachOpen(tx, func(it OutboxItem) bool {
+		if err := d.forEachOpen(tx, func(it OutboxItem) bool {
 			if it.State == OutboxNeedsAttention {
 				todo = append(todo, it)
 			}
@@ -215,15 +216,18 @@ func getOutbox(tx *bolt.Tx, id uint64) (OutboxItem, error) {
 	return it, nil
 }
 
-// forEachOpen calls fn with every unsent item, oldest first, until fn returns false.
-func forEachOpen(tx *bolt.Tx, fn func(OutboxItem) bool) error {
+// forEachOpen calls fn with every unsent item, oldest first, until fn returns
+// false. An item that cannot be read is skipped (and logged): it must not hold up
+// the others.
+func (d *DB) forEachOpen(tx *bolt.Tx, fn func(OutboxItem) bool) error {
 	c := tx.Bucket(bucketOutboxOpen).Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		it, err := getOutbox(tx, fromU64(k))
 		if errors.Is(err, ErrNotFound) {
 			continue // a stale index entry: nothing to send
 		} else if err != nil {
-			return err
+			d.skipped(fmt.Sprintf("outbox item %d", fromU64(k)), err)
+			continue
 		}
 		if !fn(it) {
 			return nil

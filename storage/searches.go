@@ -76,7 +76,8 @@ func (d *DB) ListSearches() ([]Search, error) {
 		return tx.Bucket(bucketSearches).ForEach(func(k, v []byte) error {
 			var s Search
 			if err := json.Unmarshal(v, &s); err != nil {
-				return fmt.Errorf("search %s: %w", k, err)
+				d.skipped("search "+string(k), err)
+				return nil
 			}
 			out = append(out, s)
 			return nil

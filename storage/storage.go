@@ -118,9 +118,6 @@ type Options struct {
 	// Logf, if set, receives one line per notable event (backup taken, database
 	// restored, migration applied). It never receives listing or setting content.
 	Logf func(format string, args ...any)
-
-	// maxSize caps the file size (bbolt MaxSize); tests use it to simulate a full disk.
-	maxSize int
 }
 
 func (o Options) withDefaults() Options {
@@ -255,6 +252,13 @@ func wrapIOError(op, dir string, err error) error {
 		return fmt.Errorf("%s: %w (data: %s): %v", op, ErrNotWritable, dir, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
+}
+
+// skipped logs a record a list operation left out because it cannot be decoded
+// (its bytes were damaged on disk; bbolt has no checksums on values). One bad
+// record must not hide the others, or hold up the outbox.
+func (d *DB) skipped(what string, err error) {
+	d.opts.Logf("storage: skipping unreadable %s: %v", what, err)
 }
 
 // safeFloat keeps NaN and infinities out of the JSON (which refuses them): one

@@ -187,11 +187,16 @@ func (e *searchEditor) reset() {
 
 // setProblem shows what is wrong with the form, or hides the message.
 func (e *searchEditor) setProblem(text string) {
-	e.problem.SetText(text)
-	if text == "" {
-		e.problem.Hide()
-	} else {
-		e.problem.Show()
+	showText(e.problem, text)
+	e.relayout()
+}
+
+// relayout lays the form out again after messages appeared or went. Twice: a
+// wrapped message knows its height only once the first pass gave it a width.
+func (e *searchEditor) relayout() {
+	if c, ok := e.body.(*fyne.Container); ok {
+		c.Refresh()
+		c.Refresh()
 	}
 }
 
@@ -225,33 +230,33 @@ func (e *searchEditor) updateRate() {
 	u, err := checkSearchURL(e.url.Text)
 	iv, ierr := parseInterval(e.interval.Text)
 	if err != nil || ierr != nil {
-		e.rate.SetText("")
-		e.rate.Hide()
-		e.rateWarn.Hide()
+		showText(e.rate, "")
+		showText(e.rateWarn, "")
+		e.relayout()
 		return
 	}
 	perMin, warn := e.u.b.SiteRate(u, iv, e.editID)
-	e.rate.SetText(fmt.Sprintf("With this search, Notifio asks this site about %s a minute in all.", timesWords(perMin)))
+	e.rate.SetText("With this search, Notifio asks this site " + rateWords(perMin) + " in all.")
 	e.rate.Show()
-	e.rateWarn.SetText(warn)
-	if warn == "" {
-		e.rateWarn.Hide()
-	} else {
-		e.rateWarn.Show()
-	}
+	showText(e.rateWarn, warn)
+	e.relayout()
 }
 
-// timesWords writes a rate: "once", "twice", "2.5 times".
-func timesWords(perMin float64) string {
+// rateWords writes a request rate: "once every 2 minutes", "twice a minute",
+// "2.5 times a minute".
+func rateWords(perMin float64) string {
 	switch {
-	case perMin > 0.95 && perMin < 1.05:
-		return "once"
+	case perMin <= 0:
+		return "not at all"
+	case perMin < 0.95:
+		every := time.Duration(float64(time.Minute) / perMin).Round(time.Second)
+		return "once every " + humanDuration(every)
+	case perMin < 1.05:
+		return "once a minute"
 	case perMin > 1.95 && perMin < 2.05:
-		return "twice"
-	case perMin < 1:
-		return fmt.Sprintf("%.2g times", perMin)
+		return "twice a minute"
 	}
-	return fmt.Sprintf("%.1f times", perMin)
+	return fmt.Sprintf("%.1f times a minute", perMin)
 }
 
 // save validates the form and adds or updates the search. On a problem nothing
@@ -342,6 +347,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		e.outcome.Importance = widget.DangerImportance
 		e.outcome.SetText("The test did not work: " + err.Error())
 		e.summary.SetText("")
+		e.relayout()
 		return
 	}
 	msg := res.Message
@@ -379,6 +385,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		line.Truncation = fyne.TextTruncateEllipsis
 		e.found.Add(line)
 	}
+	e.relayout()
 }
 
 // dryRunWords describes a dry run when the backend gave no message.

@@ -62,6 +62,7 @@ func newListingsView(u *UI) *listingsView {
 type listingRowWidget struct {
 	widget.BaseWidget
 	badge, title, detail *widget.Label
+	box                  *fyne.Container
 }
 
 func newListingRowObject() fyne.CanvasObject {
@@ -74,16 +75,14 @@ func newListingRowObject() fyne.CanvasObject {
 	r.title.Truncation = fyne.TextTruncateEllipsis
 	r.detail.Importance = widget.LowImportance
 	r.detail.Truncation = fyne.TextTruncateEllipsis
+	r.box = container.NewVBox(container.NewBorder(nil, nil, r.badge, nil, r.title), r.detail)
 	r.ExtendBaseWidget(r)
 	return r
 }
 
 // CreateRenderer lays the row out.
 func (r *listingRowWidget) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewVBox(
-		container.NewBorder(nil, nil, r.badge, nil, r.title),
-		r.detail,
-	))
+	return widget.NewSimpleRenderer(r.box)
 }
 
 func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
@@ -91,15 +90,14 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		return
 	}
 	l, r := v.items[id], o.(*listingRowWidget)
+	r.badge.Text = ""
 	if v.isNew[l.ID] {
-		r.badge.SetText("NEW")
-		r.badge.Show()
-	} else {
-		r.badge.SetText("")
-		r.badge.Hide()
+		r.badge.Text = "NEW"
 	}
-	r.title.SetText(l.Title)
-	r.detail.SetText(listingDetail(l.Price, l.Size, l.Rooms, l.Location, l.FirstSeen, v.now))
+	r.badge.Hidden = r.badge.Text == ""
+	r.title.Text = l.Title
+	r.detail.Text = listingDetail(l.Price, l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
+	r.box.Refresh()
 }
 
 // apply keeps the search picker in step with the searches.

@@ -50,6 +50,7 @@ type searchesView struct {
 	offline    *widget.Label
 
 	editor  *searchEditor
+	frame   *fyne.Container
 	content fyne.CanvasObject
 }
 
@@ -102,7 +103,8 @@ func newSearchesView(u *UI) *searchesView {
 	v.offline.Hide()
 
 	v.body = container.NewStack(v.list)
-	v.content = container.NewBorder(container.NewVBox(toolbar, v.banner, v.offline), nil, nil, nil, v.body)
+	v.frame = container.NewBorder(container.NewVBox(toolbar, v.banner, v.offline), nil, nil, nil, v.body)
+	v.content = v.frame
 	v.updateButtons()
 	return v
 }
@@ -113,6 +115,7 @@ type searchRowWidget struct {
 	widget.BaseWidget
 	icon                               *widget.Icon
 	name, site, status, detail, unseen *widget.Label
+	box                                *fyne.Container
 }
 
 func newSearchRowObject() fyne.CanvasObject {
@@ -127,17 +130,18 @@ func newSearchRowObject() fyne.CanvasObject {
 	r.site.Importance = widget.LowImportance
 	r.detail.Importance = widget.LowImportance
 	r.unseen.Importance = widget.HighImportance
+	lines := container.NewVBox(
+		container.NewHBox(r.name, r.site),
+		container.NewHBox(r.status, r.detail),
+	)
+	r.box = container.NewBorder(nil, nil, r.icon, r.unseen, lines)
 	r.ExtendBaseWidget(r)
 	return r
 }
 
 // CreateRenderer lays the row out.
 func (r *searchRowWidget) CreateRenderer() fyne.WidgetRenderer {
-	lines := container.NewVBox(
-		container.NewHBox(r.name, r.site),
-		container.NewHBox(r.status, r.detail),
-	)
-	return widget.NewSimpleRenderer(container.NewBorder(nil, nil, r.icon, r.unseen, lines))
+	return widget.NewSimpleRenderer(r.box)
 }
 
 func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject) {
@@ -146,13 +150,14 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 	}
 	r, w := v.rows[id], o.(*searchRowWidget)
 	res, imp := stateLook(r.snap)
-	w.icon.SetResource(res)
-	w.name.SetText(r.snap.Name)
-	w.site.SetText(r.snap.Site)
+	w.icon.Resource = res
 	w.status.Importance = imp
-	w.status.SetText(r.status)
-	w.detail.SetText("· " + r.detail)
-	w.unseen.SetText(r.unseen)
+	w.status.Text = r.status
+	w.detail.Text = "· " + r.detail
+	w.unseen.Text = r.unseen
+	w.name.Text, w.site.Text = r.snap.Name, r.snap.Site
+	// The texts' widths changed: lay the row out again, then redraw it.
+	w.box.Refresh()
 }
 
 // stateLook is the icon and text colour of a search's state (theme colours only,
@@ -196,14 +201,14 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 	} else {
 		v.body.Objects = []fyne.CanvasObject{v.list}
 	}
-	v.body.Refresh()
-	v.list.Refresh()
 	if sel < 0 && v.selected != "" {
 		v.selected = ""
 		v.list.UnselectAll()
 	}
 	v.applyOutbox(s)
 	v.updateButtons()
+	// Rows, banners and the empty state changed: lay the screen out again.
+	v.frame.Refresh()
 }
 
 // siteOf finds a site in a snapshot.

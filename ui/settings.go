@@ -52,6 +52,7 @@ type settingsView struct {
 	stopTest   context.CancelFunc
 	testSerial int
 
+	box     *fyne.Container
 	content fyne.CanvasObject
 }
 
@@ -138,10 +139,11 @@ func newSettingsView(u *UI) *settingsView {
 		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, themeNote,
 	)
 
-	v.content = container.NewVScroll(container.NewVBox(
+	v.box = container.NewVBox(
 		widget.NewCard("Email", "Where Notifio sends a digest of new listings", emailBox),
 		widget.NewCard("Window and notifications", "", general),
-	))
+	)
+	v.content = container.NewVScroll(v.box)
 	v.load()
 	return v
 }
@@ -231,6 +233,16 @@ func (v *settingsView) config() (notify.Config, error) {
 // setProblem shows what is wrong with the email settings, one problem a line.
 func (v *settingsView) setProblem(text string) {
 	showText(v.problem, text)
+	v.relayout()
+}
+
+// relayout lays the form out again after messages appeared or went. Twice: a
+// wrapped message knows its height only once the first pass gave it a width.
+func (v *settingsView) relayout() {
+	if v.box != nil {
+		v.box.Refresh()
+		v.box.Refresh()
+	}
 }
 
 // problemWords lists the problems of a validation error, one a line.
@@ -268,6 +280,7 @@ func (v *settingsView) save() {
 	}
 	v.testResult.Importance = widget.SuccessImportance
 	showText(v.testResult, "Email settings saved.")
+	v.relayout()
 }
 
 // sendTest sends a test email in the background and shows the outcome: the
@@ -289,6 +302,7 @@ func (v *settingsView) sendTest() {
 	v.activity.Start()
 	v.testResult.Importance = widget.MediumImportance
 	showText(v.testResult, "Sending a test email to "+strings.Join(cfg.To, ", ")+"…")
+	v.relayout()
 	b, password := v.u.b, v.password.Text
 	go func() {
 		err := b.SendTestEmail(ctx, cfg, password)
@@ -318,11 +332,13 @@ func (v *settingsView) showTestResult(cfg notify.Config, err error) {
 	if err == nil {
 		v.testResult.Importance = widget.SuccessImportance
 		showText(v.testResult, "Test email sent to "+strings.Join(cfg.To, ", ")+". Check your inbox (and the spam folder).")
+		v.relayout()
 		return
 	}
 	slog.Info("test email failed", "host", cfg.Host, "port", cfg.Port, "err", err)
 	v.testResult.Importance = widget.DangerImportance
 	showText(v.testResult, testEmailWords(err))
+	v.relayout()
 }
 
 // testEmailWords is a failed test email in words: what the server said, then what
@@ -350,8 +366,10 @@ func (v *settingsView) intervalChanged(text string) {
 	d, err := parseInterval(text)
 	if err != nil {
 		showText(v.intervalProblem, err.Error())
+		v.relayout()
 		return
 	}
 	showText(v.intervalProblem, "")
+	v.relayout()
 	v.u.prefs.SetInt(prefDefaultInterval, int(d/time.Second))
 }

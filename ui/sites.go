@@ -100,8 +100,9 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 			objs = append(objs, v.cards[site].card)
 		}
 		v.box.Objects = objs
-		v.box.Refresh()
 	}
+	// Texts and buttons changed size: lay the cards out again.
+	v.box.Refresh()
 }
 
 // fill writes a site snapshot into its card.

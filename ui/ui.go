@@ -135,13 +135,15 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 	u.win.SetCloseIntercept(u.closeWindow)
 	u.setupTray()
 
+	// Subscribe before reading the first snapshot, so no change falls in between;
+	// apply drops a published snapshot older than the one already shown.
+	u.cancelSub = b.Subscribe(func(s poll.Snapshot) {
+		u.dispatch(func() { u.apply(s) })
+	})
 	u.apply(b.Snapshot())
 	if v := u.prefs.Int(prefView); v > 0 && v < len(u.tabs.Items) {
 		u.tabs.SelectIndex(v)
 	}
-	u.cancelSub = b.Subscribe(func(s poll.Snapshot) {
-		u.dispatch(func() { u.apply(s) })
-	})
 	every := opts.TickEvery
 	if every <= 0 {
 		every = time.Second
@@ -206,6 +208,9 @@ func (u *UI) tick() {
 
 // apply renders a new snapshot in every view.
 func (u *UI) apply(s poll.Snapshot) {
+	if s.At.Before(u.snap.At) {
+		return // a snapshot that was overtaken on its way to the UI goroutine
+	}
 	u.snap = s
 	now := u.now()
 	u.searches.apply(s, now)

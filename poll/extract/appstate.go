@@ -8,9 +8,62 @@ import (
 	"strings"
 )
 
-// stateAssignRe finds an app-state assignment in an inline script:
-// window.__INITIAL_STATE__ = {…}, window.__PRELOADED_STATE__ = …, var __DATA__ = …
-var stateAssignRe = regexp.MustCompile(`(?:window\.|self\.|var\s+|let\s+|const\s+)?(?:[A-Za-z_$][\w$]*\.)*(__[A-Z0-9_]+__|[A-Za-z_$][\w$]*(?:STATE|State|DATA|Data|Store|STORE|PROPS|Props))\s*=\s*(?:JSON\.parse\()?`)
+// stateAssignments returns the offsets just after the '=' (and any
+// "JSON.parse(") of app-state assignments in an inline script:
+// window.__INITIAL_STATE__ = {…}, window.__PRELOADED_STATE__ = …, var appData = [, …
+// The name must look like state: __NAME__, or ending in State/Data/Store/Props.
+// A linear scan, not a regexp: inline scripts can be large bundles.
+func stateAssignments(src string, limit int) []int {
+	var out []int
+	for i := 0; i < len(src) && len(out) < limit; i++ {
+		j := strings.IndexByte(src[i:], '=')
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+1 < len(src) && (src[i+1] == '=' || src[i+1] == '>') || i > 0 && strings.IndexByte("=!<>+-*/%&|^?", src[i-1]) >= 0 {
+			continue
+		}
+		k := i + 1
+		for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r') {
+			k++
+		}
+		if strings.HasPrefix(src[k:], "JSON.parse(") {
+			k += len("JSON.parse(")
+		} else if k >= len(src) || src[k] != '{' && src[k] != '[' {
+			continue
+		}
+		// the name before '='
+		e := i
+		for e > 0 && (src[e-1] == ' ' || src[e-1] == '\t') {
+			e--
+		}
+		b := e
+		for b > 0 && (alnum(src[b-1]) || src[b-1] == '_' || src[b-1] == '$') {
+			b--
+		}
+		if stateName(src[b:e]) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// stateName reports whether an identifier names app state.
+func stateName(n string) bool {
+	if len(n) < 4 {
+		return false
+	}
+	if strings.HasPrefix(n, "__") && strings.HasSuffix(n, "__") {
+		return true
+	}
+	for _, suf := range []string{"STATE", "State", "state", "DATA", "Data", "Store", "STORE", "PROPS", "Props"} {
+		if strings.HasSuffix(n, suf) {
+			return true
+		}
+	}
+	return false
+}
 
 // appState finds listings in embedded application state: Next.js __NEXT_DATA__,
 // other application/json scripts, and window.__INITIAL_STATE__-style
@@ -42,8 +95,8 @@ func (p *page) appState() (ls []Listing, method string) {
 			if len(src) < 40 {
 				continue
 			}
-			for _, loc := range stateAssignRe.FindAllStringIndex(src, 8) {
-				rest := strings.TrimLeft(src[loc[1]:], " \t\r\n")
+			for _, at := range stateAssignments(src, 8) {
+				rest := strings.TrimLeft(src[at:], " \t\r\n")
 				if strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, `"`) { // JSON.parse("…")
 					var js string
 					if err := json.NewDecoder(strings.NewReader(rest)).Decode(&js); err == nil {

@@ -70,9 +70,21 @@ func (p *page) addGroups(parent *html.Node, recs []childRec) {
 // cardCandidates is how many groups (best by the walk's cheap score) are examined.
 const cardCandidates = 8
 
+// candidate is a group examined: its members with their listing link, scored.
+type candidate struct {
+	members []candMember
+	score   float64
+}
+
+type candMember struct {
+	rec    childRec
+	anchor int // index of the member's listing link in page.anchors
+}
+
 // cards runs the repeated-card heuristic: of the groups of sibling elements, the
 // one whose members each link to a distinct URL of one path pattern, scored by
-// size and by how listing-like its members are (a price, an image, some text).
+// size and by how listing-like its members are (a price, an image, a heading).
+// Only the winner's cards are read in full.
 func (p *page) cards() []Listing {
 	if len(p.groups) == 0 {
 		return nil
@@ -90,19 +102,32 @@ func (p *page) cards() []Listing {
 	if len(gs) > cardCandidates {
 		gs = gs[:cardCandidates]
 	}
-	var best []Listing
-	bestScore := 0.0
+	var cands []candidate
 	for _, g := range gs {
-		ls, score := p.evalGroup(g)
-		if score > bestScore {
-			best, bestScore = ls, score
+		if c := p.evalGroup(g); c.score > 0 {
+			cands = append(cands, c)
 		}
 	}
-	return best
+	slices.SortStableFunc(cands, func(a, b candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	for _, c := range cands {
+		if ls := p.buildCards(c); len(ls) >= 2 {
+			return ls
+		}
+	}
+	return nil
 }
 
-// evalGroup picks the group's dominant link pattern, builds its listings and scores it.
-func (p *page) evalGroup(g *group) ([]Listing, float64) {
+// evalGroup picks the group's dominant link pattern and scores the group from
+// cheap features of its members.
+func (p *page) evalGroup(g *group) candidate {
 	type memberLinks struct {
 		rec      childRec
 		patterns []string
@@ -138,50 +163,111 @@ func (p *page) evalGroup(g *group) ([]Listing, float64) {
 		}
 	}
 	if bestN < 2 {
-		return nil, 0
+		return candidate{}
 	}
-	var out []Listing
+	var c candidate
 	seen := map[string]bool{}
-	prices, imgs, heads, textTotal, sampled := 0, 0, 0, 0, 0
+	prices, imgs, heads, textTotal := 0, 0, 0, 0
 	for _, ml := range ms {
 		k := slices.Index(ml.patterns, bestPat)
 		if k < 0 {
 			continue
 		}
 		a := p.link(ml.first[k])
-		if seen[a.canon] || adMarked(ml.rec.n) || adMarked(a.n) {
+		if seen[a.canon] || adMarked(ml.rec.n) || adMarked(a.n) || adMarked(p.anchors[ml.rec.firstAnchor].n) {
 			continue
 		}
 		seen[a.canon] = true
-		l := p.cardListing(ml.rec.n, a)
-		out = append(out, l)
-		sampled++
-		if l.Price != "" {
+		c.members = append(c.members, candMember{rec: ml.rec, anchor: ml.first[k]})
+		f := quickFeatures(ml.rec.n)
+		if f.price {
 			prices++
 		}
-		if l.Image != "" {
+		if f.img {
 			imgs++
 		}
-		if l.Title != "" && l.Title != a.canon {
+		if f.heading || len(text(a.n)) >= 10 {
 			heads++
 		}
 		textTotal += ml.rec.textLen
 	}
-	n := len(out)
+	n := len(c.members)
 	if n < 2 {
-		return nil, 0
+		return candidate{}
 	}
-	priceFrac := float64(prices) / float64(sampled)
-	imgFrac := float64(imgs) / float64(sampled)
-	avgText := textTotal / sampled
+	priceFrac := float64(prices) / float64(n)
+	imgFrac := float64(imgs) / float64(n)
+	avgText := textTotal / n
 	if priceFrac < 0.3 && (n < 4 || avgText < 40 || (imgFrac < 0.5 && heads < n/2)) {
-		return nil, 0 // a menu or a link list, not listings
+		return candidate{} // a menu or a link list, not listings
 	}
-	score := float64(n) * (1 + 2*priceFrac + 0.5*imgFrac + float64(heads)/float64(n))
+	c.score = float64(n) * (1 + 2*priceFrac + 0.5*imgFrac + float64(heads)/float64(n))
 	if avgText < 20 {
-		score *= 0.3
+		c.score *= 0.3
 	}
-	return out, score
+	return c
+}
+
+// features are cheap signs that an element is a listing card.
+type features struct{ price, img, heading bool }
+
+// quickFeatures walks n once: a currency sign near a digit, an image, a heading.
+func quickFeatures(n *html.Node) features {
+	var f features
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				if !f.price && hasDigit(c.Data) && currencyOf(c.Data) != "" {
+					f.price = true
+				}
+			case html.ElementNode:
+				switch c.DataAtom {
+				case atom.Script, atom.Style, atom.Template:
+					continue
+				case atom.Img, atom.Picture:
+					f.img = true
+				case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+					f.heading = true
+				}
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	if n.DataAtom == atom.Img {
+		f.img = true
+	}
+	return f
+}
+
+// buildCards reads the candidate's cards in full. Listings of one list either
+// all carry the site's id or none do: when most do, the few without one are
+// promo and info cards that share the list (dropped; with a narrow majority,
+// only those that show no price).
+func (p *page) buildCards(c candidate) []Listing {
+	out := make([]Listing, 0, len(c.members))
+	for _, m := range c.members {
+		out = append(out, p.cardListing(m.rec.n, p.link(m.anchor)))
+	}
+	withID := 0
+	for _, l := range out {
+		if l.ID != "" {
+			withID++
+		}
+	}
+	if withID < len(out) && withID*2 > len(out) {
+		strict := withID*10 >= len(out)*7
+		kept := out[:0]
+		for _, l := range out {
+			if l.ID != "" || !strict && l.Price != "" {
+				kept = append(kept, l)
+			}
+		}
+		out = kept
+	}
+	return out
 }
 
 // selfLink reports whether u is the page itself or another page of the same
@@ -241,6 +327,7 @@ func promotedMarked(n *html.Node) bool {
 // cardScan is what one walk over a card collects.
 type cardScan struct {
 	heading, titleEl *html.Node
+	onRequest        *html.Node // short text saying the price is on request
 	priceEls         []*html.Node // class mentions a price, or itemprop=price
 	textEls          []*html.Node // parents of text with digits, in order
 	locEl, locIcon   *html.Node
@@ -299,6 +386,9 @@ func (s *cardScan) scan(n *html.Node) {
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.TextNode {
+			if s.onRequest == nil && len(c.Data) < 80 && !hasDigit(c.Data) && onRequest(c.Data) {
+				s.onRequest = n
+			}
 			if hasDigit(c.Data) && (len(s.textEls) == 0 || s.textEls[len(s.textEls)-1] != n) {
 				s.textEls = append(s.textEls, n)
 			}
@@ -349,6 +439,19 @@ func (p *page) imageOf(n *html.Node) string {
 	return ""
 }
 
+// bareNumberRe is a number and nothing else.
+var bareNumberRe = regexp.MustCompile(`^\d+(?:[.,]\d+)?$`)
+
+// prevElement is n's previous element sibling.
+func prevElement(n *html.Node) *html.Node {
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode {
+			return s
+		}
+	}
+	return nil
+}
+
 // distanceRe matches a trailing distance "(3 km)", "(ca. 5 km)".
 var distanceRe = regexp.MustCompile(`\s*\((?:ca\.\s*)?[\d.,]+\s*km\)\s*$`)
 
@@ -369,6 +472,19 @@ func (p *page) cardListing(card *html.Node, a *anchor) Listing {
 	}
 	if l.Title == "" {
 		l.Title = linkTitle(a.n)
+	}
+	if l.Title == "" { // an image link first: the text link to the same URL names it
+		for _, x := range append([]*html.Node{card}, qa(card, anyLink)...) {
+			if x.DataAtom != atom.A || x == a.n {
+				continue
+			}
+			if u, ok := p.res.resolve(attr(x, "href")); ok && u.String() == a.canon {
+				if t := linkTitle(x); t != "" {
+					l.Title = t
+					break
+				}
+			}
+		}
 	}
 	l.Price = s.price()
 	l.Location = s.location()
@@ -443,20 +559,88 @@ func (s *cardScan) price() string {
 		return bestText
 	}
 	for _, el := range s.textEls {
-		if s.inTitle(el) {
+		if s.inTitle(el) || inProse(el) {
 			continue
 		}
-		for x, up := el, 0; x != nil && up < 3; x, up = x.Parent, up+1 {
-			t := text(x)
-			if len(t) > 60 {
+		t := text(el)
+		if len(t) <= 60 && looksLikePrice(t) {
+			return pricePart(t)
+		}
+		// "<span>1.250</span> <span>€</span>": the parent adds only the currency.
+		for x, up := el.Parent, 0; x != nil && up < 2; x, up = x.Parent, up+1 {
+			tx := text(x)
+			if len(tx) > len(t)+8 {
 				break
 			}
-			if looksLikePrice(t) {
-				return t
+			if looksLikePrice(tx) {
+				return pricePart(tx)
 			}
 		}
 	}
+	// A price shown as words only: "Preis auf Anfrage", "VB".
+	if s.onRequest != nil {
+		return text(s.onRequest)
+	}
 	return ""
+}
+
+// pricePart picks the price from a line of facts ("1.120 € · 85 m² · 3 Zimmer").
+func pricePart(t string) string {
+	if len(t) <= 20 {
+		return t
+	}
+	for _, sep := range []string{"·", "|", " - ", "•", ","} {
+		if !strings.Contains(t, sep) {
+			continue
+		}
+		for part := range strings.SplitSeq(t, sep) {
+			if part = strings.TrimSpace(part); looksLikePrice(part) {
+				return part
+			}
+		}
+	}
+	return t
+}
+
+// onRequest reports whether a short text says the price is on request.
+func onRequest(t string) bool {
+	t = strings.TrimSpace(t)
+	if len(t) < 2 || len(t) > 40 {
+		return false
+	}
+	return onRequestRe.MatchString(fold(t))
+}
+
+// onRequestRe is a price shown without an amount.
+var onRequestRe = regexp.MustCompile(`(?i)^(?:preis\s+)?(?:auf anfrage|nach vereinbarung|vb|verhandlungsbasis|on request|price on request|a consultar|su richiesta|sur demande)$`)
+
+// inProse reports whether n is inline markup inside running text (a price
+// mentioned in a description: "Die Warmmiete beträgt <strong>890€</strong> …").
+func inProse(n *html.Node) bool {
+	for x := n; x != nil && x.Type == html.ElementNode; x = x.Parent {
+		own := 0
+		for c := x.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				own += len(strings.TrimSpace(c.Data))
+			}
+		}
+		if own > 80 {
+			return true
+		}
+		if !inline(x) {
+			return false
+		}
+	}
+	return false
+}
+
+// inline reports whether n is an inline formatting element.
+func inline(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Span, atom.Strong, atom.B, atom.Em, atom.I, atom.Small, atom.U, atom.Mark, atom.Sup, atom.Sub, atom.Font, atom.A:
+		return true
+	}
+	return false
 }
 
 func isAncestor(a, n *html.Node) bool {
@@ -498,11 +682,23 @@ func (s *cardScan) sizeRooms() (size, rooms string) {
 		if len(t) > 60 {
 			continue
 		}
-		if size == "" {
+		if size == "" && mayBeSize(t) {
 			size = sizeRe.FindString(t)
 		}
-		if rooms == "" {
+		if rooms == "" && mayBeRooms(t) {
 			rooms = roomsRe.FindString(t)
+		}
+		if bareNumberRe.MatchString(t) { // "3" with a label beside it: <dt>Zimmer</dt><dd>3</dd>
+			switch label := strings.ToLower(strings.TrimSuffix(text(prevElement(el)), ":")); label {
+			case "zimmer", "zi.", "räume", "rooms", "bedrooms", "habitaciones", "locali", "pièces":
+				if rooms == "" {
+					rooms = t
+				}
+			case "fläche", "wohnfläche", "größe", "area", "size", "living space", "superficie", "surface":
+				if size == "" {
+					size = t + " m²"
+				}
+			}
 		}
 		if size != "" && rooms != "" {
 			break

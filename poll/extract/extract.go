@@ -95,7 +95,8 @@ type page struct {
 	// captcha evidence found during the walk ("" if none).
 	captcha string
 	// stack is scratch space for the walk.
-	stack []childRec
+	stack  []childRec
+	walked bool
 }
 
 // anchor is one link and, once resolved, its listing URL.
@@ -109,9 +110,16 @@ type anchor struct {
 }
 
 func newPage(root *html.Node, u *url.URL) *page {
-	p := &page{root: root, url: u, res: newResolver(u)}
-	p.walk(root, false)
-	return p
+	return &page{root: root, url: u, res: newResolver(u)}
+}
+
+// scan runs the walk once, when a strategy first needs what it collects
+// (profiles read the tree with their own selectors and never need it).
+func (p *page) scan() {
+	if !p.walked {
+		p.walked = true
+		p.walk(p.root, false)
+	}
 }
 
 // url resolves anchor i (lazily) to a canonical same-site listing URL.
@@ -237,6 +245,7 @@ var blockedTitles = []string{"ich bin kein roboter", "just a moment", "attention
 
 // blocked returns evidence that the page is a bot check, "" if none.
 func (p *page) blocked() string {
+	p.scan()
 	t := strings.ToLower(p.title)
 	for _, m := range blockedTitles {
 		if strings.Contains(t, m) {

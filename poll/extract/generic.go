@@ -1,10 +1,13 @@
 package extract
 
+import "strings"
+
 // generic extracts from a page no profile knows: schema.org JSON-LD first, then
 // embedded app state, then the repeated-card heuristic. Listings from JSON-LD or
 // app state are enriched from the matching cards (same URL), which carry what the
 // page shows (the price as shown, the site's id in a data attribute).
 func (p *page) generic() Result {
+	p.scan()
 	var r Result
 	var cards []Listing
 	cardsDone := false
@@ -33,21 +36,33 @@ func enrich(ls, cards []Listing, idFromCard bool) []Listing {
 		return ls
 	}
 	byURL := make(map[string]*Listing, len(cards))
+	byID := make(map[string]*Listing, len(cards))
 	for i := range cards {
 		byURL[cards[i].URL] = &cards[i]
+		if cards[i].ID != "" {
+			byID[cards[i].ID] = &cards[i]
+		}
 	}
 	for i := range ls {
 		l := &ls[i]
 		c := byURL[l.URL]
+		if c == nil && l.ID != "" {
+			c = byID[l.ID]
+		}
 		if c == nil {
 			continue
 		}
 		if idFromCard && c.ID != "" {
 			l.ID = c.ID
 		}
-		if c.Price != "" && (l.Price == "" || l.PriceValue == c.PriceValue || c.PriceValue == 0) {
-			// prefer the price as the page shows it
-			l.Price, l.PriceValue, l.Currency = c.Price, c.PriceValue, c.Currency
+		if c.Price != "" { // prefer the price as the page shows it, when it agrees
+			v, cur := parsePrice(c.Price)
+			if l.Price == "" || l.PriceValue == 0 || v == l.PriceValue && !currencyShown(l.Price) {
+				if cur == "" {
+					cur = l.Currency
+				}
+				l.Price, l.PriceValue, l.Currency = c.Price, v, cur
+			}
 		}
 		for _, f := range []struct {
 			dst *string
@@ -60,4 +75,10 @@ func enrich(ls, cards []Listing, idFromCard bool) []Listing {
 		l.Promoted = l.Promoted || c.Promoted
 	}
 	return ls
+}
+
+// currencyShown reports whether a price text shows a currency sign (is
+// formatted for people, not "1250 EUR" made from a machine value).
+func currencyShown(s string) bool {
+	return strings.ContainsAny(s, "€$£") || strings.Contains(s, "CHF ") || strings.Contains(s, "zł")
 }

@@ -122,3 +122,18 @@ func normSize(s string) string {
 	}
 	return m2Re.ReplaceAllString(s, "${1}m²")
 }
+
+// mayBeSize is a quick test before sizeRe.
+func mayBeSize(t string) bool {
+	return strings.Contains(t, "m²") || strings.Contains(t, "m2") || strings.Contains(t, "qm") || strings.Contains(t, "sq") || strings.Contains(t, "m\u00b2")
+}
+
+// mayBeRooms is a quick test before roomsRe.
+func mayBeRooms(t string) bool {
+	for _, w := range []string{"Zi", "zi", "ZI", "oom", "OOM", "Räume", "hab", "locali", "Zr"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}

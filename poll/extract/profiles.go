@@ -115,9 +115,9 @@ func splitFacts(l *Listing, parts ...string) {
 		t = fold(t)
 		switch {
 		case t == "":
-		case l.Size == "" && sizeRe.MatchString(t):
+		case l.Size == "" && mayBeSize(t) && sizeRe.MatchString(t):
 			l.Size = t
-		case l.Rooms == "" && roomsRe.MatchString(t):
+		case l.Rooms == "" && mayBeRooms(t) && roomsRe.MatchString(t):
 			l.Rooms = t
 		}
 	}
@@ -308,11 +308,11 @@ var immoSWP = &profile{
 		if l.Title == "" {
 			l.Title = fold(attr(a, "title"))
 		}
-		for _, f := range qa(card, swpFacts) {
+		for i, f := range qa(card, swpFacts) {
 			t := text(f)
 			switch {
-			case l.Price == "" && looksLikePrice(t):
-				l.Price = t
+			case l.Price == "" && (looksLikePrice(t) || i == 0 && !sizeRe.MatchString(t) && !roomsRe.MatchString(t)):
+				l.Price = t // the first fact is the price, also "Preis auf Anfrage"
 			default:
 				splitFacts(&l, t)
 			}
@@ -462,7 +462,7 @@ var immoscout24 = &profile{
 				}
 			case strings.Contains(label, "fläche"):
 				l.Size = v
-			case strings.Contains(label, "zimmer"):
+			case strings.Contains(label, "zimmer") || strings.HasPrefix(label, "zi"):
 				l.Rooms = v
 			}
 		}

@@ -145,7 +145,7 @@ func repairOnce(s string) (string, bool) {
 // skipped reports whether n's subtree carries no visible text.
 func skipped(n *html.Node) bool {
 	switch n.DataAtom {
-	case atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Svg, atom.Head, atom.Iframe, atom.Select, atom.Button:
+	case atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Svg, atom.Head, atom.Iframe, atom.Select:
 		return true
 	}
 	for _, a := range n.Attr {

@@ -122,7 +122,7 @@ func hashID(canonical string) string {
 
 // idQueryKeys are query parameters that carry a listing id.
 var idQueryKeys = []string{"id", "adid", "ad_id", "adId", "expose", "exposeId", "expose_id", "listing", "listingId",
-	"listing_id", "objectId", "object_id", "objektid", "itemId", "item_id", "oid", "immo_id", "angebot", "anzeige"}
+	"listing_id", "objectId", "object_id", "objektid", "obj", "objekt", "itemId", "item_id", "oid", "immo_id", "angebot", "anzeige"}
 
 // idFromURL finds the site's listing id in a listing URL: an id query parameter,
 // else the longest run of at least four digits in the last path segment (then the

@@ -37,7 +37,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	secrets := newSecrets(dir)
-	relay := notify.NewRelay(db, emailConfigFn(db, secrets), notify.RelayOptions{Logger: env.Logger})
+	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger})
 	opts := env.serviceOptions(dir)
 	opts.Relay = relay
 	svc, err := poll.New(db, opts)
@@ -64,27 +64,6 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	return err
 }
 
-// emailConfigFn gives the relay the saved SMTP settings and password.
-func emailConfigFn(db *storage.DB, secrets *notify.Secrets) func() (notify.Config, string, error) {
-	return func() (notify.Config, string, error) {
-		cfg, err := poll.LoadEmailConfig(db)
-		if err != nil {
-			return notify.Config{}, "", err
-		}
-		if cfg.Host == "" {
-			return cfg, "", notify.ErrNotConfigured
-		}
-		pw := ""
-		if cfg.Username != "" {
-			pw, err = secrets.Get(cfg)
-			if err != nil {
-				return cfg, "", err
-			}
-		}
-		return cfg, pw, nil
-	}
-}
-
 func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "once", "notifio once [--data DIR] [--json]\n\nChecks every search once (sites that are backing off are skipped), sends the emails, and exits:\n0 when all went out, 1 when an email needs attention or could not be sent yet.")
 	wait := fs.Duration("wait", 2*time.Minute, "how long to keep retrying emails that failed temporarily")
@@ -99,7 +78,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	secrets := newSecrets(dir)
-	relay := notify.NewRelay(db, emailConfigFn(db, secrets), notify.RelayOptions{Logger: env.Logger})
+	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger})
 	opts := env.serviceOptions(dir)
 	opts.Relay = relay
 	svc, err := poll.New(db, opts)

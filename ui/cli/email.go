@@ -60,7 +60,7 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 	}
 	pw := ""
 	if cfg.Username != "" {
-		if pw, err = newSecrets(dir).Get(cfg); err != nil {
+		if pw, err = newSecrets(dir).Get(cfg.Username, cfg.Host); err != nil {
 			return err
 		}
 	}
@@ -89,7 +89,7 @@ func cmdEmailSet(env *Env, args []string) error {
 	}
 	var cfg notify.Config
 	if *preset != "" {
-		p, ok := notify.PresetByName(*preset)
+		p, ok := presetByName(*preset)
 		if !ok {
 			return fmt.Errorf("%w: unknown preset %q; use gmail, outlook, fastmail or icloud", ErrUsage, *preset)
 		}
@@ -153,4 +153,16 @@ func toUTF8(body []byte) []byte {
 		return body
 	}
 	return out
+}
+
+// presetByName finds a provider preset by a short name the user types.
+func presetByName(name string) (notify.Preset, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	for _, p := range notify.Presets {
+		n := strings.ToLower(p.Name)
+		if p.Host != "" && (strings.HasPrefix(n, name) || strings.Contains(strings.ToLower(p.Host), name)) {
+			return p, true
+		}
+	}
+	return notify.Preset{}, false
 }

@@ -1,0 +1,317 @@
+// Package classify turns one fetch (a response, or an error) plus what extraction
+// found on the page into an Outcome: ok, or the kind of refusal, with the signal
+// that decided it so the user can be shown why.
+//
+// Classify is pure: no I/O, no clock except Input.Now. The rules, strongest
+// evidence first (the first that matches decides):
+//
+//  1. A transport failure (Input.Err) → error, with the fetch's reason as signal.
+//  2. Machine-readable vendor verdicts in headers → challenge:
+//     "cf-mitigated: challenge" (Cloudflare), "x-amzn-waf-action: challenge" or
+//     "captcha" (AWS WAF, which answers 202 and 405 with it).
+//  3. What the page says in its structure, parsed as HTML over the whole (capped)
+//     body — titles, headings, element ids and classes, script/iframe sources,
+//     form actions and field names, inline-script identifiers — never loose
+//     substrings anywhere:
+//     a. hard-denial pages → denied: Cloudflare "Sorry, you have been blocked" and
+//     its error codes 1005–1012/1020 (read only from the error-code element or
+//     the heading), the Cloudflare "used Cloudflare to restrict access" title,
+//     Akamai "Access Denied" with its "Reference #", Incapsula
+//     "Request unsuccessful … incident ID", DataDome captcha with t=bv;
+//     Cloudflare error 1015 → rate_limited;
+//     b. challenge pages → challenge: Cloudflare (_cf_chl_opt, orchestrate scripts
+//     under /cdn-cgi/challenge-platform/, the challenge form and its jschl
+//     fields, "Just a moment...", "Attention Required! | Cloudflare"),
+//     DataDome captcha-delivery.com (t=fe and other non-bv), PerimeterX
+//     #px-captcha and its captcha script, Akamai sec-if-cpt-container, the
+//     Incapsula iframe interstitial, AWS WAF gokuProps, and robot-check titles or
+//     headings ("Ich bin kein Roboter", "Pardon Our Interruption", …);
+//     c. conditional markers → challenge, but only on 403, 405, 429 or 503, or on
+//     a 2xx page whose results are missing (no listings, no no-results marker,
+//     no results container): widgets and vendor scripts that also sit on normal
+//     pages —
+//     g-recaptcha, h-captcha, Turnstile, GeeTest, AWS WAF challenge.js, the
+//     Incapsula resource script, a title with "captcha".
+//  4. A refused redirect (Input.Redirect): to another site → challenge when it is a
+//     known challenge host, session_expired when it looks like a login page,
+//     otherwise error naming the site; loops, too many, other schemes and
+//     https→http downgrades → error.
+//  5. 429 → rate_limited. 401, 403, 451 → denied. 408 and 5xx → error (Cloudflare
+//     52x named as origin errors). Retry-After is parsed on every 429 and 503.
+//  6. 2xx with listings or a no-results marker → ok; 2xx after a same-site
+//     redirect to a login path → session_expired; any other 2xx → unexpected_page.
+//  7. Other 4xx → error, unless extraction found listings or a no-results marker
+//     (some sites answer an empty search with 404) → ok. Anything else → error.
+//
+// Vendor presence is not a refusal: an "x-datadome: protected" header, datadome
+// or __cf_bm cookies, DataDome/PerimeterX/Incapsula/Akamai sensor scripts, the
+// Cloudflare JS-detection script (/cdn-cgi/challenge-platform/…/scripts/jsd/), a
+// CSP naming cloudflare and recaptcha, a "protected by reCAPTCHA" footer: none of
+// these is evidence, so a page with its results is ok.
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"notifio/poll/fetch"
+)
+
+// Kind is what a fetch came to.
+type Kind string
+
+// The outcome kinds.
+const (
+	OK             Kind = "ok"
+	Challenge      Kind = "challenge"
+	RateLimited    Kind = "rate_limited"
+	Denied         Kind = "denied"
+	Error          Kind = "error"
+	SessionExpired Kind = "session_expired"
+	UnexpectedPage Kind = "unexpected_page"
+)
+
+// IsRefusal reports whether the outcome climbs the site's backoff ladder:
+// challenge, rate_limited, denied, error and unexpected_page do; ok and
+// session_expired (which pauses the search until the user acts) do not.
+func (k Kind) IsRefusal() bool { return k.Ladder() != "" }
+
+// Ladder names the hostbackoff ladder an outcome climbs, spelled as
+// hostbackoff.Kind.String() spells it: challenge → "challenge", rate_limited →
+// "rate_limited", denied → "denied", error and unexpected_page → "error"; "" for
+// ok and session_expired.
+func (k Kind) Ladder() string {
+	switch k {
+	case Challenge, RateLimited, Denied, Error:
+		return string(k)
+	case UnexpectedPage:
+		return string(Error)
+	}
+	return ""
+}
+
+// Outcome is the verdict on one fetch.
+type Outcome struct {
+	Kind Kind
+	// Status is the HTTP status code, 0 when no response arrived.
+	Status int
+	// RetryAfter is the parsed Retry-After of a 429 or 503, 0 if none.
+	RetryAfter time.Duration
+	// Signal is the evidence that decided, short, e.g. "status 429",
+	// "header cf-mitigated: challenge", "title: Just a moment...".
+	Signal string
+	// Detail is one sentence for the user about what it means.
+	Detail string
+}
+
+func (o Outcome) String() string {
+	s := fmt.Sprintf("%s (%s", o.Kind, o.Signal)
+	if o.Status != 0 {
+		s += fmt.Sprintf(", status %d", o.Status)
+	}
+	if o.RetryAfter > 0 {
+		s += ", retry after " + o.RetryAfter.String()
+	}
+	return s + ")"
+}
+
+// Input is everything Classify looks at. The poller runs extraction first and
+// passes its counts.
+type Input struct {
+	Err        error
+	Status     int
+	Header     http.Header
+	Body       []byte // UTF-8, as fetch.Response.Body
+	RequestURL *url.URL
+	FinalURL   *url.URL
+	Redirect   *fetch.RedirectStop
+
+	// From extraction.
+	Listings         int
+	NoResultsMarker  bool
+	ResultsContainer bool // a results container was recognised (even if empty)
+
+	// Now resolves Retry-After dates; zero means time.Now().
+	Now time.Time
+}
+
+// FromFetch fills an Input from Fetch's results; the caller adds the extraction
+// counts and Now.
+func FromFetch(resp *fetch.Response, err error) Input {
+	in := Input{Err: err}
+	if resp != nil {
+		in.Status = resp.Status
+		in.Header = resp.Header
+		in.Body = resp.Body
+		in.RequestURL = resp.RequestURL
+		in.FinalURL = resp.FinalURL
+		in.Redirect = resp.Redirect
+	}
+	return in
+}
+
+// Classify decides the outcome of one fetch. It never panics.
+func Classify(in Input) Outcome {
+	o := decide(in)
+	o.Status = in.Status
+	if in.Status == http.StatusTooManyRequests || in.Status == http.StatusServiceUnavailable {
+		now := in.Now
+		if now.IsZero() {
+			now = time.Now()
+		}
+		if d, ok := parseRetryAfter(in.Header.Get("Retry-After"), now); ok {
+			o.RetryAfter = d
+		}
+	}
+	return o
+}
+
+func decide(in Input) Outcome {
+	// 1. Transport.
+	if in.Err != nil {
+		reason := in.Err.Error()
+		var fe *fetch.Error
+		if errors.As(in.Err, &fe) {
+			reason = fe.Reason
+		}
+		detail := "The page could not be fetched: " + reason + "."
+		if fetch.IsNetworkUnreachable(in.Err) {
+			detail = "The network could not be reached (" + reason + "); this is not the site refusing."
+		}
+		return Outcome{Kind: Error, Signal: clip(reason, 100), Detail: detail}
+	}
+
+	// 2. Vendor verdicts in headers.
+	if v := strings.ToLower(strings.TrimSpace(in.Header.Get("Cf-Mitigated"))); v == "challenge" {
+		return Outcome{Kind: Challenge, Signal: "header cf-mitigated: challenge", Detail: detailCloudflareChallenge}
+	}
+	if v := strings.ToLower(strings.TrimSpace(in.Header.Get("X-Amzn-Waf-Action"))); v == "challenge" || v == "captcha" {
+		return Outcome{Kind: Challenge, Signal: "header x-amzn-waf-action: " + v, Detail: detailAWS}
+	}
+
+	// 3. The page's own structure.
+	// Results are missing when extraction found no listings, no no-results marker
+	// and no results container: a recognised but empty container is a results
+	// page whose layout changed (unexpected_page), not a captcha page, even when
+	// the site's template carries a reCAPTCHA somewhere (wg-gesucht's and
+	// immobilien.de's real result pages do).
+	resultsMissing := in.Listings <= 0 && !in.NoResultsMarker && !in.ResultsContainer
+	widgetsCount := in.Status == http.StatusForbidden || in.Status == http.StatusMethodNotAllowed ||
+		in.Status == http.StatusTooManyRequests || in.Status == http.StatusServiceUnavailable ||
+		(is2xx(in.Status) && resultsMissing)
+	p := scanPage(in.Body, in.Header.Get("Content-Type"))
+	switch {
+	case p.denied != nil:
+		return p.denied.outcome()
+	case p.rateLimited != nil:
+		return p.rateLimited.outcome()
+	case p.challenge != nil:
+		return p.challenge.outcome()
+	case p.widget != nil && widgetsCount:
+		o := p.widget.outcome()
+		if !is2xx(in.Status) {
+			o.Signal += fmt.Sprintf(" (status %d)", in.Status)
+		}
+		return o
+	}
+
+	// 4. A redirect that was not followed.
+	if r := in.Redirect; r != nil {
+		return redirectOutcome(r)
+	}
+
+	// 5. Status codes.
+	st := in.Status
+	switch {
+	case st == http.StatusTooManyRequests:
+		return Outcome{Kind: RateLimited, Signal: "status 429", Detail: "The site says we are sending too many requests (429)."}
+	case st == http.StatusUnauthorized || st == http.StatusForbidden || st == http.StatusUnavailableForLegalReasons:
+		return Outcome{Kind: Denied, Signal: fmt.Sprintf("status %d", st), Detail: fmt.Sprintf("The site refuses this request (%d %s).", st, http.StatusText(st))}
+	case st == http.StatusRequestTimeout || (st >= 500 && st <= 599):
+		sig := fmt.Sprintf("status %d", st)
+		detail := fmt.Sprintf("The site answered with a server error (%d %s).", st, http.StatusText(st))
+		if what, ok := cloudflareOrigin[st]; ok {
+			sig += " (Cloudflare: " + what + ")"
+			detail = "Cloudflare could not get the page from the site's own server: " + what + "."
+		}
+		return Outcome{Kind: Error, Signal: sig, Detail: detail}
+	}
+
+	// 6. 2xx: is it results?
+	if is2xx(st) {
+		if o, ok := results(in, st); ok {
+			return o
+		}
+		if in.FinalURL != nil && in.RequestURL != nil && in.FinalURL.Path != in.RequestURL.Path && looksLikeLogin(in.FinalURL) {
+			return Outcome{Kind: SessionExpired, Signal: "redirected to login page " + clip(in.FinalURL.Path, 60),
+				Detail: "The site sent us to its login page: the session has probably expired. Log in again in a browser and paste a fresh cookie."}
+		}
+		return unexpected(in)
+	}
+
+	// 7. Everything else.
+	if st >= 400 && st <= 499 {
+		if o, ok := results(in, st); ok {
+			o.Signal = fmt.Sprintf("status %d, ", st) + o.Signal
+			return o
+		}
+	}
+	switch {
+	case st == 0:
+		return Outcome{Kind: Error, Signal: "no HTTP status", Detail: "No HTTP response was recorded."}
+	case st >= 300 && st <= 399:
+		return Outcome{Kind: Error, Signal: fmt.Sprintf("status %d without a usable redirect", st),
+			Detail: fmt.Sprintf("The site answered %d %s without a location to go to.", st, http.StatusText(st))}
+	}
+	return Outcome{Kind: Error, Signal: fmt.Sprintf("status %d", st), Detail: fmt.Sprintf("The site answered %d %s.", st, http.StatusText(st))}
+}
+
+func results(in Input, st int) (Outcome, bool) {
+	switch {
+	case in.Listings == 1:
+		return Outcome{Kind: OK, Signal: "1 listing", Detail: "A results page with 1 listing."}, true
+	case in.Listings > 1:
+		return Outcome{Kind: OK, Signal: fmt.Sprintf("%d listings", in.Listings), Detail: fmt.Sprintf("A results page with %d listings.", in.Listings)}, true
+	case in.NoResultsMarker:
+		return Outcome{Kind: OK, Signal: "no-results marker", Detail: "A results page that says there are no results."}, true
+	}
+	return Outcome{}, false
+}
+
+func unexpected(in Input) Outcome {
+	const detail = "The page did not look like results (a layout change or a soft block); nothing was counted as seen."
+	switch {
+	case len(strings.TrimSpace(string(in.Body))) == 0:
+		return Outcome{Kind: UnexpectedPage, Signal: "empty page", Detail: detail}
+	case in.ResultsContainer:
+		return Outcome{Kind: UnexpectedPage, Signal: "results container empty, no no-results marker", Detail: detail}
+	}
+	return Outcome{Kind: UnexpectedPage, Signal: "no listings, no no-results marker", Detail: detail}
+}
+
+func is2xx(st int) bool { return st >= 200 && st <= 299 }
+
+var cloudflareOrigin = map[int]string{
+	520: "the origin returned an unknown error",
+	521: "the origin web server is down",
+	522: "the connection to the origin timed out",
+	523: "the origin is unreachable",
+	524: "the origin took too long to answer",
+	525: "the TLS handshake with the origin failed",
+	526: "the origin's certificate is invalid",
+	527: "the Railgun connection to the origin failed",
+	530: "the origin could not be resolved",
+}
+
+// clip shortens s to at most n runes, with "…" when cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,85 @@
+package extract
+
+import (
+	"bytes"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+type benchPage struct {
+	name string
+	body []byte
+	url  *url.URL
+}
+
+// benchPages are the real pages (when the shared folder is there) and the fixtures.
+func benchPages(b *testing.B) []benchPage {
+	var out []benchPage
+	dir := sitesDir()
+	keys, _ := filepath.Glob(filepath.Join(dir, "answers", "*.json"))
+	if len(keys) > 0 {
+		for _, pg := range realPages(b) {
+			out = append(out, benchPage{name: pg.name, body: pg.body, url: pg.url})
+		}
+	}
+	for _, c := range fixtureCases(b) {
+		body, err := os.ReadFile(filepath.Join(fixtureDir, c.name+".html"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, benchPage{name: "fixture-" + c.name, body: body, url: mustURL(c.url)})
+	}
+	return out
+}
+
+// BenchmarkExtract is extraction on each page, parse included.
+func BenchmarkExtract(b *testing.B) {
+	for _, pg := range benchPages(b) {
+		b.Run(pg.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(pg.body)))
+			for b.Loop() {
+				if _, err := Extract(pg.body, pg.url, Selectors{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkExtractGeneric is extraction with the profiles switched off.
+func BenchmarkExtractGeneric(b *testing.B) {
+	for _, pg := range benchPages(b) {
+		if !strings.HasPrefix(pg.name, "fixture-") || true {
+			b.Run(pg.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(pg.body)))
+				for b.Loop() {
+					if _, err := ExtractWith(pg.body, pg.url, Selectors{}, Options{NoProfiles: true}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkParseFloor is html.Parse alone on the same bytes: the floor.
+func BenchmarkParseFloor(b *testing.B) {
+	for _, pg := range benchPages(b) {
+		b.Run(pg.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(pg.body)))
+			for b.Loop() {
+				if _, err := html.Parse(bytes.NewReader(pg.body)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,179 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"notifio/poll"
+	"notifio/poll/extract"
+)
+
+func TestAddWithAnInvalidURLShowsTheProblemAndSavesNothing(t *testing.T) {
+	for _, tc := range []struct{ typed, want string }{
+		{"", "Paste the address of a search results page"},
+		{"kleinanzeigen.de/s-wohnung-mieten/berlin", "must start with https://"},
+		{"ftp://example.com/list", "only watch web pages"},
+		{"https:///s-wohnung-mieten", "no website name"},
+	} {
+		t.Run(tc.typed, func(t *testing.T) {
+			h := newHarness(t, poll.Snapshot{})
+			e := h.u.searches.editor
+			test.Tap(h.u.searches.add)
+			test.Type(e.url, tc.typed)
+			test.Tap(e.saveBtn)
+			if !e.problem.Visible() || !strings.Contains(e.problem.Text, tc.want) {
+				t.Errorf("problem shown = %v %q, want it to contain %q", e.problem.Visible(), e.problem.Text, tc.want)
+			}
+			if len(h.b.added) != 0 {
+				t.Errorf("an invalid address was saved: %+v", h.b.added)
+			}
+			if h.u.win.Canvas().Overlays().Top() == nil {
+				t.Error("the dialog closed on an invalid address")
+			}
+			test.Tap(e.testBtn)
+			if len(h.b.dryRuns) != 0 {
+				t.Errorf("an invalid address was tested: %+v", h.b.dryRuns)
+			}
+		})
+	}
+}
+
+func TestAddWithTooShortAnIntervalIsRefused(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
+	e.interval.SetText("10 seconds")
+	test.Tap(e.saveBtn)
+	if !strings.Contains(e.problem.Text, "at most every 30 seconds") {
+		t.Errorf("problem = %q", e.problem.Text)
+	}
+	if len(h.b.added) != 0 {
+		t.Errorf("saved with a 10 s interval: %+v", h.b.added)
+	}
+}
+
+func TestAddAValidSearchAppearsInTheList(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	if e.interval.Text != "2 minutes" {
+		t.Errorf("interval starts at %q, want the default 2 minutes", e.interval.Text)
+	}
+	test.Type(e.url, "  https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331 ")
+	test.Type(e.name, "Berlin < 1000 €")
+	if !strings.Contains(e.rate.Text, "once every 2 minutes") {
+		t.Errorf("rate line = %q, want the site's total rate", e.rate.Text)
+	}
+	e.interval.SetText("5 minutes")
+	test.Tap(e.saveBtn)
+	h.q.runAll()
+
+	if len(h.b.added) != 1 {
+		t.Fatalf("AddSearch calls = %d, want 1", len(h.b.added))
+	}
+	in := h.b.added[0]
+	if in.URL != "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331" || in.Name != "Berlin < 1000 €" || in.Interval != 5*time.Minute {
+		t.Errorf("saved %+v", in)
+	}
+	if h.u.win.Canvas().Overlays().Top() != nil {
+		t.Error("the dialog stayed open after saving")
+	}
+	h.requireText("Berlin < 1000 €")
+	h.requireText("next check in 5:00")
+	h.requireText("the first check records what is already there as a baseline")
+	if h.u.searches.selected != "s1" {
+		t.Errorf("the new search is not selected (selected %q)", h.u.searches.selected)
+	}
+}
+
+func TestRateWarningForABusySite(t *testing.T) {
+	h := newHarness(t, sample())
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/neukoelln/c203l3376")
+	e.interval.SetText("30 seconds")
+	if !e.rateWarn.Visible() || !strings.Contains(e.rateWarn.Text, "sites may block you") {
+		t.Errorf("no warning for 2.5 requests a minute: %v %q", e.rateWarn.Visible(), e.rateWarn.Text)
+	}
+	e.interval.SetText("10 minutes")
+	if e.rateWarn.Visible() {
+		t.Errorf("warning still shown at a calm rate: %q", e.rateWarn.Text)
+	}
+}
+
+func TestTestThisSearchRunsInTheBackground(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	gate := make(chan struct{})
+	h.b.dryRunGate = gate
+	h.b.dryRun = poll.DryRun{
+		Outcome: "ok", Status: 200, Signal: "results container found", Method: "profile:kleinanzeigen.de",
+		Message: "The page works: 2 listings found.",
+		Title:   "Wohnung mieten in Berlin - Kreuzberg | kleinanzeigen.de",
+		Listings: []extract.Listing{
+			{ID: "1", Title: "Altbau, 2 Zimmer", Price: "1.150 €", Size: "65 m²", Rooms: "2", Location: "Kreuzberg"},
+			{ID: "2", Title: "Dachgeschoss mit Balkon", Price: "1.190 €"},
+		},
+	}
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/kreuzberg/c203l3375")
+	test.Tap(e.testBtn)
+	if !e.activity.Visible() || !e.testBtn.Disabled() {
+		t.Error("no activity shown while the test runs")
+	}
+	h.requireText("Testing…")
+	close(gate)
+	h.q.runNext(t)
+
+	if e.activity.Visible() || e.testBtn.Disabled() {
+		t.Error("the activity indicator is still on after the test finished")
+	}
+	h.requireText("The page works: 2 listings found.")
+	h.requireText("It would find 2 listings on the page now · status 200 · decided by: results container found")
+	h.requireText("Altbau, 2 Zimmer · 1.150 € · 65 m² · 2 rooms · Kreuzberg")
+	h.requireText("Dachgeschoss mit Balkon · 1.190 €")
+	if e.name.Text != "Wohnung mieten in Berlin" {
+		t.Errorf("suggested name %q, want it from the page title", e.name.Text)
+	}
+	if len(h.b.added) != 0 {
+		t.Error("testing saved the search")
+	}
+}
+
+func TestTestThisSearchShowsFailure(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	h.b.dryRunErr = errors.New("could not reach www.example.com: no such host")
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.example.com/search")
+	test.Tap(e.testBtn)
+	h.q.runNext(t)
+	h.requireText("The test did not work: could not reach www.example.com: no such host")
+}
+
+func TestEditStartsFromTheStoredSearch(t *testing.T) {
+	h := newHarness(t, sample())
+	s := h.b.searches["a"]
+	s.Selectors.Item = "article.aditem"
+	s.Interval = 5 * time.Minute
+	h.b.searches["a"] = s
+	h.u.searches.selectSearch("a")
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.edit)
+	if e.url.Text != s.URL || e.name.Text != s.Name || e.interval.Text != "5 minutes" || e.item.Text != "article.aditem" {
+		t.Fatalf("edit dialog starts with url=%q name=%q interval=%q item=%q", e.url.Text, e.name.Text, e.interval.Text, e.item.Text)
+	}
+	e.name.SetText("Kreuzberg < 1300 €")
+	test.Tap(e.saveBtn)
+	if len(h.b.updated) != 1 || h.b.updated[0].Name != "Kreuzberg < 1300 €" || h.b.updated[0].Selectors.Item != "article.aditem" {
+		t.Fatalf("UpdateSearch got %+v", h.b.updated)
+	}
+	if len(h.b.added) != 0 {
+		t.Error("editing added a new search")
+	}
+}

@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"notifio/poll"
+)
+
+func TestSiteCardsSayWhyAndForHowLong(t *testing.T) {
+	h := newHarness(t, sample())
+	h.u.win.Resize(fyne.NewSize(900, 1400))
+	h.u.selectView(viewSites)
+	for _, want := range []string{
+		"idealista.com",
+		"idealista.com is rate-limiting us — step 2 of its backoff",
+		"Next probe in 4:31 (at 14:04)",
+		"Last response: status 429 — decided by: status 429",
+		"The site asked us to wait 10 minutes (Retry-After)",
+		"probing now: one search checks whether the site lets us back in",
+		"Last response: status 403 — decided by: challenge marker: cf-chl",
+		"all clear — searches run on their own schedule",
+		"1 search · answers in about 420ms · 100% of checks went through",
+	} {
+		h.requireText(want)
+	}
+	h.clock.Advance(31 * time.Second)
+	h.u.tick()
+	h.requireText("Next probe in 4:00 (at 14:04)")
+}
+
+func TestSiteCardActions(t *testing.T) {
+	s := sample()
+	// fotocasa.es: its probe came back refused, the challenge ladder climbed.
+	s.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastSignal: "challenge marker: cf-chl", Searches: 2}
+	h := newHarness(t, s)
+	h.u.win.Resize(fyne.NewSize(900, 1400))
+	h.u.selectView(viewSites)
+	fc, id := h.u.sites.cards["fotocasa.es"], h.u.sites.cards["idealista.com"]
+	if !fc.probe.Visible() || !fc.browser.Visible() {
+		t.Fatal("a challenged site offers no way to solve it")
+	}
+	if id.probe.Visible() || id.browser.Visible() {
+		t.Error("a rate-limited site offers to solve a challenge")
+	}
+	if fc.refusal.Visible() || !id.refusal.Visible() {
+		t.Error("Open last refusal page is offered exactly where a page was saved")
+	}
+
+	test.Tap(fc.browser)
+	test.Tap(id.refusal)
+	want := []string{
+		"https://www.fotocasa.es/es/alquiler/viviendas/barcelona/gracia/l",
+		"file:///home/u/.local/share/notifio/refusals/idealista.com.html",
+	}
+	if !slices.Equal(h.opened, want) {
+		t.Errorf("opened %q, want %q", h.opened, want)
+	}
+
+	h.b.probeAt, h.b.probeErr = t0.Add(42*time.Second), errors.New("hostbackoff: too early to probe this site again")
+	test.Tap(fc.probe)
+	h.requireText("Too early: Notifio can probe fotocasa.es from 14:00 (in 0:42)")
+
+	h.b.probeAt, h.b.probeErr = t0, nil
+	test.Tap(fc.probe)
+	h.requireText("Probing fotocasa.es now")
+	if !slices.Equal(h.b.probes, []string{"fotocasa.es", "fotocasa.es"}) {
+		t.Errorf("ProbeNow calls = %v", h.b.probes)
+	}
+}
+
+func TestSitesComeAndGo(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	h.u.selectView(viewSites)
+	h.requireText("No sites yet")
+	h.publish(sample())
+	if h.hasText("No sites yet") || len(h.u.sites.box.Objects) != 3 {
+		t.Fatalf("%d cards for 3 sites", len(h.u.sites.box.Objects))
+	}
+	s := sample()
+	s.Sites = s.Sites[1:]
+	h.publish(s)
+	if _, ok := h.u.sites.cards["fotocasa.es"]; ok || len(h.u.sites.box.Objects) != 2 {
+		t.Errorf("a site that went away keeps its card (%d cards)", len(h.u.sites.box.Objects))
+	}
+}

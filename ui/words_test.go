@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"notifio/poll"
+)
+
+func TestCountdown(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Second, "0:00"},
+		{0, "0:00"},
+		{time.Millisecond, "0:01"}, // still waiting: never reads 0:00
+		{102 * time.Second, "1:42"},
+		{271*time.Second + 300*time.Millisecond, "4:32"},
+		{59*time.Minute + 59*time.Second, "59:59"},
+		{time.Hour, "1:00:00"},
+		{time.Hour + 61*time.Second, "1:01:01"},
+	} {
+		if got := countdown(tc.d); got != tc.want {
+			t.Errorf("countdown(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestSearchStatusWords(t *testing.T) {
+	probing := &poll.SiteSnapshot{Site: "idealista.com", ProbeInFlight: true}
+	for _, tc := range []struct {
+		name string
+		s    poll.SearchSnapshot
+		site *poll.SiteSnapshot
+		want string
+	}{
+		{"scheduled", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0.Add(102 * time.Second)}, nil, "next check in 1:42"},
+		{"due", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0}, nil, "checking in a moment"},
+		{"new", poll.SearchSnapshot{State: poll.StateScheduled}, nil, "first check soon"},
+		{"checking", poll.SearchSnapshot{State: poll.StateChecking}, nil, "checking…"},
+		{"rate limited", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
+			Reason: "idealista.com is rate-limiting us", NextCheck: t0.Add(271 * time.Second)}, nil,
+			"idealista.com is rate-limiting us — next try in 4:31"},
+		{"waiting, no reason", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
+			NextCheck: t0.Add(time.Minute)}, nil, "idealista.com asked us to wait — next try in 1:00"},
+		{"wait over", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
+			Reason: "idealista.com refused access", NextCheck: t0.Add(-time.Second)}, nil,
+			"idealista.com refused access — trying again any moment"},
+		{"probe reason", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
+			Reason: "waiting for the probe on idealista.com"}, nil, "waiting for the probe on idealista.com"},
+		{"probe in flight", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
+			Reason: "idealista.com is rate-limiting us"}, probing, "waiting for the probe on idealista.com"},
+		{"probing", poll.SearchSnapshot{State: poll.StateProbing, Site: "idealista.com"}, nil, "probing idealista.com"},
+		{"paused", poll.SearchSnapshot{State: poll.StatePaused}, nil, "paused"},
+		{"session", poll.SearchSnapshot{State: poll.StateAttention, LastOutcome: "session_expired",
+			Reason: "session expired — log in again"}, nil, "needs attention: session expired — log in again"},
+		{"not results, attention", poll.SearchSnapshot{State: poll.StateAttention, LastOutcome: "unexpected_page"}, nil,
+			"the page did not look like results"},
+		{"not results, scheduled", poll.SearchSnapshot{State: poll.StateScheduled, LastOutcome: "unexpected_page",
+			Reason: "the page did not look like results", NextCheck: t0.Add(time.Minute)}, nil,
+			"the page did not look like results — next check in 1:00"},
+		{"other attention", poll.SearchSnapshot{State: poll.StateAttention, Reason: "the site moved"}, nil,
+			"needs attention: the site moved"},
+	} {
+		if got := searchStatus(tc.s, tc.site, t0); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestParseInterval(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"2 minutes", 2 * time.Minute, true},
+		{"1 minute", time.Minute, true},
+		{"30 seconds", 30 * time.Second, true},
+		{"1 hour 30 minutes", 90 * time.Minute, true},
+		{"5 min", 5 * time.Minute, true},
+		{"90s", 90 * time.Second, true},
+		{"1m30s", 90 * time.Second, true},
+		{"3", 3 * time.Minute, true},
+		{"1,5 minutes", 90 * time.Second, true},
+		{"10 seconds", 0, false},
+		{"29s", 0, false},
+		{"", 0, false},
+		{"often", 0, false},
+		{"2 fortnights", 0, false},
+		{"-5", 0, false},
+	} {
+		got, err := parseInterval(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseInterval(%q) = %v, %v; want %v, ok=%v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+	for _, d := range intervalChoices {
+		if got, err := parseInterval(humanDuration(d)); err != nil || got != d {
+			t.Errorf("the offered interval %q reads back as %v, %v", humanDuration(d), got, err)
+		}
+	}
+}
+
+func TestCheckSearchURL(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{" https://www.wg-gesucht.de/wg-zimmer-in-Berlin.8.0.1.0.html\n", "https://www.wg-gesucht.de/wg-zimmer-in-Berlin.8.0.1.0.html", true},
+		{"http://localhost:8080/results", "http://localhost:8080/results", true},
+		{"HTTPS://EXAMPLE.COM/x", "HTTPS://EXAMPLE.COM/x", true},
+		{"www.wg-gesucht.de/wg-zimmer", "", false},
+		{"javascript:alert(1)", "", false},
+		{"file:///etc/passwd", "", false},
+		{"https://", "", false},
+		{"https://exa mple.com/", "", false},
+		{"", "", false},
+	} {
+		got, err := checkSearchURL(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("checkSearchURL(%q) = %q, %v", tc.in, got, err)
+		}
+	}
+}
+
+func TestSuggestName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Wohnung mieten in Berlin - Kreuzberg | kleinanzeigen.de": "Wohnung mieten in Berlin",
+		"  WG-Zimmer in Berlin  ":                                 "WG-Zimmer in Berlin",
+		"Pisos en alquiler en Centro, Madrid — idealista":         "Pisos en alquiler en Centro, Madrid",
+		"": "",
+	} {
+		if got := suggestName(in); got != want {
+			t.Errorf("suggestName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHumanDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Second:  "30 seconds",
+		90 * time.Second:  "90 seconds",
+		time.Minute:       "1 minute",
+		10 * time.Minute:  "10 minutes",
+		time.Hour:         "1 hour",
+		90 * time.Minute:  "1 hour 30 minutes",
+		150 * time.Second: "150 seconds",
+	} {
+		if got := humanDuration(d); got != want {
+			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
