@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
+	"notifio/poll/fetch"
 	"notifio/storage"
 )
 
@@ -163,8 +164,19 @@ func newHarness(t *testing.T, dir string) *harness {
 func (h *harness) open() *Service {
 	h.t.Helper()
 	seq := 0
+	// Hosts under .invalid stand for an unreachable network: the dialer fails
+	// them as a resolver would, so no test traffic leaves loopback.
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, _, _ := net.SplitHostPort(addr)
+		if strings.HasSuffix(host, ".invalid") {
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	f := fetch.New(fetch.Options{DialContext: dial})
+	h.t.Cleanup(f.Close)
 	svc, err := New(h.db, Options{
-		DataDir: h.dir, Clock: h.clock,
+		DataDir: h.dir, Clock: h.clock, Fetcher: f,
 		// A fixed sequence stands in for randomness: jitter is exercised, the
 		// test stays repeatable.
 		Random: func() float64 { seq++; return float64(seq%7) / 7 },
@@ -357,8 +369,7 @@ func TestRestartMidWaitKeepsTheWait(t *testing.T) {
 
 func TestOfflineClimbsNoLadder(t *testing.T) {
 	h := newHarness(t, "")
-	// A name that cannot resolve: .invalid is reserved (RFC 2606), so the
-	// resolver fails at once without leaving the machine.
+	// A name that cannot resolve (the harness's dialer fails .invalid hosts).
 	s := h.add("offline", "http://notifio-test.invalid/search", 30*time.Second)
 	h.runFor(10 * time.Minute)
 	if e, ok := h.svc.reg.Lookup(s.Site); ok {
@@ -488,7 +499,11 @@ func TestAddSearchRejectsBadInput(t *testing.T) {
 		t.Errorf("one search every 30 s warned: %s", w)
 	}
 	h.add("x1", "https://www.x.de/s1", 30*time.Second)
-	if _, w := h.svc.SiteRate("https://m.x.de/s2", 30*time.Second, ""); w == "" {
-		t.Error("two searches every 30 s on one site (4/min) did not warn")
+	if _, w := h.svc.SiteRate("https://m.x.de/s2", 30*time.Second, ""); w != "" {
+		t.Errorf("two searches every 30 s (one request every 15 s) warned: %s", w)
+	}
+	h.add("x2", "https://www.x.de/s2", 30*time.Second)
+	if _, w := h.svc.SiteRate("https://m.x.de/s3", 30*time.Second, ""); w == "" {
+		t.Error("three searches every 30 s on one site (6/min) did not warn")
 	}
 }

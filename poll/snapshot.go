@@ -9,11 +9,11 @@ type SearchState string
 
 // The states of a search.
 const (
-	StateScheduled SearchState = "scheduled"      // waiting for its next check
-	StateChecking  SearchState = "checking"       // a request is in flight
-	StateWaiting   SearchState = "waiting"        // its site is backing off (or waiting for a probe)
-	StateProbing   SearchState = "probing"        // this search is its site's single probe
-	StatePaused    SearchState = "paused"         // paused by the user
+	StateScheduled SearchState = "scheduled"       // waiting for its next check
+	StateChecking  SearchState = "checking"        // a request is in flight
+	StateWaiting   SearchState = "waiting"         // its site is backing off (or waiting for a probe)
+	StateProbing   SearchState = "probing"         // this search is its site's single probe
+	StatePaused    SearchState = "paused"          // paused by the user
 	StateAttention SearchState = "needs_attention" // the user must act (session expired, page not results)
 )
 

@@ -63,8 +63,9 @@ func TestDBSizeAfter1000Commits(t *testing.T) {
 	}
 }
 
-func benchCommit(b *testing.B, fresh int) {
+func benchCommit(b *testing.B, fresh int, noSync bool) {
 	db := openT(b, b.TempDir(), Options{})
+	db.bdb.NoSync = noSync
 	s := addSearch(b, db, "bench")
 	pages := make([][]Listing, b.N+1)
 	for i := range pages {
@@ -86,10 +87,13 @@ func benchCommit(b *testing.B, fresh int) {
 }
 
 // BenchmarkCommitPoll: a 25-listing page with 2 new listings (one digest each).
-func BenchmarkCommitPoll(b *testing.B) { benchCommit(b, 2) }
+func BenchmarkCommitPoll(b *testing.B) { benchCommit(b, 2, false) }
 
 // BenchmarkCommitPollNothingNew: a 25-listing page already seen (the common poll).
-func BenchmarkCommitPollNothingNew(b *testing.B) { benchCommit(b, 0) }
+func BenchmarkCommitPollNothingNew(b *testing.B) { benchCommit(b, 0, false) }
 
 // BenchmarkCommitPollAllNew: every one of the 25 listings is new.
-func BenchmarkCommitPollAllNew(b *testing.B) { benchCommit(b, 25) }
+func BenchmarkCommitPollAllNew(b *testing.B) { benchCommit(b, 25, false) }
+
+// BenchmarkCommitPollNoSync is BenchmarkCommitPoll without fsync: the CPU cost.
+func BenchmarkCommitPollNoSync(b *testing.B) { benchCommit(b, 2, true) }

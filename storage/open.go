@@ -142,7 +142,10 @@ func (d *DB) prepare() error {
 		return &SchemaError{Dir: d.dir, Schema: schema, Supported: schemaVersion()}
 	}
 	if schema < schemaVersion() {
-		if _, err := d.backup(); err != nil {
+		d.backupMu.Lock()
+		_, err := d.backup()
+		d.backupMu.Unlock()
+		if err != nil {
 			return fmt.Errorf("backing up before upgrading the database from schema %d: %w", schema, err)
 		}
 		if err := d.bdb.Update(func(tx *bolt.Tx) error { return migrate(tx, schema, d.opts.Logf) }); err != nil {
@@ -165,7 +168,9 @@ func (d *DB) create() error {
 	tmp := d.path + newSuffix
 	_ = os.Remove(tmp)
 	bdb, err := safeOpen(tmp, d.bolt())
-	if err != nil {
+	if errors.Is(err, berrors.ErrTimeout) { // another instance is creating it right now
+		return fmt.Errorf("%w (data: %s)", ErrAlreadyRunning, d.dir)
+	} else if err != nil {
 		return wrapIOError("creating the database in "+d.dir, d.dir, err)
 	}
 	err = bdb.Update(func(tx *bolt.Tx) error { return migrate(tx, 0, d.opts.Logf) })
@@ -301,6 +306,8 @@ func (d *DB) listBackups() ([]backupFile, error) {
 // calls it; a long-running app may call it, say, hourly. It returns the new
 // backup's path, or "" when none was due.
 func (d *DB) MaybeBackup() (string, error) {
+	d.backupMu.Lock()
+	defer d.backupMu.Unlock()
 	backups, err := d.listBackups()
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("listing backups: %w", err)
@@ -317,7 +324,8 @@ func (d *DB) MaybeBackup() (string, error) {
 }
 
 // backup copies the database (a consistent snapshot, taken in a read
-// transaction) to backups/notifio-<UTC timestamp>.db and rotates old ones.
+// transaction) to backups/notifio-<UTC timestamp>.db and rotates old ones. The
+// caller holds backupMu.
 func (d *DB) backup() (string, error) {
 	dir := filepath.Join(d.dir, BackupDirName)
 	if err := os.MkdirAll(dir, 0o700); err != nil {

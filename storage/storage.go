@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
@@ -146,6 +147,7 @@ type DB struct {
 	instance  string // random per-database component of Message-IDs
 	recovered *Recovery
 	backupErr error
+	backupMu  sync.Mutex // one backup at a time
 
 	// testHookInCommit, if set, runs inside CommitPoll's transaction after the
 	// listings were marked seen and before the outbox item is written.

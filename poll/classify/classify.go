@@ -58,6 +58,7 @@ import (
 	"strings"
 	"time"
 
+	"notifio/hostbackoff"
 	"notifio/poll/fetch"
 )
 
@@ -99,7 +100,9 @@ type Outcome struct {
 	Kind Kind
 	// Status is the HTTP status code, 0 when no response arrived.
 	Status int
-	// RetryAfter is the parsed Retry-After of a 429 or 503, 0 if none.
+	// RetryAfter is the Retry-After of a 429 or 503 as hostbackoff.ParseRetryAfter
+	// reads it (seconds or HTTP-date, past → 0, at most hostbackoff.MaxWait); 0 if
+	// none or unparseable.
 	RetryAfter time.Duration
 	// Signal is the evidence that decided, short, e.g. "status 429",
 	// "header cf-mitigated: challenge", "title: Just a moment...".
@@ -163,7 +166,7 @@ func Classify(in Input) Outcome {
 		if now.IsZero() {
 			now = time.Now()
 		}
-		if d, ok := parseRetryAfter(in.Header.Get("Retry-After"), now); ok {
+		if d, ok := hostbackoff.ParseRetryAfter(in.Header.Get("Retry-After"), now); ok {
 			o.RetryAfter = d
 		}
 	}
@@ -307,8 +310,15 @@ var cloudflareOrigin = map[int]string{
 	530: "the origin could not be resolved",
 }
 
-// clip shortens s to at most n runes, with "…" when cut.
+// clip shortens s to at most n runes, with "…" when cut; invalid UTF-8 and control
+// characters (page text may hold any) are replaced, so a signal is always printable.
 func clip(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 	r := []rune(s)
 	if len(r) <= n {
 		return s

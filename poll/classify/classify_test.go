@@ -22,6 +22,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"notifio/hostbackoff"
 	"notifio/poll/fetch"
 )
 
@@ -461,33 +462,26 @@ func TestRealPages(t *testing.T) {
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
+func TestRetryAfterForms(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want time.Duration
-		ok   bool
 	}{
-		{"120", 2 * time.Minute, true},
-		{" 7 ", 7 * time.Second, true},
-		{"0", 0, true},
-		{"99999999999", 24 * time.Hour, true},
-		{"99999999999999999999999999999", 24 * time.Hour, true},
-		{"-1", 0, false},
-		{"+5", 0, false},
-		{"1.5", 0, false},
-		{"0x10", 0, false},
-		{"", 0, false},
-		{"soon", 0, false},
-		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},            // IMF-fixdate
-		{now.Add(time.Hour).Format("Monday, 02-Jan-06 15:04:05 GMT"), time.Hour, true},         // RFC 850
-		{now.Add(10 * time.Minute).Format("Mon Jan _2 15:04:05 2006"), 10 * time.Minute, true}, // asctime
-		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},                                 // past
-		{now.Add(30 * 24 * time.Hour).Format(http.TimeFormat), 24 * time.Hour, true},           // far future
-		{"Sun, 06 Nov 1994 08:49:37 XYZ", 0, false},
+		{"120", 2 * time.Minute},
+		{" 7 ", 7 * time.Second},
+		{"99999999999", hostbackoff.MaxWait},
+		{"-1", 0},
+		{"1.5", 0},
+		{"soon", 0},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second},            // IMF-fixdate
+		{now.Add(time.Hour).Format("Monday, 02-Jan-06 15:04:05 GMT"), time.Hour},         // RFC 850
+		{now.Add(10 * time.Minute).Format("Mon Jan _2 15:04:05 2006"), 10 * time.Minute}, // asctime
+		{now.Add(-time.Hour).Format(http.TimeFormat), 0},                                 // past
+		{now.Add(30 * 24 * time.Hour).Format(http.TimeFormat), hostbackoff.MaxWait},      // far future
 	} {
-		got, ok := parseRetryAfter(c.in, now)
-		if got != c.want || ok != c.ok {
-			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", c.in, got, ok, c.want, c.ok)
+		o := Classify(Input{Status: 429, Header: http.Header{"Retry-After": {c.in}}, Now: now})
+		if o.RetryAfter != c.want || o.Kind != RateLimited {
+			t.Errorf("Retry-After %q: %v, want %v", c.in, o, c.want)
 		}
 	}
 }
@@ -535,6 +529,13 @@ func TestLooksLikeLogin(t *testing.T) {
 		if got := looksLikeLogin(u); got != want {
 			t.Errorf("looksLikeLogin(%s) = %v, want %v", raw, got, want)
 		}
+	}
+}
+
+func TestSignalsArePrintable(t *testing.T) {
+	o := Classify(Input{Status: 200, Body: []byte("<title>Just a moment\xff\x01...</title>")})
+	if o.Kind != Challenge || o.Signal != "title: Just a moment\uFFFD ..." {
+		t.Errorf("got %v %q", o, o.Signal)
 	}
 }
 

@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
+	"notifio/hostbackoff"
 	"notifio/poll/fetch"
 )
 
@@ -56,7 +56,7 @@ func FuzzClassify(f *testing.F) {
 		if o.Status != status {
 			t.Fatalf("status %d, want %d", o.Status, status)
 		}
-		if o.RetryAfter < 0 || o.RetryAfter > 24*time.Hour {
+		if o.RetryAfter < 0 || o.RetryAfter > hostbackoff.MaxWait {
 			t.Fatalf("retry after %v", o.RetryAfter)
 		}
 		if o.Kind == OK && listings <= 0 && !marker {

@@ -327,7 +327,7 @@ func promotedMarked(n *html.Node) bool {
 // cardScan is what one walk over a card collects.
 type cardScan struct {
 	heading, titleEl *html.Node
-	onRequest        *html.Node // short text saying the price is on request
+	onRequest        *html.Node   // short text saying the price is on request
 	priceEls         []*html.Node // class mentions a price, or itemprop=price
 	textEls          []*html.Node // parents of text with digits, in order
 	locEl, locIcon   *html.Node

@@ -7,7 +7,6 @@
 package extract
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -47,11 +46,7 @@ func ExtractWith(body []byte, pageURL *url.URL, sel Selectors, opt Options) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	root, err := html.Parse(bytes.NewReader(body))
-	if err != nil { // html.Parse only fails on reader errors; keep the message anyway
-		return Result{}, fmt.Errorf("extract: parsing the page: %w", err)
-	}
-	p := newPage(root, pageURL)
+	p := newPage(parse(body), pageURL)
 	var r Result
 	switch {
 	case us != nil:
@@ -63,7 +58,12 @@ func ExtractWith(body []byte, pageURL *url.URL, sel Selectors, opt Options) (Res
 		}
 		if prof != nil {
 			r = p.byProfile(prof)
-			if len(r.Listings) == 0 && !r.Container && !r.NoResults {
+			if len(r.Listings) == 0 && !r.NoResults {
+				if r.Blocked = p.blocked(); r.Blocked == "" {
+					r.NoResults = p.hasNoResultsPhrase(prof.noResults) || p.hasNoResultsPhrase(genericNoResults)
+				}
+			}
+			if len(r.Listings) == 0 && !r.Container && !r.NoResults && r.Blocked == "" {
 				// The profile's markup is gone (redesign, or not a results page):
 				// try the generic strategies before giving up.
 				if g := p.generic(); len(g.Listings) > 0 {
@@ -97,6 +97,8 @@ type page struct {
 	// stack is scratch space for the walk.
 	stack  []childRec
 	walked bool
+	// lowerText is the page's visible text in lower case, once needed.
+	lowerText string
 }
 
 // anchor is one link and, once resolved, its listing URL.
@@ -298,9 +300,8 @@ func (p *page) finish(r *Result) {
 	if r.Listings == nil {
 		r.Listings = []Listing{}
 	}
-	if len(r.Listings) == 0 {
-		r.Blocked = p.blocked()
-		if !r.NoResults && r.Blocked == "" {
+	if len(r.Listings) == 0 && r.Blocked == "" && !r.NoResults {
+		if r.Blocked = p.blocked(); r.Blocked == "" {
 			r.NoResults = p.hasNoResultsPhrase(genericNoResults)
 		}
 	}
@@ -319,7 +320,13 @@ var genericNoResults = []string{
 // phrases (lower case). A phrase that starts with a digit must not follow one
 // ("10 Treffer" is not "0 Treffer").
 func (p *page) hasNoResultsPhrase(phrases []string) bool {
-	body := strings.ToLower(text(p.root))
+	if len(phrases) == 0 {
+		return false
+	}
+	if p.lowerText == "" {
+		p.lowerText = strings.ToLower(text(p.root)) + " "
+	}
+	body := p.lowerText
 	for _, ph := range phrases {
 		for i := 0; ; {
 			j := strings.Index(body[i:], ph)

@@ -18,7 +18,7 @@ var currencies = []struct{ sign, code string }{
 }
 
 // numberRe finds a number as shown on a page: digits with thousands separators
-// ('.', ',', ' ', '\'', no-break spaces) and an optional decimal part.
+// ('.', ',', ' ', '\”, no-break spaces) and an optional decimal part.
 var numberRe = regexp.MustCompile(`\d(?:[\d.,'’\x{00a0}\x{202f} ]*\d)?`)
 
 // parsePrice parses a price as shown: "1.250 €" → 1250 EUR, "€1,250" → 1250,

@@ -89,9 +89,6 @@ func (p *page) byProfile(prof *profile) Result {
 	if prof.noResultsSel != nil && q(p.root, prof.noResultsSel) != nil {
 		r.NoResults = true
 	}
-	if len(r.Listings) == 0 && !r.NoResults && len(prof.noResults) > 0 {
-		r.NoResults = p.hasNoResultsPhrase(prof.noResults)
-	}
 	return r
 }
 
@@ -481,7 +478,10 @@ func (p *page) fillFromCard(l *Listing, card *html.Node) {
 	}
 	u, _ := p.res.resolve(l.URL)
 	g := p.cardListing(card, &anchor{n: card, canon: l.URL, u: u})
-	for _, f := range []struct{ dst *string; src string }{
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{
 		{&l.Title, g.Title}, {&l.Price, g.Price}, {&l.Location, g.Location}, {&l.Size, g.Size}, {&l.Rooms, g.Rooms}, {&l.Image, g.Image},
 	} {
 		if *f.dst == "" {

@@ -1,6 +1,7 @@
 // Package fetch gets one search page safely: one long-lived transport with timeouts at
 // every stage, a body cap counted after decompression, browser-like request headers,
-// a cookie jar per site, an optional user-pasted Cookie header, its own redirect
+// a cookie jar per site (hostbackoff.SiteOf: eTLD+1, IP literals their own site),
+// an optional user-pasted Cookie header, its own redirect
 // policy (cross-site redirects are reported, never followed), and the body decoded
 // to UTF-8.
 //
@@ -23,6 +24,8 @@ import (
 	"time"
 
 	"golang.org/x/net/publicsuffix"
+
+	"notifio/hostbackoff"
 )
 
 // Defaults used where Options leaves a field zero.
@@ -69,6 +72,9 @@ type Options struct {
 	// TLSConfig, when set, is cloned into the transport (tests use it to trust
 	// an httptest certificate). Nil means the system roots.
 	TLSConfig *tls.Config
+	// DialContext, when set, replaces the network dialer (tests use it to stand
+	// for an unreachable network without sending anything off this machine).
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// NoProxy disables http.ProxyFromEnvironment.
 	NoProxy bool
 }
@@ -165,11 +171,15 @@ func New(opts Options) *Fetcher {
 	if tlsConf.MinVersion == 0 {
 		tlsConf.MinVersion = tls.VersionTLS12
 	}
-	t := &http.Transport{
-		DialContext: (&net.Dialer{
+	dial := opts.DialContext
+	if dial == nil {
+		dial = (&net.Dialer{
 			Timeout:   opts.DialTimeout,
 			KeepAlive: 30 * time.Second,
-		}).DialContext,
+		}).DialContext
+	}
+	t := &http.Transport{
+		DialContext:            dial,
 		TLSClientConfig:        tlsConf,
 		TLSHandshakeTimeout:    opts.TLSHandshakeTimeout,
 		ResponseHeaderTimeout:  opts.ResponseHeaderTimeout,
@@ -197,7 +207,7 @@ func (f *Fetcher) Close() {
 // MaxBody is the body cap in bytes.
 func (f *Fetcher) MaxBody() int64 { return f.opts.MaxBody }
 
-// ClearCookies forgets the jar cookies of one site (as SiteOf names it).
+// ClearCookies forgets the jar cookies of one site (as hostbackoff.SiteOf names it).
 func (f *Fetcher) ClearCookies(site string) {
 	f.mu.Lock()
 	delete(f.jars, site)
@@ -237,7 +247,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
 
-	site := SiteOf(u.Hostname())
+	site := hostbackoff.SiteOf(u.Hostname())
 	jar := f.jarFor(site)
 	cur := u
 	visited := map[string]bool{}
@@ -249,7 +259,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 		hreq.Header.Set("User-Agent", f.opts.UserAgent)
 		hreq.Header.Set("Accept", f.opts.Accept)
 		hreq.Header.Set("Accept-Language", f.opts.AcceptLanguage)
-		if cookie != "" && SiteOf(cur.Hostname()) == site {
+		if cookie != "" && hostbackoff.SiteOf(cur.Hostname()) == site {
 			hreq.Header.Set("Cookie", cookie)
 		}
 		for _, c := range jar.Cookies(cur) {
@@ -268,9 +278,6 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 
 		if isRedirect(resp.StatusCode) && resp.Header.Get("Location") != "" {
 			next, stop := f.checkRedirect(u, cur, resp.Header.Get("Location"), hops, visited)
-			if stop != nil {
-				stop.Status = resp.StatusCode
-			}
 			if stop == nil {
 				// Drain a little so the connection can be reused, then follow.
 				_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
@@ -278,6 +285,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 				cur = next
 				continue
 			}
+			stop.Status = resp.StatusCode
 			r, err := f.finish(ctx, resp, u, cur, start)
 			if r != nil {
 				r.Redirect = stop

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"notifio/hostbackoff"
 )
 
 // StopReason says why a redirect was not followed.
@@ -97,7 +99,7 @@ func (f *Fetcher) checkRedirect(orig, cur *url.URL, location string, hops int, v
 		stop.Why = StopBadLocation
 	case cur.Scheme == "https" && next.Scheme == "http":
 		stop.Why = StopDowngrade
-	case SiteOf(next.Hostname()) != SiteOf(orig.Hostname()):
+	case hostbackoff.SiteOf(next.Hostname()) != hostbackoff.SiteOf(orig.Hostname()):
 		stop.Why = StopCrossSite
 	case hops >= f.opts.MaxRedirects:
 		stop.Why = StopTooMany
