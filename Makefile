@@ -40,3 +40,11 @@ test: deps lint
 	$(GO) test -race -tags ci -timeout 20m ./...
 	CGO_ENABLED=1 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 	./$(BIN) --version
+
+# Performance figures (issue 7): writes docs/PERFORMANCE.md. Takes about 20 minutes.
+bench: deps
+	bash poll/loadsite/bench.sh
+
+# Installable bundles: Linux tar.xz and a Windows .exe in dist/.
+package: deps
+	bash .ci/package.sh
