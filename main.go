@@ -7,6 +7,7 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/notify"
@@ -63,25 +65,65 @@ func runWindow(dir string, logger *slog.Logger) int {
 	if dir == "" {
 		d, err := storage.DefaultDir()
 		if err != nil {
-			return fatalWindow(a, "Notifio cannot find a folder for its data: "+err.Error())
+			return fatalWindow(a, "Notifio cannot find a folder for its data: "+err.Error(), nil)
 		}
 		dir = d
 	}
-	db, err := storage.Open(dir, storage.Options{})
-	if err != nil {
-		msg := "Notifio could not open its data (" + dir + "):\n" + err.Error()
-		if errors.Is(err, storage.ErrAlreadyRunning) {
-			msg = "Notifio is already running (data: " + dir + ").\nLook for its window or its icon in the system tray."
-		}
-		return fatalWindow(a, msg)
+	w := &watcher{dir: dir, log: logger}
+	defer w.stop()
+	db, err := storage.Open(dir, storage.Options{Logf: logf(logger)})
+	switch {
+	case errors.Is(err, storage.ErrDamaged):
+		// No backup passed the check: the user chooses to start empty; the
+		// damaged file is kept beside it.
+		return fatalWindow(a, "Notifio's database is damaged and no backup could be restored:\n"+err.Error()+
+			"\n\nYou can start with an empty database; the damaged file is kept so nothing is deleted.",
+			&fatalAction{label: "Start with an empty database", run: func() error {
+				moved, err := storage.StartFresh(dir, storage.Options{})
+				if err != nil {
+					return err
+				}
+				logger.Warn("started with an empty database", "damaged_file_kept_at", moved)
+				db, err := storage.Open(dir, storage.Options{Logf: logf(logger)})
+				if err != nil {
+					return err
+				}
+				return w.start(a, db)
+			}})
+	case errors.Is(err, storage.ErrAlreadyRunning):
+		return fatalWindow(a, "Notifio is already running (data: "+dir+").\nLook for its window or its icon in the system tray.", nil)
+	case err != nil:
+		return fatalWindow(a, "Notifio could not open its data ("+dir+"):\n"+err.Error(), nil)
 	}
-	defer db.Close()
-	secrets := notify.NewSecrets(dir)
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: logger})
+	if err := w.start(a, db); err != nil {
+		return fatalWindow(a, "Notifio could not start: "+err.Error(), nil)
+	}
+	a.Run()
+	return 0
+}
+
+// watcher is the running core behind the window: database, poll loop, relay.
+type watcher struct {
+	dir    string
+	log    *slog.Logger
+	db     *storage.DB
+	svc    *poll.Service
+	ui     *ui.UI
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// start builds the watcher over an open database and shows the main window.
+func (w *watcher) start(a fyne.App, db *storage.DB) error {
+	w.db = db
+	secrets := notify.NewSecrets(w.dir)
+	var svc *poll.Service
+	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: w.log,
+		OnChange: func() { svc.OutboxChanged() }})
 	var u *ui.UI
 	var uiMu sync.Mutex
 	svc, err := poll.New(db, poll.Options{
-		DataDir: dir, Relay: relay, Secrets: secrets, Logger: logger,
+		DataDir: w.dir, Relay: relay, Secrets: secrets, Logger: w.log,
 		Notify: func(title, body string) {
 			uiMu.Lock()
 			defer uiMu.Unlock()
@@ -91,36 +133,85 @@ func runWindow(dir string, logger *slog.Logger) int {
 		},
 	})
 	if err != nil {
-		return fatalWindow(a, "Notifio could not start: "+err.Error())
+		return err
 	}
-	defer svc.Close()
+	w.svc = svc
 	uiMu.Lock()
 	u = ui.New(a, svc, ui.Options{})
 	uiMu.Unlock()
-	if rec := db.Recovered(); rec != nil {
-		logger.Warn("database restored", "what", rec.String())
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); relay.Run(ctx) }()
+	w.cancel = cancel
+	w.wg.Add(2)
+	go func() { defer w.wg.Done(); _ = relay.Run(ctx) }()
 	go func() {
-		defer wg.Done()
+		defer w.wg.Done()
 		if err := svc.Run(ctx); err != nil {
-			logger.Error("watcher stopped", "err", err)
+			w.log.Error("watcher stopped", "err", err)
 		}
 	}()
-	u.ShowAndRun()
-	cancel()
-	wg.Wait()
-	return 0
+	w.ui = u
+	u.Show()
+	if rec := db.Recovered(); rec != nil {
+		w.log.Warn("database restored", "what", rec.String())
+		dialog.ShowInformation("Notifio restored your data", rec.String(), u.Window())
+	}
+	if err := db.BackupErr(); err != nil {
+		w.log.Warn("backup failed", "err", err)
+	}
+	return nil
 }
 
-// fatalWindow shows why Notifio cannot start, in a window the user can close.
-func fatalWindow(a fyne.App, msg string) int {
+// stop cancels the poll loop, waits for it and closes the database.
+func (w *watcher) stop() {
+	if w.ui != nil {
+		w.ui.Close()
+	}
+	if w.cancel != nil {
+		w.cancel()
+	}
+	w.wg.Wait()
+	if w.svc != nil {
+		w.svc.Close()
+	}
+	if w.db != nil {
+		_ = w.db.Close()
+	}
+}
+
+func logf(l *slog.Logger) func(string, ...any) {
+	return func(format string, args ...any) { l.Info(fmt.Sprintf(format, args...)) }
+}
+
+// fatalAction is an optional way out offered by fatalWindow.
+type fatalAction struct {
+	label string
+	run   func() error
+}
+
+// fatalWindow shows why Notifio cannot start, in a window the user can close,
+// with an optional way out.
+func fatalWindow(a fyne.App, msg string, action *fatalAction) int {
 	w := a.NewWindow("Notifio")
-	quit := widget.NewButton("Close", func() { a.Quit() })
-	w.SetContent(container.NewVBox(widget.NewLabel(msg), quit))
+	label := widget.NewLabel(msg)
+	label.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(label)
+	if action != nil {
+		var btn *widget.Button
+		btn = widget.NewButton(action.label, func() {
+			btn.Disable()
+			if err := action.run(); err != nil {
+				label.SetText(msg + "\n\nThat did not work: " + err.Error())
+				btn.Enable()
+				return
+			}
+			w.Close()
+		})
+		btn.Importance = widget.HighImportance
+		box.Add(btn)
+	}
+	box.Add(widget.NewButton("Quit", func() { a.Quit() }))
+	w.SetContent(box)
+	w.Resize(fyne.NewSize(560, 240))
 	w.ShowAndRun()
 	return 1
 }

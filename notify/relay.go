@@ -43,6 +43,10 @@ type RelayOptions struct {
 	Logger *slog.Logger
 	// BatchSize is how many due items are read at a time (default 20).
 	BatchSize int
+	// OnChange, if set, is called after every pass that tried to send
+	// something, so observers (the window's outbox banner) can refresh. It must
+	// not block.
+	OnChange func()
 }
 
 // The backoff after the n-th consecutive temporary failure of an item: 30 s,
@@ -98,6 +102,7 @@ type Relay struct {
 	log    *slog.Logger
 	batch  int
 	wake   chan struct{}
+	change func()
 
 	sendMu sync.Mutex // one pass, hence one send, at a time
 
@@ -127,6 +132,7 @@ func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOpt
 		log:    opts.Logger,
 		batch:  opts.BatchSize,
 		wake:   make(chan struct{}, 1),
+		change: opts.OnChange,
 	}
 	if r.now == nil {
 		r.now = time.Now
@@ -239,6 +245,12 @@ func (r *Relay) SendDue(ctx context.Context) (sent int, err error) {
 func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()
+	tried := false
+	defer func() {
+		if tried && r.change != nil {
+			r.change()
+		}
+	}()
 	defer func() {
 		r.mu.Lock()
 		r.lastErr = err
@@ -279,6 +291,7 @@ func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 		if len(items) == 0 {
 			return sent, false, nil
 		}
+		tried = true
 		for i, item := range items {
 			if err := ctx.Err(); err != nil {
 				return sent, false, err // untouched items stay due

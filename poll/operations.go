@@ -472,7 +472,11 @@ func EmailSource(db *storage.DB, secrets *notify.Secrets) func() (notify.Config,
 // SetEmailConfig validates and saves the SMTP settings; the password goes to the
 // OS keyring (or its fallback, with the warning returned).
 func (s *Service) SetEmailConfig(cfg notify.Config, password string) (string, error) {
-	return SaveEmailConfig(s.db, s.opts.Secrets, cfg, password)
+	warn, err := SaveEmailConfig(s.db, s.opts.Secrets, cfg, password)
+	if err == nil && s.opts.Relay != nil {
+		s.opts.Relay.Wake()
+	}
+	return warn, err
 }
 
 // SaveEmailConfig validates and saves SMTP settings and the password.
@@ -509,6 +513,7 @@ func (s *Service) RetryOutbox() error {
 	if s.opts.Relay != nil {
 		s.opts.Relay.Wake()
 	}
+	s.invalidateOutbox()
 	s.publish()
 	return nil
 }
@@ -620,22 +625,51 @@ func (s *Service) Snapshot() Snapshot {
 		snap.Sites = append(snap.Sites, st)
 	}
 	sort.Slice(snap.Sites, func(i, j int) bool { return snap.Sites[i].Site < snap.Sites[j].Site })
-	if items, err := s.db.ListOutbox(); err == nil {
-		var newest time.Time
-		for _, it := range items {
-			switch it.State {
-			case storage.OutboxPending:
-				snap.Outbox.Pending++
-			case storage.OutboxNeedsAttention:
-				snap.Outbox.NeedsAttention++
-				if !it.Created.Before(newest) {
-					newest = it.Created
-					snap.Outbox.LastError, snap.Outbox.Hint = it.LastError, it.Hint
-				}
+	snap.Outbox = s.outboxSummary(now)
+	return snap
+}
+
+// outboxSummary counts the outbox, at most once every two seconds: the snapshot
+// is built after every poll, and the outbox keeps sent items for a while.
+// Called with s.mu held.
+func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
+	if !s.outboxAt.IsZero() && now.Sub(s.outboxAt) < 2*time.Second && now.After(s.outboxAt) {
+		return s.outboxSnap
+	}
+	var sum OutboxSnapshot
+	items, err := s.db.ListOutbox()
+	if err != nil {
+		return s.outboxSnap
+	}
+	var newest time.Time
+	for _, it := range items {
+		switch it.State {
+		case storage.OutboxPending:
+			sum.Pending++
+		case storage.OutboxNeedsAttention:
+			sum.NeedsAttention++
+			if !it.Created.Before(newest) {
+				newest = it.Created
+				sum.LastError, sum.Hint = it.LastError, it.Hint
 			}
 		}
 	}
-	return snap
+	s.outboxSnap, s.outboxAt = sum, now
+	return sum
+}
+
+// OutboxChanged tells the watcher that the relay sent or failed an email, so
+// observers see the outbox as it is now. Safe from any goroutine.
+func (s *Service) OutboxChanged() {
+	s.invalidateOutbox()
+	s.publish()
+}
+
+// invalidateOutbox makes the next snapshot count the outbox again.
+func (s *Service) invalidateOutbox() {
+	s.mu.Lock()
+	s.outboxAt = time.Time{}
+	s.mu.Unlock()
 }
 
 // pageTitle returns the text of a page's <title>, whitespace-folded.

@@ -72,7 +72,11 @@ type Service struct {
 	nextSub  int
 	offline  offlineState
 	running  bool
-	inflight sync.WaitGroup
+
+	outboxSnap OutboxSnapshot
+	outboxAt   time.Time
+	lastBackup time.Time
+	inflight   sync.WaitGroup
 }
 
 type searchRun struct {
@@ -276,6 +280,7 @@ func (s *Service) Run(ctx context.Context) error {
 	s.publish()
 	for {
 		now := s.clock.Now()
+		s.housekeeping(now)
 		jobs, next := s.plan(now)
 		for _, j := range jobs {
 			s.inflight.Add(1)
@@ -305,6 +310,22 @@ func (s *Service) Run(ctx context.Context) error {
 		case <-s.wake:
 			t.Stop()
 		}
+	}
+}
+
+// housekeeping takes the daily backup and prunes old sent emails, checked hourly.
+func (s *Service) housekeeping(now time.Time) {
+	if !s.lastBackup.IsZero() && now.Sub(s.lastBackup) < time.Hour && now.After(s.lastBackup) {
+		return
+	}
+	s.lastBackup = now
+	if path, err := s.db.MaybeBackup(); err != nil {
+		s.log.Warn("could not back up the database", "err", err)
+	} else if path != "" {
+		s.log.Info("database backed up", "path", path)
+	}
+	if _, err := s.db.PruneOutbox(now); err != nil {
+		s.log.Warn("could not prune sent emails", "err", err)
 	}
 }
 
@@ -550,6 +571,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		s.persistBackoff()
 		if r != nil {
 			s.commit(j, search, res, now)
+			s.invalidateOutbox()
 		}
 	case out.Kind == classify.SessionExpired:
 		s.mu.Lock()

@@ -37,10 +37,12 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	secrets := newSecrets(dir)
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger})
+	var svc *poll.Service
+	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger,
+		OnChange: func() { svc.OutboxChanged() }})
 	opts := env.serviceOptions(dir)
 	opts.Relay = relay
-	svc, err := poll.New(db, opts)
+	svc, err = poll.New(db, opts)
 	if err != nil {
 		return err
 	}
