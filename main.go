@@ -19,10 +19,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/notify"
+	// Imported first for its side effect: a "C" locale reads as English before
+	// Fyne initialises (no locale error on every command).
 	"notifio/poll"
 	"notifio/storage"
 	"notifio/ui"
 	"notifio/ui/cli"
+	_ "notifio/ui/locale"
 )
 
 // version is set at build time from FyneApp.toml (see Makefile); "dev" otherwise.
@@ -137,7 +140,7 @@ func (w *watcher) start(a fyne.App, db *storage.DB) error {
 	}
 	w.svc = svc
 	uiMu.Lock()
-	u = ui.New(a, svc, ui.Options{})
+	u = ui.New(a, svc, ui.Options{Version: version, DataDir: w.dir})
 	uiMu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel

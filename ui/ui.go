@@ -59,6 +59,12 @@ type Options struct {
 	StartHidden bool
 	// TickEvery is the period of the countdown ticker; 0 means one second.
 	TickEvery time.Duration
+	// Version is shown in the About dialog (main passes FyneApp.toml's Version);
+	// "" or "dev" reads as a development build.
+	Version string
+	// DataDir is the data folder shown in the About dialog; "" means the default
+	// (os.UserConfigDir()/notifio).
+	DataDir string
 }
 
 // UI is Notifio's window and tray. Create it with New. Its methods must be called
@@ -87,6 +93,8 @@ type UI struct {
 	trayPause   *fyne.MenuItem
 	visible     bool
 	startHidden bool
+
+	version, dataDir string // for the About dialog (about.go)
 
 	cancelSub func()
 	done      chan struct{}
@@ -134,6 +142,8 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 	))
 	u.win.SetCloseIntercept(u.closeWindow)
 	u.setupTray()
+	u.version, u.dataDir = opts.Version, opts.DataDir
+	u.win.SetMainMenu(u.newMainMenu())
 
 	// Subscribe before reading the first snapshot, so no change falls in between;
 	// apply drops a published snapshot older than the one already shown.
