@@ -9,7 +9,7 @@ LDFLAGS := -X main.version=$(VERSION)
 # Debian packages the cgo build of the window needs (Fyne v2.8 builds GLFW's Wayland backend too).
 APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libwayland-dev libxkbcommon-dev wayland-protocols
 
-.PHONY: deps run build test lint bench package
+.PHONY: deps run build test lint bench package windows
 deps:
 	@case "$$(uname -s)" in \
 	Linux) \
@@ -45,6 +45,12 @@ test: deps lint
 bench: deps
 	bash poll/loadsite/bench.sh
 
-# Installable bundles: Linux tar.xz and a Windows .exe in dist/.
+# Installable bundles in dist/: notifio-$(VERSION)-linux-amd64.tar.xz and
+# notifio-$(VERSION)-windows-amd64.exe (fyne package in a throw-away copy; installs
+# the pinned fyne command and, when missing, the mingw-w64 cross compiler).
 package: deps
 	bash .ci/package.sh
+
+# Windows cross-build check (CI runs it after test): build/notifio.exe, not a bundle.
+windows:
+	bash .ci/package.sh windows-build

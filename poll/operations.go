@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -424,12 +426,25 @@ func (s *Service) ProbeNow(site string) (time.Time, error) {
 // RefusalPage returns the saved copy of a site's last refusal page.
 func (s *Service) RefusalPage(site string) (string, bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	sr, ok := s.sites[site]
-	if !ok || sr.lastRefusal == "" {
+	path := ""
+	if ok {
+		path = sr.lastRefusal
+	}
+	s.mu.Unlock()
+	if path != "" {
+		return path, true
+	}
+	// After a restart the copy kept by keepPage is still on disk; the wait it
+	// explains was restored too, so offer it.
+	if s.opts.DataDir == "" || site == "" {
 		return "", false
 	}
-	return sr.lastRefusal, true
+	name := filepath.Join(s.opts.DataDir, "pages", safeName(site)+"-last.html")
+	if st, err := os.Stat(name); err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	return name, true
 }
 
 // emailKey is the settings key of the SMTP configuration.
@@ -641,12 +656,22 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 	if err != nil {
 		return s.outboxSnap
 	}
-	var newest time.Time
+	var newest, retrying time.Time
 	for _, it := range items {
 		switch it.State {
 		case storage.OutboxPending:
 			sum.Pending++
+			// An email that keeps failing with a temporary error (server down,
+			// wrong port) is still pending; say why, so the window's banner can
+			// tell the user instead of only the log. One failed try is a blip.
+			if sum.NeedsAttention == 0 && it.Attempts >= 2 && it.LastError != "" && !it.Created.Before(retrying) {
+				retrying = it.Created
+				sum.LastError, sum.Hint = it.LastError, it.Hint
+			}
 		case storage.OutboxNeedsAttention:
+			if sum.NeedsAttention == 0 {
+				sum.LastError, sum.Hint = "", "" // a permanent problem outranks a retrying one
+			}
 			sum.NeedsAttention++
 			if !it.Created.Before(newest) {
 				newest = it.Created

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -90,6 +92,10 @@ type searchRun struct {
 	lastSignal  string
 	lastNew     int
 	unseen      int
+	// bodyHash is pageHash of the last page whose listings were committed (0:
+	// none): a byte-identical page cannot hold anything new, so it is neither
+	// parsed nor committed again (docs/PERFORMANCE.md).
+	bodyHash uint64
 }
 
 type siteRun struct {
@@ -242,19 +248,22 @@ type job struct {
 	sel      extract.Selectors
 	probe    bool
 	start    time.Time
+	prevHash uint64 // searchRun.bodyHash when planned
 }
 
 // result is what one fetch produced.
 type result struct {
-	resp     *fetch.Response
-	err      error
-	ext      extract.Result
-	extErr   error
-	outcome  classify.Outcome
-	title    string
-	elapsed  time.Duration
-	offline  bool
-	canceled bool
+	resp      *fetch.Response
+	err       error
+	ext       extract.Result
+	extErr    error
+	outcome   classify.Outcome
+	title     string
+	elapsed   time.Duration
+	offline   bool
+	canceled  bool
+	bodyHash  uint64 // pageHash of a 200 page (0 otherwise)
+	unchanged bool   // the page is byte-identical to the last committed one: not parsed
 }
 
 // maxSleep bounds one wait of the loop, so that a suspended laptop or a clock
@@ -397,6 +406,7 @@ func (s *Service) plan(now time.Time) ([]job, time.Time) {
 			sel:      toExtractSelectors(first.s.Selectors),
 			probe:    d.Verdict == hostbackoff.Probe,
 			start:    now,
+			prevHash: first.bodyHash,
 		})
 	}
 	if soon, ok := s.reg.Soonest(); ok && soon.After(now) {
@@ -459,6 +469,11 @@ func (s *Service) cookieFor(sr storage.Search) string {
 
 // execute fetches, extracts and classifies one page. It saves nothing.
 func (s *Service) execute(ctx context.Context, j job) result {
+	select { // bounds bodies being read at once (a hundred sites fall due together)
+	case fetching <- struct{}{}:
+		defer func() { <-fetching }()
+	case <-ctx.Done():
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
 	defer cancel()
 	start := s.clock.Now()
@@ -484,12 +499,24 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		in.RequestURL = resp.RequestURL
 		in.FinalURL = resp.FinalURL
 		in.Redirect = resp.Redirect
+		if err == nil && resp.Status == 200 && len(resp.Body) > 0 {
+			res.bodyHash = pageHash(j, resp.Body)
+			if res.bodyHash == j.prevHash {
+				res.unchanged = true
+				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "page unchanged"}
+				return res
+			}
+		}
 		if err == nil && len(resp.Body) > 0 {
+			analyzing <- struct{}{} // bounds parse trees in memory at once
+			defer func() { <-analyzing }()
 			page := resp.FinalURL
 			if page == nil {
 				page = resp.RequestURL
 			}
-			res.ext, res.extErr = extract.Extract(resp.Body, page, j.sel)
+			// One parse, shared by extraction and the classifier.
+			in.Doc = extract.Parse(resp.Body)
+			res.ext, res.extErr = extract.ExtractTree(in.Doc, page, j.sel, extract.Options{})
 			in.Listings = len(res.ext.Listings)
 			in.NoResultsMarker = res.ext.NoResults
 			in.ResultsContainer = res.ext.Container
@@ -501,6 +528,29 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		res.outcome.Detail = res.extErr.Error()
 	}
 	return res
+}
+
+// analyzing bounds how many pages are parsed at once: a parse tree is about ten
+// times its page, and a hundred sites fall due together at start.
+var analyzing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
+
+// fetching bounds the polls in flight across all sites; the rest wait their
+// turn (a fetch of a slow site holds one slot for at most RequestTimeout).
+var fetching = make(chan struct{}, 16)
+
+var bodySeed = maphash.MakeSeed()
+
+// pageHash identifies a page with the search it was read for (URL and
+// selectors change what extraction makes of it); never 0.
+func pageHash(j job, body []byte) uint64 {
+	var h maphash.Hash
+	h.SetSeed(bodySeed)
+	h.WriteString(j.url)
+	for _, f := range []string{j.sel.Item, j.sel.Link, j.sel.Title, j.sel.Price} {
+		h.WriteString("\x00" + f)
+	}
+	h.Write(body)
+	return h.Sum64() | 1
 }
 
 // finish records one fetch's outcome: the registry (persisted at once), the
@@ -555,6 +605,12 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		r.lastOutcome = string(out.Kind)
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
+		if !res.unchanged {
+			r.bodyHash = 0 // set again by commit once this page's listings are saved
+		} else {
+			r.lastNew = 0
+			r.s.LastPolled = now
+		}
 	}
 	var search storage.Search
 	if r != nil {
@@ -567,9 +623,12 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		s.mu.Lock()
 		sr.ok++
 		s.mu.Unlock()
+		_, had := s.reg.Lookup(j.site)
 		s.reg.Success(j.site, now)
-		s.persistBackoff()
-		if r != nil {
+		if had { // no entry, nothing changed: no write (one fsync less per poll)
+			s.persistBackoff()
+		}
+		if r != nil && !res.unchanged {
 			s.commit(j, search, res, now)
 			s.invalidateOutbox()
 		}
@@ -648,6 +707,7 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 		}
 		r.s.LastCount = len(found)
 		r.s.LastPolled = now
+		r.bodyHash = res.bodyHash
 	}
 	s.mu.Unlock()
 	if cr.Baseline {

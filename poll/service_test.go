@@ -455,10 +455,8 @@ func asWait(err error, we **WaitError) bool {
 
 func TestWakeFromSleepStaggersOverdueSearches(t *testing.T) {
 	h := newHarness(t, "")
-	var sites []*site
 	for i := 0; i < 4; i++ {
 		s := newSite(t, fmt.Sprintf("127.0.0.%d", 10+i), "1")
-		sites = append(sites, s)
 		h.add(fmt.Sprintf("s%d", i), s.srv.URL+"/s", time.Minute)
 	}
 	h.runFor(2 * time.Minute)

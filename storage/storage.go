@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -148,6 +149,7 @@ type DB struct {
 	recovered *Recovery
 	backupErr error
 	backupMu  sync.Mutex // one backup at a time
+	commits   atomic.Uint64
 
 	// testHookInCommit, if set, runs inside CommitPoll's transaction after the
 	// listings were marked seen and before the outbox item is written.
@@ -210,8 +212,13 @@ func (d *DB) update(op string, fn func(tx *bolt.Tx) error) (err error) {
 	if err := d.bdb.Update(fn); err != nil {
 		return d.wrap(op, err)
 	}
+	d.commits.Add(1)
 	return nil
 }
+
+// Commits is how many read-write transactions committed since Open (each is an
+// fdatasync of the file): the performance figures report it per poll.
+func (d *DB) Commits() uint64 { return d.commits.Load() }
 
 // view runs fn in one read-only transaction, like update.
 func (d *DB) view(op string, fn func(tx *bolt.Tx) error) (err error) {

@@ -150,7 +150,7 @@ func (e *searchEditor) open(id string) {
 		}
 	}
 	// A dialog's title is fixed, so each opening gets a new one around the same form.
-	e.dlg = dialog.NewCustomWithoutButtons(title, e.body, e.u.win)
+	e.dlg = dialog.NewCustomWithoutButtons(title, quiet(e.body), e.u.win)
 	e.dlg.SetButtons([]fyne.CanvasObject{e.cancel, e.testBtn, e.saveBtn})
 	e.dlg.SetOnClosed(e.cancelTest)
 	e.updateRate()
@@ -275,7 +275,7 @@ func (e *searchEditor) save() {
 		s, err := e.u.b.AddSearch(ctx, in)
 		if err != nil {
 			slog.Warn("add search", "url", in.URL, "err", err)
-			e.setProblem("Notifio could not save this search: " + err.Error())
+			e.setProblem("Notifio could not save this search. " + upperFirst(backendWords(err)))
 			return
 		}
 		id = s.ID
@@ -283,7 +283,7 @@ func (e *searchEditor) save() {
 		s, err := e.u.b.UpdateSearch(ctx, e.editID, in)
 		if err != nil {
 			slog.Warn("update search", "search_id", e.editID, "err", err)
-			e.setProblem("Notifio could not save your changes: " + err.Error())
+			e.setProblem("Notifio could not save your changes. " + upperFirst(backendWords(err)))
 			return
 		}
 		id = s.ID
@@ -345,7 +345,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	if err != nil {
 		slog.Info("test search failed", "url", e.url.Text, "err", err)
 		e.outcome.Importance = widget.DangerImportance
-		e.outcome.SetText("The test did not work: " + err.Error())
+		e.outcome.SetText("The test did not work: " + backendWords(err))
 		e.summary.SetText("")
 		e.relayout()
 		return
@@ -364,16 +364,15 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	}
 	var sum []string
 	if res.Outcome == "ok" {
-		sum = append(sum, "It would find "+plural(len(res.Listings), "listing", "listings")+" on the page now")
+		// The message already counts the listings; say what saving does with them.
+		sum = append(sum, "Nothing is saved yet. After you save, the first check quietly records these as the baseline; "+
+			"you hear about every listing that appears after that.")
 	}
-	if res.Status != 0 {
+	if res.Outcome != "ok" && res.Status != 0 {
 		sum = append(sum, fmt.Sprintf("status %d", res.Status))
 	}
-	if res.Signal != "" {
+	if res.Outcome != "ok" && res.Signal != "" {
 		sum = append(sum, "decided by: "+res.Signal)
-	}
-	if res.Method != "" {
-		sum = append(sum, "found with: "+res.Method)
 	}
 	e.summary.SetText(strings.Join(sum, " · "))
 	for i, l := range res.Listings {

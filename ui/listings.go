@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
@@ -53,7 +55,7 @@ func newListingsView(u *UI) *listingsView {
 	v.note = wrapped("")
 	v.note.Importance = widget.LowImportance
 	v.content = container.NewBorder(
-		container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Listings of"), nil, v.pick), v.note),
+		container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Listings of"), nil, v.pick), quiet(v.note)),
 		nil, nil, nil, v.list)
 	return v
 }
@@ -75,14 +77,15 @@ func newListingRowObject() fyne.CanvasObject {
 	r.title.Truncation = fyne.TextTruncateEllipsis
 	r.detail.Importance = widget.LowImportance
 	r.detail.Truncation = fyne.TextTruncateEllipsis
-	r.box = container.NewVBox(container.NewBorder(nil, nil, r.badge, nil, r.title), r.detail)
+	r.box = container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
+		container.NewBorder(nil, nil, r.badge, nil, r.title), r.detail)
 	r.ExtendBaseWidget(r)
 	return r
 }
 
 // CreateRenderer lays the row out.
 func (r *listingRowWidget) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(r.box)
+	return widget.NewSimpleRenderer(quiet(r.box))
 }
 
 func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
@@ -163,11 +166,31 @@ func (v *listingsView) choose(searchID string) {
 	}
 }
 
+// firstChoice is the search the view opens on when none was chosen, or "".
+func (v *listingsView) firstChoice() string {
+	if id := v.u.searches.selected; id != "" {
+		return id
+	}
+	for _, s := range v.u.snap.Searches {
+		if s.Unseen > 0 {
+			return s.ID
+		}
+	}
+	if len(v.pickIDs) == 1 {
+		return v.pickIDs[0]
+	}
+	return ""
+}
+
 // shown is called when the view becomes visible.
 func (v *listingsView) shown() {
-	if v.searchID == "" && len(v.pickIDs) == 1 {
-		v.choose(v.pickIDs[0])
-		return
+	if v.searchID == "" {
+		// Start where the user is likely looking: the search selected in the
+		// list, else the first one with new listings, else an only search.
+		if id := v.firstChoice(); id != "" {
+			v.choose(id)
+			return
+		}
 	}
 	if v.searchID != "" {
 		v.load()

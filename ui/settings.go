@@ -63,7 +63,7 @@ func newSettingsView(u *UI) *settingsView {
 		names[i] = p.Name
 	}
 	v.presetHint = wrapped("")
-	v.presetHint.Importance = widget.LowImportance
+	v.presetHint.Hide() // the chosen provider's advice on signing in; worth reading
 	v.preset = widget.NewSelect(names, v.presetChosen)
 	v.preset.PlaceHolder = "Choose your email provider"
 	v.host = widget.NewEntry()
@@ -124,10 +124,10 @@ func newSettingsView(u *UI) *settingsView {
 		u.prefs.SetBool(prefNotifications, on)
 	})
 	v.notifications.SetChecked(u.prefs.BoolWithFallback(prefNotifications, true))
-	v.closeToTray = widget.NewCheck("Keep watching in the tray when I close the window", func(on bool) {
+	v.closeToTray = widget.NewCheck("Keep watching in the tray when I close the window (if your desktop shows tray icons)", func(on bool) {
 		u.prefs.SetBool(prefCloseToTray, on)
 	})
-	v.closeToTray.SetChecked(u.prefs.BoolWithFallback(prefCloseToTray, true))
+	v.closeToTray.SetChecked(u.prefs.BoolWithFallback(prefCloseToTray, false))
 	v.startInTray = widget.NewCheck("Start minimised to the tray", func(on bool) {
 		u.prefs.SetBool(prefStartInTray, on)
 	})
@@ -136,7 +136,7 @@ func newSettingsView(u *UI) *settingsView {
 	themeNote.Importance = widget.LowImportance
 	general := container.NewVBox(
 		widget.NewForm(&widget.FormItem{Text: "New searches check every", Widget: v.interval}),
-		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, themeNote,
+		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, quiet(themeNote),
 	)
 
 	v.box = container.NewVBox(
@@ -181,7 +181,8 @@ func (v *settingsView) presetChosen(name string) {
 		if p.Name != name {
 			continue
 		}
-		v.presetHint.SetText(p.Hint)
+		showText(v.presetHint, p.Hint)
+		v.relayout()
 		if p.Host != "" {
 			v.host.SetText(p.Host)
 			v.port.SetText(strconv.Itoa(p.Port))

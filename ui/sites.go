@@ -49,7 +49,7 @@ func newSitesView(u *UI) *sitesView {
 	intro := wrapped("A site that refuses Notifio is left alone for a while; every search on it waits together. " +
 		"Here you see why, for how long, and what you can do.")
 	intro.Importance = widget.LowImportance
-	v.content = container.NewBorder(intro, nil, nil, nil, container.NewVScroll(v.box))
+	v.content = quiet(container.NewBorder(intro, nil, nil, nil, container.NewVScroll(v.box)))
 	return v
 }
 
@@ -109,7 +109,13 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	c.snap = st
 	c.card.SetSubTitle(siteHeadline(st, now))
+	login := v.needsLogin(st.Site)
 	switch {
+	case login:
+		// Not a wait: the searches stop until the user logs in again.
+		c.card.SetSubTitle("session expired — log in again")
+		c.why.SetText("The site sent Notifio to its login page. Log in again in your browser, copy the Cookie " +
+			"header and paste it into the search (Edit, then Advanced, then Cookie). Its searches stay stopped until then.")
 	case st.Kind == "":
 		c.why.SetText("Notifio reads this site normally.")
 	case st.Rung > 0:
@@ -133,6 +139,17 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	} else {
 		c.actions.Hide()
 	}
+}
+
+// needsLogin reports whether a search of the site stopped because its session
+// expired (the snapshot's site state does not carry it).
+func (v *sitesView) needsLogin(site string) bool {
+	for _, s := range v.u.snap.Searches {
+		if s.Site == site && s.State == poll.StateAttention && s.LastOutcome == "session_expired" {
+			return true
+		}
+	}
+	return false
 }
 
 // tick updates the countdowns of the sites that are waiting.

@@ -336,9 +336,12 @@ func (u *UI) hide() {
 }
 
 // closeWindow is what the window's close button does: keep watching in the tray
-// when the user chose so and there is a tray, quit otherwise.
+// when the user chose so and there is a tray, quit otherwise. It is off until
+// chosen: Fyne cannot tell whether the desktop really shows tray icons (GNOME
+// without an extension does not), and a window that hides with no icon to bring
+// it back leaves Notifio running out of reach.
 func (u *UI) closeWindow() {
-	if u.tray != nil && u.prefs.BoolWithFallback(prefCloseToTray, true) {
+	if u.tray != nil && u.prefs.BoolWithFallback(prefCloseToTray, false) {
 		u.hide()
 		return
 	}

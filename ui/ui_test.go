@@ -140,7 +140,7 @@ func TestCheckNowOnAWaitingSiteExplainsAndDoesNotFetch(t *testing.T) {
 		t.Fatalf("Check now on a waiting site asked the backend to check %v", h.b.checkNow)
 	}
 	got := strings.Join(h.overlayTexts(), "\n")
-	for _, want := range []string{"Idealista.com is rate-limiting us", "tries again at 14:04 (in 4:31)"} {
+	for _, want := range []string{"idealista.com is rate-limiting us", "tries again at 14:04 (in 4:31)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("wait dialog lacks %q; it says:\n%s", want, got)
 		}
@@ -157,7 +157,7 @@ func TestCheckNowReportsAWaitTheBackendFound(t *testing.T) {
 		t.Fatalf("CheckNow calls = %v, want one", h.b.checkNow)
 	}
 	got := strings.Join(h.overlayTexts(), "\n")
-	if !strings.Contains(got, "Kleinanzeigen.de refused access. Notifio tries again at 14:01 (in 1:30)") {
+	if !strings.Contains(got, "kleinanzeigen.de refused access. Notifio tries again at 14:01 (in 1:30)") {
 		t.Errorf("wait dialog says:\n%s", got)
 	}
 }
@@ -285,6 +285,17 @@ func TestTrayMenu(t *testing.T) {
 
 func TestClosingKeepsWatchingInTheTrayWhenChosen(t *testing.T) {
 	h := newHarness(t, sample())
+	h.u.tray = h.u.newTrayMenu()
+	h.u.show()
+	h.u.closeWindow()
+	select {
+	case <-h.u.done:
+	default:
+		t.Fatal("closing the window hid it in the tray although the user never chose so")
+	}
+
+	h = newHarness(t, sample())
+	test.Tap(h.u.settings.closeToTray) // the user chooses it
 	h.u.tray = h.u.newTrayMenu()
 	h.u.show()
 	h.u.closeWindow()

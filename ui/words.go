@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -56,7 +57,12 @@ func searchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time)
 			return "waiting for the probe on " + s.Site
 		}
 		reason := s.Reason
-		if reason == "" {
+		switch {
+		case s.LastOutcome == "unexpected_page":
+			// The site's wait is on the "error" ladder, but "had errors" would
+			// hide what the user can act on.
+			reason = wordsUnexpectedPage
+		case reason == "":
 			reason = s.Site + " asked us to wait"
 		}
 		if !s.NextCheck.After(now) {
@@ -100,8 +106,11 @@ func attentionWords(s poll.SearchSnapshot) string {
 // searchDetail is the quieter second half of a row: the baseline or the last find.
 func searchDetail(s poll.SearchSnapshot) string {
 	switch {
-	case !s.Baselined:
+	case !s.Baselined && (s.LastOutcome == "" || s.LastOutcome == "ok") &&
+		s.State != poll.StateWaiting && s.State != poll.StateAttention:
 		return "the first check records what is already there as a baseline"
+	case !s.Baselined:
+		return "nothing recorded yet"
 	case s.LastNew > 0:
 		return plural(s.LastNew, "new listing", "new listings") + " at the last check"
 	case s.LastChecked.IsZero() || s.LastCount == s.BaselineCount:
@@ -172,9 +181,13 @@ func siteNextProbe(s poll.SiteSnapshot, now time.Time) string {
 // siteLastResponse describes the last answer a site gave and what decided it.
 func siteLastResponse(s poll.SiteSnapshot) string {
 	var b strings.Builder
-	if s.LastStatus == 0 {
+	switch {
+	case s.LastStatus == 0 && s.LastSignal == "" && s.Kind != "":
+		// The wait was restored from disk; the answer that earned it was not kept.
+		b.WriteString("Last response: none since Notifio started (the wait was remembered)")
+	case s.LastStatus == 0:
 		b.WriteString("Last response: none yet")
-	} else {
+	default:
 		fmt.Fprintf(&b, "Last response: status %d", s.LastStatus)
 	}
 	if s.LastSignal != "" {
@@ -197,9 +210,8 @@ func siteStats(s poll.SiteSnapshot) string {
 	if s.AvgResponse > 0 {
 		parts = append(parts, "answers in about "+s.AvgResponse.Round(10*time.Millisecond).String())
 	}
-	if s.SuccessRate > 0 {
-		parts = append(parts, fmt.Sprintf("%.0f%% of checks went through", s.SuccessRate*100))
-	}
+	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads
+	// "50%" for a site that has let nothing through, so it is not shown.
 	return strings.Join(parts, " · ")
 }
 
@@ -394,7 +406,10 @@ func waitWords(w *poll.WaitError, now time.Time) string {
 	if w.Until.After(now) {
 		when = "at " + clockTime(w.Until) + " (in " + countdown(w.Until.Sub(now)) + ")"
 	}
-	return upperFirst(reason) + ". Notifio tries again " + when + ". " +
+	if !strings.HasPrefix(reason, w.Site) {
+		reason = upperFirst(reason) // a site's name keeps its own spelling
+	}
+	return reason + ". Notifio tries again " + when + ". " +
 		"Checking earlier would only make " + w.Site + " keep us out for longer."
 }
 
@@ -404,4 +419,17 @@ func upperFirst(s string) string {
 		return strings.ToUpper(string(r)) + s[i+len(string(r)):]
 	}
 	return s
+}
+
+// backendWords is an error from the watcher as the user reads it: without the
+// package prefixes meant for logs, and for a refused address just the reason.
+func backendWords(err error) string {
+	msg := err.Error()
+	if errors.Is(err, poll.ErrBadURL) {
+		msg = strings.TrimPrefix(msg, poll.ErrBadURL.Error()+": ")
+	}
+	for strings.HasPrefix(msg, "poll: ") {
+		msg = strings.TrimPrefix(msg, "poll: ")
+	}
+	return msg
 }

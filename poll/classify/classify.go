@@ -58,6 +58,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/net/html"
+
 	"notifio/hostbackoff"
 	"notifio/poll/fetch"
 )
@@ -138,6 +140,11 @@ type Input struct {
 	NoResultsMarker  bool
 	ResultsContainer bool // a results container was recognised (even if empty)
 
+	// Doc is Body as extraction parsed it; nil means Classify tokenizes Body
+	// itself. With it the page is read once per poll instead of twice; the
+	// evidence found is the same.
+	Doc *html.Node
+
 	// Now resolves Retry-After dates; zero means time.Now().
 	Now time.Time
 }
@@ -206,7 +213,12 @@ func decide(in Input) Outcome {
 	widgetsCount := in.Status == http.StatusForbidden || in.Status == http.StatusMethodNotAllowed ||
 		in.Status == http.StatusTooManyRequests || in.Status == http.StatusServiceUnavailable ||
 		(is2xx(in.Status) && resultsMissing)
-	p := scanPage(in.Body, in.Header.Get("Content-Type"))
+	var p *page
+	if in.Doc != nil {
+		p = scanTree(in.Doc, in.Body, in.Header.Get("Content-Type"))
+	} else {
+		p = scanPage(in.Body, in.Header.Get("Content-Type"))
+	}
 	switch {
 	case p.denied != nil:
 		return p.denied.outcome()

@@ -281,7 +281,7 @@ func (p *page) linkWithToken(tok string) string {
 		return ""
 	}
 	for i := range p.anchors {
-		if !strings.Contains(attr(p.anchors[i].n, "href"), tok) {
+		if !strings.Contains(p.anchors[i].href, tok) {
 			continue
 		}
 		a := p.link(i)

@@ -89,7 +89,7 @@ func (p *page) cards() []Listing {
 	if len(p.groups) == 0 {
 		return nil
 	}
-	gs := slices.Clone(p.groups)
+	gs := append(slices.Clone(p.groups), p.gridGroups()...)
 	slices.SortStableFunc(gs, func(a, b *group) int {
 		switch {
 		case a.pre > b.pre:
@@ -125,6 +125,96 @@ func (p *page) cards() []Listing {
 	return nil
 }
 
+// gridGroups merges the cards of a grid laid out in rows (div.row > div.col
+// ×3): for a group whose members each hold a group of one tag, one group of
+// all those children, in document order.
+func (p *page) gridGroups() []*group {
+	byParent := make(map[*html.Node][]*group, len(p.groups))
+	for _, g := range p.groups {
+		byParent[g.parent] = append(byParent[g.parent], g)
+	}
+	var out []*group
+	for _, g := range p.groups {
+		if len(g.members) < 2 {
+			continue
+		}
+		tags := map[string]int{}
+		for _, m := range g.members {
+			for _, cg := range byParent[m.n] {
+				tags[cg.tag]++
+			}
+		}
+		keys := make([]string, 0, len(tags))
+		for tag := range tags {
+			keys = append(keys, tag)
+		}
+		slices.Sort(keys)
+		for _, tag := range keys {
+			if tags[tag] < 2 {
+				continue
+			}
+			merged := &group{parent: g.parent, tag: tag}
+			for _, m := range g.members {
+				found := false
+				for _, cg := range byParent[m.n] {
+					if cg.tag == tag {
+						merged.members = append(merged.members, cg.members...)
+						merged.pre += cg.pre
+						found = true
+					}
+				}
+				if !found { // a last row with a single card
+					for c := m.n.FirstChild; c != nil; c = c.NextSibling {
+						if c.Type == html.ElementNode && c.Data == tag {
+							if rec, ok := p.childRecOf(c); ok {
+								merged.members = append(merged.members, rec)
+							}
+						}
+					}
+				}
+			}
+			out = append(out, merged)
+		}
+	}
+	return out
+}
+
+// childRecOf summarises n like the walk does for group members; false if n
+// holds no link.
+func (p *page) childRecOf(n *html.Node) (childRec, bool) {
+	if p.anchorIndex == nil {
+		p.anchorIndex = make(map[*html.Node]int, len(p.anchors))
+		for i, a := range p.anchors {
+			p.anchorIndex[a.n] = i
+		}
+	}
+	rec := childRec{n: n, firstAnchor: -1}
+	var walk func(*html.Node)
+	walk = func(x *html.Node) {
+		switch x.Type {
+		case html.TextNode:
+			rec.textLen += len(strings.TrimSpace(x.Data))
+			return
+		case html.ElementNode:
+			if x.DataAtom == atom.Script || x.DataAtom == atom.Style || x.DataAtom == atom.Template || x.DataAtom == atom.Noscript {
+				return
+			}
+			rec.elems++
+			if i, ok := p.anchorIndex[x]; ok {
+				if rec.firstAnchor < 0 {
+					rec.firstAnchor = i
+				}
+				rec.anchors++
+			}
+		}
+		for c := x.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return rec, rec.anchors > 0
+}
+
 // evalGroup picks the group's dominant link pattern and scores the group from
 // cheap features of its members.
 func (p *page) evalGroup(g *group) candidate {
@@ -156,26 +246,82 @@ func (p *page) evalGroup(g *group) candidate {
 		}
 		ms = append(ms, ml)
 	}
+	// The pattern most members link to; on a tie, the one with more distinct
+	// URLs (a seller's profile repeats, listings do not), then more URLs with an
+	// id, then more links in headings, then more links with a text of some length.
 	bestPat, bestN := "", 0
+	var bestKey [3]int
 	for _, pat := range order {
-		if count[pat] > bestN {
-			bestPat, bestN = pat, count[pat]
+		n := count[pat]
+		if n < bestN {
+			continue
+		}
+		urls := map[string]bool{}
+		var key [3]int // distinct, with id, title-like (heading 2, long text 1)
+		for _, ml := range ms {
+			if k := slices.Index(ml.patterns, pat); k >= 0 {
+				a := p.link(ml.first[k])
+				urls[a.canon] = true
+				if idFromURL(a.u) != "" {
+					key[1]++
+				}
+				key[2] += titleLink(a.n)
+			}
+		}
+		key[0] = len(urls)
+		if n > bestN || cmpKey(key, bestKey) > 0 {
+			bestPat, bestN, bestKey = pat, n, key
+		}
+	}
+	// Listing URLs whose first segment varies ("/berlin/wohnung-1.html",
+	// "/potsdam/haus-2.html"): a coarse pattern without it, when it gathers
+	// clearly more members.
+	coarseCount := map[string]int{}
+	var coarseOrder []string
+	for _, ml := range ms {
+		var seenC []string
+		for _, pat := range ml.patterns {
+			cp := coarse(pat)
+			if slices.Contains(seenC, cp) {
+				continue
+			}
+			seenC = append(seenC, cp)
+			if coarseCount[cp] == 0 {
+				coarseOrder = append(coarseOrder, cp)
+			}
+			coarseCount[cp]++
+		}
+	}
+	useCoarse := false
+	for _, cp := range coarseOrder {
+		if n := coarseCount[cp]; n >= bestN+2 && n*10 >= bestN*13 {
+			bestPat, bestN, useCoarse = cp, n, true
 		}
 	}
 	if bestN < 2 {
 		return candidate{}
 	}
+	patOf := func(pat string) string {
+		if useCoarse {
+			return coarse(pat)
+		}
+		return pat
+	}
 	var c candidate
 	seen := map[string]bool{}
 	prices, imgs, heads, textTotal := 0, 0, 0, 0
+	multi := 0 // members holding several listing URLs: rows of a grid, not cards
 	for _, ml := range ms {
-		k := slices.Index(ml.patterns, bestPat)
+		k := slices.IndexFunc(ml.patterns, func(s string) bool { return patOf(s) == bestPat })
 		if k < 0 {
 			continue
 		}
 		a := p.link(ml.first[k])
 		if seen[a.canon] || adMarked(ml.rec.n) || adMarked(a.n) || adMarked(p.anchors[ml.rec.firstAnchor].n) {
 			continue
+		}
+		if p.distinctURLs(ml.rec, bestPat, patOf, idFromURL(a.u) != "") >= 2 {
+			multi++
 		}
 		seen[a.canon] = true
 		c.members = append(c.members, candMember{rec: ml.rec, anchor: ml.first[k]})
@@ -192,7 +338,7 @@ func (p *page) evalGroup(g *group) candidate {
 		textTotal += ml.rec.textLen
 	}
 	n := len(c.members)
-	if n < 2 {
+	if n < 2 || multi*2 > n {
 		return candidate{}
 	}
 	priceFrac := float64(prices) / float64(n)
@@ -205,7 +351,104 @@ func (p *page) evalGroup(g *group) candidate {
 	if avgText < 20 {
 		c.score *= 0.3
 	}
+	if asideList(g.parent) {
+		c.score *= 0.3 // "Ähnliche Angebote", "Weitere Angebote von …": not the results
+	}
 	return c
+}
+
+// asidePhrases head lists that are not the search's results.
+var asidePhrases = []string{"ähnliche", "weitere angebote", "auch interessieren", "zuletzt angesehen", "empfehlungen",
+	"empfohlen", "recommended", "similar", "you may also like", "recently viewed", "top-angebote", "gesponsert",
+	"sponsored", "partnerangebote", "angebote unserer partner"}
+
+// asideList reports whether the list under parent is headed by a heading that
+// marks it as suggestions or ads (looked for just before it, a few levels up).
+func asideList(parent *html.Node) bool {
+	for x, up := parent, 0; x != nil && up < 3; x, up = x.Parent, up+1 {
+		for s, k := prevElement(x), 0; s != nil && k < 2; s, k = prevElement(s), k+1 {
+			heading := false
+			switch s.DataAtom {
+			case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+				heading = true
+			}
+			if !heading {
+				continue
+			}
+			t := strings.ToLower(text(s))
+			for _, ph := range asidePhrases {
+				if strings.Contains(t, ph) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func cmpKey(a, b [3]int) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] - b[i]
+		}
+	}
+	return 0
+}
+
+// titleLink rates how much a link looks like a card's title: 2 inside a
+// heading, 1 with a text of some length, else 0.
+func titleLink(a *html.Node) int {
+up:
+	for x := a; x != nil && x.Type == html.ElementNode; x = x.Parent {
+		switch x.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return 2
+		case atom.Li, atom.Article, atom.Section, atom.Tr, atom.Body:
+			break up // the card's edge
+		}
+	}
+	if len(text(a)) >= 15 {
+		return 1
+	}
+	return 0
+}
+
+// coarse drops the first path segment from a pattern (see pathPattern).
+func coarse(pat string) string {
+	parts := strings.SplitN(pat, "|", 4)
+	if len(parts) < 3 || len(parts[1]) != 1 || parts[1] < "2" {
+		return pat
+	}
+	// host|n|first<ext>... → host|n|*<ext>...
+	rest := parts[2]
+	if i := strings.IndexAny(rest, ".?/"); i >= 0 {
+		rest = rest[i:]
+	} else {
+		rest = ""
+	}
+	out := parts[0] + "|" + parts[1] + "|*" + rest
+	if len(parts) == 4 {
+		out += "|" + parts[3]
+	}
+	return out
+}
+
+// distinctURLs counts the distinct URLs of pattern pat among a member's links
+// (only those with an id in the URL when withID: a card's listing link and its
+// "verified" badge link are not two listings).
+func (p *page) distinctURLs(m childRec, pat string, patOf func(string) string, withID bool) int {
+	var seen []string
+	end := min(m.firstAnchor+m.anchors, m.firstAnchor+60)
+	for i := m.firstAnchor; i < end; i++ {
+		a := p.link(i)
+		if a.ok && patOf(a.pattern) == pat && !slices.Contains(seen, a.canon) && (!withID || idFromURL(a.u) != "") {
+			seen = append(seen, a.canon)
+			if len(seen) >= 2 {
+				break
+			}
+		}
+	}
+	return len(seen)
 }
 
 // features are cheap signs that an element is a listing card.
@@ -345,7 +588,13 @@ func (s *cardScan) scan(n *html.Node) {
 	}
 	cls := strings.ToLower(attr(n, "class"))
 	ip := attr(n, "itemprop")
+	tid := "" // test hooks name things where classes are hashed: data-testid="cardmfe-price-testid"
 	for _, a := range n.Attr {
+		switch a.Key {
+		case "data-testid", "data-test", "data-test-id", "data-qa", "data-cy", "data-e2e":
+			tid += strings.ToLower(a.Val) + " "
+			continue
+		}
 		if strings.HasPrefix(a.Key, "data-") && (strings.HasSuffix(a.Key, "id") || a.Key == "data-adid") && a.Val != "" && isIDToken(a.Val) {
 			s.idAttrs = append(s.idAttrs, a.Val)
 		}
@@ -362,16 +611,18 @@ func (s *cardScan) scan(n *html.Node) {
 			s.img = s.p.imageOf(n)
 		}
 	}
-	if s.titleEl == nil && (ip == "name" || containsWord(cls, "title")) && !skipped(n) {
+	if s.titleEl == nil && (ip == "name" || containsWord(cls, "title") || containsWord(cls, "headline") ||
+		strings.Contains(tid, "title") || strings.Contains(tid, "headline")) && !skipped(n) {
 		if t := text(n); t != "" && len(t) < 300 {
 			s.titleEl = n
 		}
 	}
-	if ip == "price" || strings.Contains(cls, "price") || strings.Contains(cls, "preis") {
+	if ip == "price" || strings.Contains(cls, "price") || strings.Contains(cls, "preis") || strings.Contains(tid, "price") || strings.Contains(tid, "preis") {
 		s.priceEls = append(s.priceEls, n)
 	}
 	if s.locEl == nil && (ip == "address" || ip == "addressLocality" || strings.Contains(cls, "address") || strings.Contains(cls, "location") ||
-		strings.Contains(cls, "locality") || strings.Contains(cls, "adresse") || strings.Contains(cls, "standort")) && !strings.Contains(cls, "pin") {
+		strings.Contains(cls, "locality") || strings.Contains(cls, "adresse") || strings.Contains(cls, "standort") ||
+		strings.Contains(tid, "address") || strings.Contains(tid, "location")) && !strings.Contains(cls, "pin") {
 		if t := text(n); t != "" && len(t) <= 150 {
 			s.locEl = n
 		}
@@ -467,6 +718,8 @@ func (p *page) cardListing(card *html.Node, a *anchor) Listing {
 		l.Title = text(s.heading)
 	case s.titleEl != nil:
 		l.Title = text(s.titleEl)
+	case a.n.DataAtom != atom.A: // a row or card that navigates by script: its first text
+		l.Title = firstText(a.n)
 	default:
 		l.Title = linkTitle(a.n)
 	}
@@ -490,7 +743,94 @@ func (p *page) cardListing(card *html.Node, a *anchor) Listing {
 	l.Location = s.location()
 	l.Size, l.Rooms = s.sizeRooms()
 	l.Image = s.img
+	if card.DataAtom == atom.Tr {
+		tableColumns(card, &l)
+	}
 	return l
+}
+
+// firstText is the text of n's first element child that has any (descending
+// into it while it is a wrapper), as long as it is short.
+func firstText(n *html.Node) string {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || skipped(c) {
+			continue
+		}
+		if t := text(c); t != "" {
+			if len(t) <= 150 {
+				return t
+			}
+			return firstText(c)
+		}
+	}
+	return ""
+}
+
+// tableColumns reads a table row's cells by their column headings
+// ("Lage", "Zimmer", "Fläche", "Miete"), overriding what the card scan guessed.
+func tableColumns(tr *html.Node, l *Listing) {
+	var table *html.Node
+	for x := tr.Parent; x != nil; x = x.Parent {
+		if x.DataAtom == atom.Table {
+			table = x
+			break
+		}
+	}
+	if table == nil {
+		return
+	}
+	head := q(table, theadRow)
+	if head == nil {
+		if th := q(table, thCell); th != nil {
+			head = th.Parent
+		}
+	}
+	if head == nil || head == tr {
+		return
+	}
+	var labels []string
+	for c := head.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Th || c.DataAtom == atom.Td) {
+			labels = append(labels, strings.ToLower(text(c)))
+		}
+	}
+	i := 0
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.DataAtom != atom.Td && c.DataAtom != atom.Th {
+			continue
+		}
+		if i < len(labels) {
+			v, lb := text(c), labels[i]
+			switch {
+			case v == "":
+			case containsAny(lb, "lage", "ort", "stadtteil", "adresse", "location", "address", "bezirk", "region"):
+				l.Location = v
+			case containsAny(lb, "zimmer", "räume", "rooms", "zi."):
+				l.Rooms = v
+			case containsAny(lb, "fläche", "größe", "size", "area", "m²"):
+				l.Size = v
+			case containsAny(lb, "miete", "preis", "price", "rent", "gebühr", "kosten"):
+				if hasDigit(v) || l.Price == "" {
+					l.Price = v
+				}
+			}
+		}
+		i++
+	}
+}
+
+var (
+	theadRow = sel("thead tr")
+	thCell   = sel("tr > th")
+)
+
+func containsAny(s string, subs ...string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // linkTitle is a link's text, else its title attribute, else an image's alt text.
@@ -586,10 +926,7 @@ func (s *cardScan) price() string {
 
 // pricePart picks the price from a line of facts ("1.120 € · 85 m² · 3 Zimmer").
 func pricePart(t string) string {
-	if len(t) <= 20 {
-		return t
-	}
-	for _, sep := range []string{"·", "|", " - ", "•", ","} {
+	for _, sep := range []string{"·", "|", " - ", "•"} {
 		if !strings.Contains(t, sep) {
 			continue
 		}

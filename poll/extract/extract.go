@@ -36,6 +36,17 @@ func Extract(body []byte, pageURL *url.URL, sel Selectors) (Result, error) {
 
 // ExtractWith is Extract with options.
 func ExtractWith(body []byte, pageURL *url.URL, sel Selectors, opt Options) (Result, error) {
+	return ExtractTree(Parse(body), pageURL, sel, opt)
+}
+
+// Parse parses a page the way Extract does (the HTML5 parser, with a tolerant
+// fallback for pages nested too deep for it), so that other readers of the same
+// page — the classifier — can share one tree with ExtractTree.
+func Parse(body []byte) *html.Node { return parse(body) }
+
+// ExtractTree is ExtractWith on a tree from Parse. It only reads the tree, so
+// the tree can be shared (also between goroutines).
+func ExtractTree(doc *html.Node, pageURL *url.URL, sel Selectors, opt Options) (Result, error) {
 	if pageURL == nil || pageURL.Host == "" {
 		return Result{}, errors.New("extract: the page URL must be absolute (like https://www.example.de/suche), so links can be resolved against it")
 	}
@@ -46,7 +57,10 @@ func ExtractWith(body []byte, pageURL *url.URL, sel Selectors, opt Options) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	p := newPage(parse(body), pageURL)
+	if doc == nil {
+		doc = &html.Node{Type: html.DocumentNode}
+	}
+	p := newPage(doc, pageURL)
 	var r Result
 	switch {
 	case us != nil:
@@ -97,6 +111,8 @@ type page struct {
 	// stack is scratch space for the walk.
 	stack  []childRec
 	walked bool
+	// anchorIndex maps anchor nodes to their index, built when first needed.
+	anchorIndex map[*html.Node]int
 	// lowerText is the page's visible text in lower case, once needed.
 	lowerText string
 }
@@ -104,6 +120,7 @@ type page struct {
 // anchor is one link and, once resolved, its listing URL.
 type anchor struct {
 	n        *html.Node
+	href     string
 	resolved bool
 	ok       bool
 	u        *url.URL
@@ -112,7 +129,38 @@ type anchor struct {
 }
 
 func newPage(root *html.Node, u *url.URL) *page {
-	return &page{root: root, url: u, res: newResolver(u)}
+	p := &page{root: root, url: u, res: newResolver(u)}
+	// <base href> changes what relative links resolve against (not the site).
+	if b := baseHref(root); b != "" {
+		if bu, err := url.Parse(strings.TrimSpace(b)); err == nil {
+			if abs := u.ResolveReference(bu); abs.Scheme == "http" || abs.Scheme == "https" {
+				p.res.page = abs
+			}
+		}
+	}
+	return p
+}
+
+// baseHref returns the href of <head>'s <base>, "" if none.
+func baseHref(root *html.Node) string {
+	for h := root.FirstChild; h != nil; h = h.NextSibling {
+		if h.DataAtom != atom.Html {
+			continue
+		}
+		for head := h.FirstChild; head != nil; head = head.NextSibling {
+			if head.DataAtom != atom.Head {
+				continue
+			}
+			for c := head.FirstChild; c != nil; c = c.NextSibling {
+				if c.DataAtom == atom.Base {
+					if v := attr(c, "href"); v != "" {
+						return v
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // scan runs the walk once, when a strategy first needs what it collects
@@ -129,7 +177,7 @@ func (p *page) link(i int) *anchor {
 	a := &p.anchors[i]
 	if !a.resolved {
 		a.resolved = true
-		if u, ok := p.res.resolve(attr(a.n, "href")); ok {
+		if u, ok := p.res.resolve(a.href); ok {
 			a.u, a.ok, a.canon = u, true, u.String()
 			a.pattern = pathPattern(u)
 		}
@@ -183,13 +231,21 @@ func (p *page) walk(n *html.Node, inHead bool) walkStats {
 			if !inHead && hasAttr(n, "href") {
 				st.firstAnchor = len(p.anchors)
 				st.anchors = 1
-				p.anchors = append(p.anchors, anchor{n: n})
+				p.anchors = append(p.anchors, anchor{n: n, href: attr(n, "href")})
 			}
 		case atom.Div, atom.Form, atom.Iframe:
 			if p.captcha == "" {
 				if id := attr(n, "id"); id != "" {
 					p.captcha = captchaID(id)
 				}
+			}
+		}
+		if n.DataAtom != atom.A && !inHead {
+			// Cards that navigate by script: <article data-href="/expose/1">.
+			if h := attr(n, "data-href"); h != "" && (h[0] == '/' || strings.HasPrefix(h, "http")) {
+				st.firstAnchor = len(p.anchors)
+				st.anchors = 1
+				p.anchors = append(p.anchors, anchor{n: n, href: h})
 			}
 		}
 	case html.DocumentNode:
@@ -310,8 +366,8 @@ func (p *page) finish(r *Result) {
 // genericNoResults are phrases by which result pages say they found nothing.
 var genericNoResults = []string{
 	"keine ergebnisse", "0 treffer", "keine treffer", "no results", "0 results", "keine passenden angebote",
-	"0 ergebnisse", "0 angebote", "keine angebote gefunden", "keine anzeigen gefunden", "leider keine",
-	"es wurden keine", "nothing found", "no listings", "no matches", "no properties found",
+	"0 ergebnisse", "0 angebote", "keine angebote gefunden", "keine anzeigen gefunden", "leider keine passenden",
+	"leider keine angebote", "leider keine ergebnisse", "leider keine treffer", "nothing found", "no listings", "no matches", "no properties found",
 	"keine objekte gefunden", "keine immobilien gefunden", "no hay anuncios", "no hay resultados",
 	"nessun risultato", "nessun annuncio", "aucun résultat", "aucune annonce", "geen resultaten", "brak wyników",
 }

@@ -18,14 +18,42 @@ func (p *page) generic() Result {
 		return cards
 	}
 	if ls, inList := p.jsonLD(); len(ls) >= 2 || len(ls) == 1 && inList {
-		r.Method, r.Listings = MethodJSONLD, enrich(ls, getCards(), true)
+		if cs := getCards(); supersedes(cs, ls) {
+			r.Method, r.Listings = MethodCards, cs
+		} else {
+			r.Method, r.Listings = MethodJSONLD, enrich(ls, cs, true)
+		}
 	} else if ls, m := p.appState(); len(ls) >= 2 {
-		r.Method, r.Listings = m, enrich(ls, getCards(), false)
+		if cs := getCards(); supersedes(cs, ls) {
+			r.Method, r.Listings = MethodCards, cs
+		} else {
+			r.Method, r.Listings = m, enrich(ls, cs, false)
+		}
 	} else if cs := getCards(); len(cs) > 0 {
 		r.Method, r.Listings = MethodCards, cs
 	}
 	r.Container = len(r.Listings) > 0
 	return r
+}
+
+// supersedes reports whether the cards show more listings than the structured
+// data lists and include (nearly) all of them: structured data that covers only
+// the first few results (an SEO snippet) must not hide the rest.
+func supersedes(cards, ls []Listing) bool {
+	if len(cards) <= len(ls) {
+		return false
+	}
+	urls := make(map[string]bool, len(cards))
+	for _, c := range cards {
+		urls[c.URL] = true
+	}
+	in := 0
+	for _, l := range ls {
+		if urls[l.URL] {
+			in++
+		}
+	}
+	return in*10 >= len(ls)*8
 }
 
 // enrich fills each listing's empty fields from the card with the same URL.

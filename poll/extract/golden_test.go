@@ -47,6 +47,9 @@ var fixtures = []fixtureCase{
 	{name: "tailwind-cards", url: "https://www.stadtwohnen.de/mieten/muenster"},
 	{name: "generic-noresults", url: "https://www.stadtwohnen.de/mieten/muenster-amelsbueren"},
 	{name: "empty", url: "https://www.example.de/suche"},
+	{name: "grid-rows", url: "https://www.wohnen-ost.de/suche/ergebnis?seite=1"},
+	{name: "table-rows", url: "https://www.wg-eintracht.de/wohnungen/frei.php"},
+	{name: "testid-cards", url: "https://www.heimfinder.de/wohnung-mieten/mainz"},
 	// A profile's page read generically (as an unseen site would be).
 	{name: "kleinanzeigen-results", url: "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", opt: Options{NoProfiles: true}},
 	{name: "wggesucht-results", url: "https://www.wg-gesucht.de/wg-zimmer-in-Koeln.73.0.1.0.html", opt: Options{NoProfiles: true}},

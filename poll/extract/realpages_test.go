@@ -231,8 +231,11 @@ func TestRealPagesGeneric(t *testing.T) {
 				t.Logf("  %s: %s", pg.name, m)
 			}
 		}
-		if floor, ok := genericFloors[pg.name]; ok && (s.urlP < floor || s.urlR < floor) {
-			t.Errorf("%s: generic url P=%s R=%s fell below %s", pg.name, pct(s.urlP), pct(s.urlR), pct(floor))
+		if floor, ok := genericFloors[pg.name]; ok && (s.urlP < floor || s.urlR < floor || s.idP < floor || s.idR < floor) {
+			t.Errorf("%s: generic ids P=%s R=%s, urls P=%s R=%s fell below %s", pg.name, pct(s.idP), pct(s.idR), pct(s.urlP), pct(s.urlR), pct(floor))
+		}
+		if pg.key.Kind == "challenge" && r.Blocked == "" {
+			t.Errorf("%s: bot-check page not reported as blocked by the generic path", pg.name)
 		}
 	}
 	t.Log(table.String())
@@ -240,4 +243,7 @@ func TestRealPagesGeneric(t *testing.T) {
 
 // genericFloors are the url precision/recall the generic path reached on each
 // real page when last measured (a regression guard, not a target).
-var genericFloors = map[string]float64{}
+var genericFloors = map[string]float64{
+	"immobiliende-results": 1, "immoswp-results": 1, "kleinanzeigen-results": 1,
+	"schwarzesbrett-results": 1, "wggesucht-results": 1,
+}

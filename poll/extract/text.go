@@ -224,21 +224,6 @@ func writeText(b *strings.Builder, n *html.Node) {
 	}
 }
 
-// ownText is the folded text of n's own text children (not of its elements).
-func ownText(n *html.Node) string {
-	if n == nil {
-		return ""
-	}
-	var b strings.Builder
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-			b.WriteByte(' ')
-		}
-	}
-	return fold(b.String())
-}
-
 // attr returns n's attribute key, "" when absent.
 func attr(n *html.Node, key string) string {
 	if n == nil {

@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -212,5 +213,47 @@ func TestJSONAndRender(t *testing.T) {
 	_ = Render(&out, Result{Site: "immobilienscout24.de", Method: "profile:immobilienscout24.de", Blocked: `title "Ich bin kein Roboter"`})
 	if !strings.Contains(out.String(), "bot check") {
 		t.Errorf("Render of a blocked page does not say so:\n%s", out.String())
+	}
+}
+
+// TestCardsPickTheListingLink: a seller link before the title link in every card
+// (repeating or not) does not become the listing URL.
+func TestCardsPickTheListingLink(t *testing.T) {
+	u, _ := url.Parse("https://www.example.de/suche")
+	for _, sellers := range []int{2, 5} {
+		page := `<ul>`
+		for i := range 5 {
+			page += fmt.Sprintf(`<li><a href="/haendler/%d">Immobilien Müller GmbH</a><h3><a href="/expose/%d">Schöne Wohnung Nummer %d</a></h3><span>%d €</span></li>`, 500+i%sellers, 9000+i, i, 700+i)
+		}
+		page += `</ul>`
+		r, err := Extract([]byte(page), u, Selectors{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Listings) != 5 || r.Listings[0].URL != "https://www.example.de/expose/9000" || r.Listings[0].ID != "9000" || r.Listings[0].Title != "Schöne Wohnung Nummer 0" {
+			t.Errorf("%d sellers: got %+v", sellers, r.Listings)
+		}
+	}
+}
+
+// TestCardsPreferResultsOverSuggestions: a longer list headed "Ähnliche
+// Angebote" does not win over the results.
+func TestCardsPreferResultsOverSuggestions(t *testing.T) {
+	u, _ := url.Parse("https://www.example.de/suche")
+	page := `<h1>3 Treffer</h1><ul>`
+	for i := range 3 {
+		page += fmt.Sprintf(`<li><h3><a href="/expose/%d">Treffer %d mit Balkon</a></h3><span>%d €</span></li>`, 1000+i, i, 700+i)
+	}
+	page += `</ul><section><h2>Ähnliche Angebote in der Umgebung</h2><div>`
+	for i := range 6 {
+		page += fmt.Sprintf(`<div><h3><a href="/expose/%d">Vorschlag %d mit Garten</a></h3><span>%d €</span></div>`, 2000+i, i, 800+i)
+	}
+	page += `</div></section>`
+	r, err := Extract([]byte(page), u, Selectors{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Listings) != 3 || r.Listings[0].ID != "1000" {
+		t.Errorf("got %+v, want the 3 results", r.Listings)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/publicsuffix"
@@ -142,11 +143,17 @@ func idFromURL(u *url.URL) string {
 		seg := segs[i]
 		if i == len(segs)-1 {
 			seg = trimExt(seg)
+			if uuidRe.MatchString(seg) {
+				return seg
+			}
 		}
 		if d := longestDigits(seg); len(d) >= 4 {
 			return d
 		}
 		if i == len(segs)-1 {
+			if opaqueID(seg) {
+				return seg
+			}
 			if t := trailingToken(seg); t != "" {
 				return t
 			}
@@ -182,6 +189,33 @@ func longestDigits(s string) string {
 		i = j
 	}
 	return best
+}
+
+// uuidRe is a UUID.
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// opaqueID reports whether a whole path segment is an identifier rather than
+// a slug: a UUID, or 5-40 letters and digits (at least one of each, no dashes):
+// "/expose/2bnvg5k", "/wohnung/a7f3c2".
+func opaqueID(seg string) bool {
+	if uuidRe.MatchString(seg) {
+		return true
+	}
+	if len(seg) < 5 || len(seg) > 40 {
+		return false
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(seg); i++ {
+		switch c := seg[i]; {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters++
+		case c >= '0' && c <= '9':
+			digits++
+		default:
+			return false
+		}
+	}
+	return letters > 0 && digits > 0
 }
 
 // trailingToken returns the last '-'/'_'/'.' separated token of seg when it looks
@@ -225,7 +259,7 @@ func isIDToken(v string) bool {
 
 // pathPattern is the shape of a listing URL: the number of path segments, the
 // first segment when there are several, the last segment's extension, a trailing
-// slash, and the sorted set of query keys. Listing links of one list share it;
+// slash, and the sorted id-carrying query keys. Listing links of one list share it;
 // navigation and paid links usually do not.
 func pathPattern(u *url.URL) string {
 	p := u.Path
@@ -256,14 +290,23 @@ func pathPattern(u *url.URL) string {
 		b.WriteByte('/')
 	}
 	if u.RawQuery != "" {
+		// Only keys that carry an id shape the pattern: tracking and paging
+		// parameters (ref, pos, utm_*) vary between the links of one list.
 		keys := []string{}
 		for kv := range strings.SplitSeq(u.RawQuery, "&") {
 			k, _, _ := strings.Cut(kv, "=")
-			keys = append(keys, k)
+			for _, ik := range idQueryKeys {
+				if strings.EqualFold(k, ik) {
+					keys = append(keys, strings.ToLower(k))
+					break
+				}
+			}
 		}
-		sortStrings(keys)
-		b.WriteByte('?')
-		b.WriteString(strings.Join(keys, "&"))
+		if len(keys) > 0 {
+			sortStrings(keys)
+			b.WriteByte('?')
+			b.WriteString(strings.Join(keys, "&"))
+		}
 	}
 	return b.String()
 }

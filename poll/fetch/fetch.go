@@ -329,12 +329,32 @@ func (f *Fetcher) finish(ctx context.Context, resp *http.Response, reqURL, cur *
 }
 
 // readCapped reads at most max bytes; one byte more means ErrBodyTooLarge.
+// Bodies of unknown length (gzip) are read into a pooled scratch buffer and
+// copied out once at their exact size: growing a fresh slice by doubling
+// allocated three times the page per poll, and the runtime kept returning
+// those pages to the OS and faulting them back in (docs/PERFORMANCE.md).
 func readCapped(body io.Reader, max, contentLength int64) ([]byte, error) {
-	size := int64(32 << 10)
 	if contentLength > 0 && contentLength <= max {
-		size = contentLength + 1 // +1 so that a correct length ends in EOF without growing
+		// +1 so that a correct length ends in EOF without growing.
+		return readInto(make([]byte, 0, contentLength+1), body, max)
 	}
-	buf := make([]byte, 0, size)
+	sp := scratchPool.Get().(*[]byte)
+	buf, err := readInto((*sp)[:0], body, max)
+	out := make([]byte, len(buf))
+	copy(out, buf)
+	if cap(buf) <= maxScratch {
+		*sp = buf[:0]
+		scratchPool.Put(sp)
+	}
+	return out, err
+}
+
+// maxScratch is the largest scratch buffer kept for reuse.
+const maxScratch = 4 << 20
+
+var scratchPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+func readInto(buf []byte, body io.Reader, max int64) ([]byte, error) {
 	lr := &io.LimitedReader{R: body, N: max + 1}
 	for {
 		if len(buf) == cap(buf) {

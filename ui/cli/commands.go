@@ -34,6 +34,11 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	if addr := os.Getenv("NOTIFIO_DEBUG_ADDR"); addr != "" { // pprof + expvar for docs/PERFORMANCE.md
+		if err := startDebug(addr, db); err != nil {
+			return err
+		}
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	secrets := newSecrets(dir)
@@ -304,7 +309,7 @@ func (env *Env) snapshot() (poll.Snapshot, bool, error) {
 	if errors.Is(err, storage.ErrAlreadyRunning) {
 		raw, rerr := os.ReadFile(filepath.Join(dir, statusFile))
 		if rerr != nil {
-			return poll.Snapshot{}, false, fmt.Errorf("Notifio is running (data: %s) but has not written its status yet; try again in a second", dir)
+			return poll.Snapshot{}, false, fmt.Errorf("notifio is running (data: %s) but has not written its status yet; try again in a second", dir)
 		}
 		var snap poll.Snapshot
 		if err := json.Unmarshal(raw, &snap); err != nil {
