@@ -50,7 +50,8 @@ func (f fakeTimer) Stop() bool          { return true }
 // site is a loopback site whose answer the test switches.
 type site struct {
 	mu       sync.Mutex
-	mode     string // ok, 429, challenge, 403, 500, unexpected
+	mode     string // ok, 429, challenge, 403, 500, unexpected, login
+	login    string // where "login" redirects to
 	retry    string
 	listings []string
 	hits     int
@@ -99,6 +100,9 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	switch mode {
+	case "login":
+		http.Redirect(w, r, s.login, http.StatusFound)
+		return
 	case "429":
 		w.WriteHeader(http.StatusTooManyRequests)
 		fmt.Fprint(w, "<html><body>Too many requests</body></html>")
@@ -503,5 +507,47 @@ func TestAddSearchRejectsBadInput(t *testing.T) {
 	h.add("x2", "https://www.x.de/s2", 30*time.Second)
 	if _, w := h.svc.SiteRate("https://m.x.de/s3", 30*time.Second, ""); w == "" {
 		t.Error("three searches every 30 s on one site (6/min) did not warn")
+	}
+}
+
+func TestSessionExpiredNeedsTheUser(t *testing.T) {
+	h := newHarness(t, "")
+	a := newSite(t, "127.0.0.2", "1")
+	sso := newSite(t, "127.0.0.3")
+	s1 := h.add("a1", a.srv.URL+"/s?q=1", 30*time.Second)
+	h.add("a2", a.srv.URL+"/s?q=2", 30*time.Second)
+	h.runFor(40 * time.Second)
+	a.mu.Lock()
+	a.mode, a.login = "login", sso.srv.URL+"/login?next=/s"
+	a.mu.Unlock()
+	h.runFor(2 * time.Minute)
+	n := a.count()
+	h.runFor(10 * time.Minute)
+	if a.count() != n {
+		t.Fatalf("the site was asked %d more times while its session is expired", a.count()-n)
+	}
+	if sso.count() != 0 {
+		t.Fatal("the cross-site login redirect was followed")
+	}
+	if _, ok := h.svc.reg.Lookup("127.0.0.2"); ok {
+		t.Fatal("an expired session climbed a backoff ladder")
+	}
+	snap := h.svc.Snapshot()
+	for _, ss := range snap.Searches {
+		if ss.State != StateAttention || !strings.Contains(ss.Reason, "log in again") {
+			t.Errorf("%s: state %s %q, want needs attention to log in again", ss.Name, ss.State, ss.Reason)
+		}
+	}
+	if snap.Sites[0].Attention == "" {
+		t.Errorf("site snapshot %+v does not say the user must act", snap.Sites[0])
+	}
+	// The user logs in again and resumes: checks start again.
+	a.set("ok", "")
+	if err := h.svc.SetPaused(s1.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	h.runFor(10 * time.Second)
+	if a.count() == n {
+		t.Fatal("resuming did not check the search again")
 	}
 }

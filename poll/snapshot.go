@@ -52,6 +52,7 @@ type SiteSnapshot struct {
 	AvgResponse   time.Duration // smoothed: 0.7*previous + 0.3*latest
 	SuccessRate   float64       // (ok+1)/(ok+fail+1)
 	Searches      int           // how many searches watch this site
+	Attention     string        // what the user must do for this site (e.g. log in again), "" if nothing
 }
 
 // OutboxSnapshot summarises the email outbox.

@@ -124,14 +124,14 @@ kill "$sp" 2>/dev/null || true
 
 # 5 + 6b. The window under Xvfb: time to first window, idle CPU over 60 s.
 log "5/6 GUI idle under Xvfb $DISP"
-d="$OUT/gui"; rm -rf "$d"; mkdir -p "$d/data" "$d/home"
+d="$OUT/gui"; rm -rf "$d"; mkdir -p "$d/data" "$d/home/.cache" "$d/run"; chmod 700 "$d/run"
 farm gui 10 127.0.7.101 -new-every 0
 gp=$FARM_PID
 "$OUT/benchdrive" seed -data "$d/data" -urls "$OUT/gui.addr" -per-site 5 -interval 1h >/dev/null
 Xvfb "$DISP" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
 xp=$!; PIDS+=($xp); sleep 1
 t0=$(date +%s%N)
-env DISPLAY="$DISP" HOME="$d/home" "$BIN" --data "$d/data" >"$d/gui.log" 2>&1 &
+env DISPLAY="$DISP" HOME="$d/home" XDG_RUNTIME_DIR="$d/run" "$BIN" --data "$d/data" >"$d/gui.log" 2>&1 &
 np=$!; PIDS+=($np)
 win=""
 for _ in $(seq 1500); do

@@ -352,11 +352,12 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 			Searches     int       `json:"searches"`
 			SuccessRate  float64   `json:"success_rate"`
 			AvgResponseS float64   `json:"avg_response_s"`
+			Attention    string    `json:"attention,omitempty"`
 		}
 		out := []site{}
 		for _, s := range snap.Sites {
 			out = append(out, site{s.Site, s.Waiting, s.Kind, s.Rung, s.NextProbe, s.RetryAfter.Seconds(),
-				s.LastStatus, s.LastSignal, s.Searches, s.SuccessRate, s.AvgResponse.Seconds()})
+				s.LastStatus, s.LastSignal, s.Searches, s.SuccessRate, s.AvgResponse.Seconds(), s.Attention})
 		}
 		return env.printJSON(out)
 	}
@@ -375,6 +376,8 @@ func SiteLine(s poll.SiteSnapshot, now time.Time) string {
 	var b strings.Builder
 	b.WriteString(s.Site + ": ")
 	switch {
+	case s.Attention != "":
+		b.WriteString("needs you: " + s.Attention)
 	case s.Waiting:
 		fmt.Fprintf(&b, "waiting (%s, step %d) — next probe in %s at %s", s.Kind, s.Rung,
 			humanDur(s.NextProbe.Sub(now)), s.NextProbe.Local().Format("15:04:05"))
