@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 )
@@ -80,6 +81,31 @@ func BenchmarkParseFloor(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkRatio interleaves html.Parse and Extract on each real page and
+// reports extract/parse as "x-floor": on a shared machine whose load drifts, two
+// separate benchmarks run minutes apart can disagree by ±50%; alternating them
+// inside one loop compares like with like.
+func BenchmarkRatio(b *testing.B) {
+	for _, pg := range benchPages(b) {
+		b.Run(pg.name, func(b *testing.B) {
+			var parseT, extractT time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := html.Parse(bytes.NewReader(pg.body)); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if _, err := Extract(pg.body, pg.url, Selectors{}); err != nil {
+					b.Fatal(err)
+				}
+				parseT += t1.Sub(t0)
+				extractT += time.Since(t1)
+			}
+			b.ReportMetric(float64(extractT)/float64(parseT), "x-floor")
 		})
 	}
 }

@@ -577,6 +577,23 @@ type cardScan struct {
 	img              string
 	idAttrs          []string
 	p                *page
+	texts            map[*html.Node]string // text() of this card's elements, once each
+}
+
+// text is text(n), remembered for the card.
+func (s *cardScan) text(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	if t, ok := s.texts[n]; ok {
+		return t
+	}
+	if s.texts == nil {
+		s.texts = make(map[*html.Node]string, 16)
+	}
+	t := text(n)
+	s.texts[n] = t
+	return t
 }
 
 func (s *cardScan) scan(n *html.Node) {
@@ -602,7 +619,7 @@ func (s *cardScan) scan(n *html.Node) {
 	switch n.DataAtom {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		if s.heading == nil && !skipped(n) {
-			if text(n) != "" {
+			if s.text(n) != "" {
 				s.heading = n
 			}
 		}
@@ -613,7 +630,7 @@ func (s *cardScan) scan(n *html.Node) {
 	}
 	if s.titleEl == nil && (ip == "name" || containsWord(cls, "title") || containsWord(cls, "headline") ||
 		strings.Contains(tid, "title") || strings.Contains(tid, "headline")) && !skipped(n) {
-		if t := text(n); t != "" && len(t) < 300 {
+		if t := s.text(n); t != "" && len(t) < 300 {
 			s.titleEl = n
 		}
 	}
@@ -623,12 +640,12 @@ func (s *cardScan) scan(n *html.Node) {
 	if s.locEl == nil && (ip == "address" || ip == "addressLocality" || strings.Contains(cls, "address") || strings.Contains(cls, "location") ||
 		strings.Contains(cls, "locality") || strings.Contains(cls, "adresse") || strings.Contains(cls, "standort") ||
 		strings.Contains(tid, "address") || strings.Contains(tid, "location")) && !strings.Contains(cls, "pin") {
-		if t := text(n); t != "" && len(t) <= 150 {
+		if t := s.text(n); t != "" && len(t) <= 150 {
 			s.locEl = n
 		}
 	}
 	if s.locIcon == nil && (strings.Contains(cls, "pin") || strings.Contains(cls, "marker") || strings.Contains(cls, "location")) && !strings.Contains(cls, "spinner") {
-		if text(n) == "" {
+		if s.text(n) == "" {
 			s.locIcon = n
 		}
 	}
@@ -715,9 +732,9 @@ func (p *page) cardListing(card *html.Node, a *anchor) Listing {
 	// Title: a heading, else an element named title, else the link.
 	switch {
 	case s.heading != nil:
-		l.Title = text(s.heading)
+		l.Title = s.text(s.heading)
 	case s.titleEl != nil:
-		l.Title = text(s.titleEl)
+		l.Title = s.text(s.titleEl)
 	case a.n.DataAtom != atom.A: // a row or card that navigates by script: its first text
 		l.Title = firstText(a.n)
 	default:
@@ -881,7 +898,7 @@ func (s *cardScan) price() string {
 		if struck(el) || s.inTitle(el) {
 			continue
 		}
-		t := text(el)
+		t := s.text(el)
 		if len(t) > 80 || !looksLikePrice(t) && !(hasDigit(t) && len(t) < 30) {
 			continue
 		}
@@ -902,13 +919,13 @@ func (s *cardScan) price() string {
 		if s.inTitle(el) || inProse(el) {
 			continue
 		}
-		t := text(el)
+		t := s.text(el)
 		if len(t) <= 60 && looksLikePrice(t) {
 			return pricePart(t)
 		}
 		// "<span>1.250</span> <span>€</span>": the parent adds only the currency.
 		for x, up := el.Parent, 0; x != nil && up < 2; x, up = x.Parent, up+1 {
-			tx := text(x)
+			tx := s.text(x)
 			if len(tx) > len(t)+8 {
 				break
 			}
@@ -919,7 +936,7 @@ func (s *cardScan) price() string {
 	}
 	// A price shown as words only: "Preis auf Anfrage", "VB".
 	if s.onRequest != nil {
-		return text(s.onRequest)
+		return s.text(s.onRequest)
 	}
 	return ""
 }
@@ -994,13 +1011,13 @@ func (s *cardScan) location() string {
 	t := ""
 	switch {
 	case s.locEl != nil:
-		t = text(s.locEl)
+		t = s.text(s.locEl)
 	case s.locIcon != nil:
 		if sib := nextElement(s.locIcon); sib != nil && !isAncestor(sib, s.locIcon) {
-			t = text(sib)
+			t = s.text(sib)
 		}
 		if t == "" && s.locIcon.Parent != nil {
-			t = text(s.locIcon.Parent)
+			t = s.text(s.locIcon.Parent)
 		}
 		if len(t) > 150 {
 			t = ""
@@ -1015,7 +1032,7 @@ func (s *cardScan) sizeRooms() (size, rooms string) {
 		if s.inTitle(el) {
 			continue
 		}
-		t := text(el)
+		t := s.text(el)
 		if len(t) > 60 {
 			continue
 		}
@@ -1026,7 +1043,7 @@ func (s *cardScan) sizeRooms() (size, rooms string) {
 			rooms = roomsRe.FindString(t)
 		}
 		if bareNumberRe.MatchString(t) { // "3" with a label beside it: <dt>Zimmer</dt><dd>3</dd>
-			switch label := strings.ToLower(strings.TrimSuffix(text(prevElement(el)), ":")); label {
+			switch label := strings.ToLower(strings.TrimSuffix(s.text(prevElement(el)), ":")); label {
 			case "zimmer", "zi.", "räume", "rooms", "bedrooms", "habitaciones", "locali", "pièces":
 				if rooms == "" {
 					rooms = t

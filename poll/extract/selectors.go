@@ -64,7 +64,7 @@ func (p *page) bySelectors(us *userSelectors) Result {
 				a = q(it, us.link)
 			}
 			if a != nil && a.DataAtom != atom.A {
-				if inner := q(a, sel("a[href]")); inner != nil {
+				if inner := q(a, anyLink); inner != nil {
 					a = inner
 				}
 			}
