@@ -37,6 +37,9 @@ if [ -z "$version" ]; then
 fi
 dist="$root/dist"
 fyne="" # the pinned fyne command, set by fyne_tool
+scratch="" # holds the throw-away copies; removed on exit
+cleanup() { if [ -n "$scratch" ]; then rm -rf "$scratch"; fi; }
+trap cleanup EXIT
 
 # ensure_mingw installs the Windows cross compiler when it is missing.
 ensure_mingw() {
@@ -69,7 +72,7 @@ fyne_tool() {
 # fresh temporary directory and prints its path.
 copy_source() {
   local work
-  work=$(mktemp -d "${TMPDIR:-/tmp}/notifio-package.XXXXXX")
+  work=$(mktemp -d "$scratch/src.XXXXXX")
   if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     git -C "$root" ls-files -z --cached --others --exclude-standard |
       while IFS= read -r -d '' f; do
@@ -99,6 +102,7 @@ fyne_package() {
 package_linux() {
   local work start=$SECONDS
   fyne=$(fyne_tool)
+  [ -n "$scratch" ] || scratch=$(mktemp -d "${TMPDIR:-/tmp}/notifio-package.XXXXXX")
   echo "Packaging Notifio $version for Linux (amd64)"
   work=$(fyne_package linux)
   mkdir -p "$dist"
@@ -112,6 +116,7 @@ package_windows() {
   local work start=$SECONDS
   ensure_mingw
   fyne=$(fyne_tool)
+  [ -n "$scratch" ] || scratch=$(mktemp -d "${TMPDIR:-/tmp}/notifio-package.XXXXXX")
   echo "Packaging Notifio $version for Windows (amd64)"
   work=$(CC="$MINGW_CC" GOOS=windows GOARCH=amd64 CGO_ENABLED=1 fyne_package windows)
   mkdir -p "$dist"
