@@ -38,9 +38,13 @@ const appID = "app.notifio.desktop"
 var iconPNG []byte
 
 func main() {
+	isCommand := cli.IsCommand(os.Args[1:])
+	if isCommand {
+		cli.AttachConsole() // Windows: print to the console the command came from
+	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
-	if cli.IsCommand(os.Args[1:]) {
+	if isCommand {
 		env := &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Version: version, Logger: logger}
 		os.Exit(cli.Run(context.Background(), env, os.Args[1:]))
 	}

@@ -367,7 +367,7 @@ func (u *UI) saveWindowSize() {
 // setupTray installs the tray menu when the platform has a tray.
 func (u *UI) setupTray() {
 	desk, ok := u.app.(desktop.App)
-	if !ok {
+	if !ok || !trayHostLikely() {
 		return
 	}
 	u.tray = u.newTrayMenu()

@@ -1,0 +1,6 @@
+//go:build !windows
+
+package cli
+
+// AttachConsole does nothing outside Windows: the terminal is already there.
+func AttachConsole() {}
