@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -174,16 +175,11 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 		if len(pos) != 1 {
 			return fmt.Errorf("%w: give the ID of one search (see \"notifio search list\")", ErrUsage)
 		}
-		db, dir, err := env.openDB()
+		svc, db, done, err := env.openService()
 		if err != nil {
 			return err
 		}
-		defer db.Close()
-		svc, err := poll.New(db, env.serviceOptions(dir))
-		if err != nil {
-			return err
-		}
-		defer svc.Close()
+		defer done()
 		id := pos[0]
 		if _, err := db.GetSearch(id); err != nil {
 			return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", id)
@@ -209,10 +205,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags] [--cookie C] URL")
 	name := fs.String("name", "", "a name for the search (default: from the URL)")
 	every := fs.Duration("every", poll.DefaultInterval, "how often to check (at least 30s)")
-	item := fs.String("item", "", "CSS selector of one listing (overrides automatic extraction)")
-	link := fs.String("link", "", "CSS selector of the listing's link, inside the item")
-	title := fs.String("title", "", "CSS selector of the listing's title, inside the item")
-	price := fs.String("price", "", "CSS selector of the listing's price, inside the item")
+	sel := selectorFlags(fs)
 	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -221,18 +214,12 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: give exactly one search URL (quote it if it contains & or ?)", ErrUsage)
 	}
-	db, dir, err := env.openDB()
+	svc, _, done, err := env.openService()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	svc, err := poll.New(db, env.serviceOptions(dir))
-	if err != nil {
-		return err
-	}
-	defer svc.Close()
-	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie,
-		Selectors: extract.Selectors{Item: *item, Link: *link, Title: *title, Price: *price}}
+	defer done()
+	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel()}
 	s, err := svc.AddSearch(ctx, in)
 	if err != nil {
 		return err
@@ -250,6 +237,33 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintln(env.Stderr, "Warning: "+warn)
 	}
 	return nil
+}
+
+// selectorFlags adds the CSS selector flags and returns a function that reads
+// them after parsing.
+func selectorFlags(fs *flag.FlagSet) func() extract.Selectors {
+	item := fs.String("item", "", "CSS selector of one listing (overrides automatic extraction)")
+	link := fs.String("link", "", "CSS selector of the listing's link, inside the item")
+	title := fs.String("title", "", "CSS selector of the listing's title, inside the item")
+	price := fs.String("price", "", "CSS selector of the listing's price, inside the item")
+	return func() extract.Selectors {
+		return extract.Selectors{Item: *item, Link: *link, Title: *title, Price: *price}
+	}
+}
+
+// openService opens the database and a watcher over it (not running) for one
+// command; done closes both.
+func (env *Env) openService() (*poll.Service, *storage.DB, func(), error) {
+	db, dir, err := env.openDB()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	svc, err := poll.New(db, env.serviceOptions(dir))
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	return svc, db, func() { svc.Close(); db.Close() }, nil
 }
 
 func cmdSearchList(env *Env, args []string) error {
@@ -527,10 +541,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 func cmdExtract(_ context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "extract", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE\n\nRuns extraction on a saved page as if it was fetched from PAGE_URL.")
 	pageURL := fs.String("url", "", "the address the page was saved from (needed to resolve links)")
-	item := fs.String("item", "", "CSS selector of one listing")
-	link := fs.String("link", "", "CSS selector of the listing's link, inside the item")
-	title := fs.String("title", "", "CSS selector of the listing's title, inside the item")
-	price := fs.String("price", "", "CSS selector of the listing's price, inside the item")
+	sel := selectorFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagErr(err)
@@ -553,7 +564,7 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 		return fmt.Errorf("could not read %s: %w", pos[0], err)
 	}
 	body = toUTF8(body)
-	res, err := extract.Extract(body, u, extract.Selectors{Item: *item, Link: *link, Title: *title, Price: *price})
+	res, err := extract.Extract(body, u, sel())
 	if err != nil {
 		return err
 	}
