@@ -81,7 +81,7 @@ func analyze(body []byte, u *url.URL) classify.Outcome {
 	in.Doc = extract.Parse(body)
 	ext, _ := extract.ExtractTree(in.Doc, u, extract.Selectors{}, extract.Options{})
 	in.Listings, in.NoResultsMarker, in.ResultsContainer = len(ext.Listings), ext.NoResults, ext.Container
-	_ = pageTitle(body)
+	_ = treeTitle(in.Doc)
 	return classify.Classify(in)
 }
 
@@ -98,8 +98,8 @@ func BenchmarkPipeline(b *testing.B) {
 	}
 }
 
-// BenchmarkPipelineParts splits the pipeline: extraction, classify (on the
-// body, as before the shared tree, and on the tree), title.
+// BenchmarkPipelineParts splits the pipeline: extraction, classify and the page
+// title, each on the body (as before the shared tree) and on the tree.
 func BenchmarkPipelineParts(b *testing.B) {
 	for _, pg := range pipePages(b) {
 		in := classify.Input{Status: 200, Header: http.Header{}, Body: pg.body, RequestURL: pg.url, FinalURL: pg.url, Listings: 25}
@@ -122,6 +122,12 @@ func BenchmarkPipelineParts(b *testing.B) {
 			in.Doc = doc
 			for b.Loop() {
 				classify.Classify(in)
+			}
+		})
+		b.Run("title-tree/"+pg.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				treeTitle(doc)
 			}
 		})
 		b.Run("title/"+pg.name, func(b *testing.B) {

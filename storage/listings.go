@@ -24,9 +24,18 @@ const appendFill = 0.9
 // LastCount and LastPolled are updated too. Either all of this is stored or, on
 // an error, none of it: a listing is never seen without its alert queued.
 //
+// A poll that would change nothing but LastPolled (baselined, every listing
+// already seen, the same count) is checked in a read-only transaction and not
+// written: a watcher polling every minute would otherwise fsync the file on
+// every poll (docs/PERFORMANCE.md). LastPolled is then the last poll that
+// changed something.
+//
 // found is in page order (top first); listings without an ID and repeats are
 // skipped. A search deleted meanwhile gives ErrNotFound and stores nothing.
 func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (CommitResult, error) {
+	if d.pollChangesNothing(searchID, found) {
+		return CommitResult{}, nil
+	}
 	var res CommitResult
 	err := d.update("saving the poll of search "+searchID, func(tx *bolt.Tx) error {
 		res = CommitResult{}
@@ -128,6 +137,39 @@ func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (Commit
 		return CommitResult{}, err
 	}
 	return res, nil
+}
+
+// pollChangesNothing reports whether CommitPoll would only move LastPolled.
+// Any doubt (an error, a deleted search) says false: CommitPoll then decides.
+func (d *DB) pollChangesNothing(searchID string, found []Listing) bool {
+	same := false
+	_ = d.view("checking the poll of search "+searchID, func(tx *bolt.Tx) error {
+		s, err := getSearch(tx.Bucket(bucketSearches), searchID)
+		if err != nil || !s.Baselined {
+			return nil
+		}
+		lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
+		if lb == nil {
+			return nil
+		}
+		ids := lb.Bucket(bucketListingIDs)
+		if ids == nil {
+			return nil
+		}
+		onPage := make(map[string]bool, len(found))
+		for _, l := range found {
+			if l.ID == "" || len(l.ID) > maxListingIDLen || onPage[l.ID] {
+				continue
+			}
+			if ids.Get([]byte(l.ID)) == nil {
+				return nil
+			}
+			onPage[l.ID] = true
+		}
+		same = s.LastCount == len(onPage)
+		return nil
+	})
+	return same
 }
 
 // ListListings returns every listing seen for a search, newest first. The first

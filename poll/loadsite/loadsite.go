@@ -5,7 +5,9 @@
 // pages: a head with inline style and script, a navigation bar, a filter
 // sidebar, a list of listing cards (picture, title link, price, size, rooms,
 // location, icons), pagination, and a long footer of related-search links, in
-// the proportions of the real pages in ../shared/sites (about 150 bytes per tag).
+// the proportions of the real pages in ../shared/sites (about 105 bytes per tag;
+// the real pages have 110-200). With Vary every response carries a per-request
+// token, as real portals' pages do, so no two are byte-identical.
 //
 // Every URL path of a site is one search page with its own stream of listings:
 // the page shows the newest Listings of the stream, newest first, and a new
@@ -30,6 +32,10 @@
 // writes the base URL of each site (http://127.0.1.N:PORT/) to the addr file, one
 // per line, in site order, and serves until SIGINT/SIGTERM (or -for elapses).
 // Search URLs are any path under a base URL, e.g. http://127.0.1.7:PORT/search/3.
+//
+// The bench driver poll/loadsite/cmd/benchdrive (seed, headless) and the script
+// poll/loadsite/bench.sh (`make bench`) use it; docs/PERFORMANCE.md has the
+// figures.
 //
 // A Farm is safe for concurrent use.
 package loadsite

@@ -375,7 +375,9 @@ func summarize(ss []sample, iv time.Duration, lat []time.Duration, missing, msgs
 			if s.T >= st.T {
 				rss += s.RSSKB
 				n++
-				gmin, gmax = min(gmin, s.Goroutines), max(gmax, s.Goroutines)
+				if s.Goroutines >= 0 { // -1: the debug endpoint did not answer in time
+					gmin, gmax = min(gmin, s.Goroutines), max(gmax, s.Goroutines)
+				}
 			}
 		}
 		r["rss_steady_avg_mb"] = float64(rss) / float64(n) / 1024
