@@ -41,7 +41,7 @@ test: deps lint
 	CGO_ENABLED=1 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
 	./$(BIN) --version
 
-# Performance figures (issue 7): writes docs/PERFORMANCE.md. Takes about 20 minutes.
+# Performance figures (issue 7): writes docs/PERFORMANCE.md. Takes about 25 minutes (BENCH_QUICK=1: a short smoke run).
 bench: deps
 	bash poll/loadsite/bench.sh
 
