@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/textproto"
 	"strings"
-	"syscall"
 
 	mail "github.com/wneessen/go-mail"
 )
@@ -222,14 +221,14 @@ func classifyErr(err error, code int, cfg Config) (bool, string) {
 	if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
 		return true, hintTimeout
 	}
-	if errors.Is(err, syscall.ECONNREFUSED) {
+	if isConnRefused(err) {
 		return true, "The server refused the connection (is it running, and is the port right?); Notifio keeps retrying"
 	}
 	var netErr net.Error
 	var opErr *net.OpError
 	if errors.As(err, &opErr) || errors.As(err, &netErr) || errors.Is(err, io.EOF) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, mail.ErrNoActiveConnection) {
+		isConnBroken(err) || errors.Is(err, mail.ErrNoActiveConnection) {
 		return true, hintNetwork
 	}
 	var se *mail.SendError

@@ -24,7 +24,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -255,9 +254,9 @@ func (d *DB) wrap(op string, err error) error {
 // a sentinel (and the data directory) so the message says what to do.
 func wrapIOError(op, dir string, err error) error {
 	switch {
-	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, berrors.ErrMaxSizeReached):
+	case isDiskFull(err) || errors.Is(err, berrors.ErrMaxSizeReached):
 		return fmt.Errorf("%s: %w (data: %s): %v", op, ErrDiskFull, dir, err)
-	case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+	case errors.Is(err, fs.ErrPermission) || isReadOnlyFS(err):
 		return fmt.Errorf("%s: %w (data: %s): %v", op, ErrNotWritable, dir, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
