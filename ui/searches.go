@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -39,6 +40,10 @@ type searchesView struct {
 	list     *widget.List
 	rows     []searchRow
 	selected string // the selected search's ID, "" when none
+	// bound is the row widget the list last bound to each item id. The list does
+	// not say when a row scrolls out and is pooled, so tick also checks that the
+	// id is among the rows the list shows (shownRows).
+	bound map[widget.ListItemID]*searchRowWidget
 
 	empty    fyne.CanvasObject
 	emptyAdd *widget.Button
@@ -55,7 +60,7 @@ type searchesView struct {
 }
 
 func newSearchesView(u *UI) *searchesView {
-	v := &searchesView{u: u}
+	v := &searchesView{u: u, bound: map[widget.ListItemID]*searchRowWidget{}}
 	v.editor = newSearchEditor(u)
 	v.add = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), func() { v.editor.open("") })
 	v.add.Importance = widget.HighImportance
@@ -115,6 +120,8 @@ type searchRowWidget struct {
 	icon                               *widget.Icon
 	name, site, status, detail, unseen *widget.Label
 	box                                *fyne.Container
+	second                             *fyne.Container // the line of status and detail
+	id                                 widget.ListItemID
 }
 
 func newSearchRowObject() fyne.CanvasObject {
@@ -131,9 +138,10 @@ func newSearchRowObject() fyne.CanvasObject {
 	r.unseen.Importance = widget.HighImportance
 	// Two tight lines; a long name, reason or detail is cut with an ellipsis
 	// instead of running out of the window.
+	r.second = newLine(r.status, r.detail)
 	lines := container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
 		newLine(r.name, r.site),
-		newLine(r.status, r.detail),
+		r.second,
 	)
 	r.box = container.NewBorder(nil, nil, r.icon, r.unseen, lines)
 	r.ExtendBaseWidget(r)
@@ -146,10 +154,15 @@ func (r *searchRowWidget) CreateRenderer() fyne.WidgetRenderer {
 }
 
 func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject) {
+	w := o.(*searchRowWidget)
+	if v.bound[w.id] == w {
+		delete(v.bound, w.id)
+	}
 	if id < 0 || id >= len(v.rows) {
 		return
 	}
-	r, w := v.rows[id], o.(*searchRowWidget)
+	w.id, v.bound[id] = id, w
+	r := v.rows[id]
 	res, imp := stateLook(r.snap)
 	w.icon.Resource = res
 	w.status.Importance = imp
@@ -222,22 +235,44 @@ func siteOf(s poll.Snapshot, site string) *poll.SiteSnapshot {
 	return nil
 }
 
-// tick recomputes the countdowns and refreshes only the rows whose words changed.
+// tick recomputes the countdowns and sets the text of the status labels that
+// changed in the rows on screen; nothing else is refreshed. List.RefreshItem
+// refreshes the whole list and List.Refresh re-binds and re-shapes every label
+// of every visible row (34% and 6.3% of a core with 50 searches:
+// docs/PERFORMANCE.md). Rows not on screen get their words when the list binds
+// them.
 func (v *searchesView) tick(now time.Time) {
-	changed := false
 	for i := range v.rows {
-		st := searchStatus(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
-		if st != v.rows[i].status {
-			v.rows[i].status = st
-			changed = true
+		v.rows[i].status = searchStatus(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
+	}
+	first, last := v.shownRows()
+	for id, w := range v.bound {
+		if id < first || id > last || id >= len(v.rows) || w.status.Text == v.rows[id].status {
+			continue
 		}
+		w.status.SetText(v.rows[id].status)
+		// The status may be wider or narrower now: place the detail after it
+		// again (a layout only; the detail's text is not shaped again).
+		w.second.Layout.Layout(w.second.Objects, w.second.Size())
 	}
-	// One refresh of the visible rows: Fyne's List.RefreshItem refreshes the
-	// whole list, so calling it per changed row re-laid out every visible row
-	// once per countdown (34% of a core with 50 searches: docs/PERFORMANCE.md).
-	if changed {
-		v.list.Refresh()
+}
+
+// shownRows is the range of item ids the list shows now, as Fyne's list layout
+// computes it (all rows have the template's height); last < first when none.
+func (v *searchesView) shownRows() (first, last widget.ListItemID) {
+	var rowHeight float32
+	for _, w := range v.bound {
+		rowHeight = w.Size().Height
+		break
 	}
+	height := v.list.Size().Height
+	if rowHeight <= 0 || height <= 0 || !v.list.Visible() {
+		return 0, -1
+	}
+	step := rowHeight + v.list.Theme().Size(theme.SizeNamePadding)
+	first = int(math.Floor(float64(v.list.GetScrollOffset() / step)))
+	last = int(math.Ceil(float64((float32(first)*step + height) / step)))
+	return first, last
 }
 
 // applyOutbox shows or hides the email problems banner.

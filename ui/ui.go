@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -99,6 +100,11 @@ type UI struct {
 	cancelSub func()
 	done      chan struct{}
 	closeOnce sync.Once
+
+	// tickOff stops the countdown ticker while the window is hidden in the tray;
+	// resume wakes it (runTicker).
+	tickOff atomic.Bool
+	resume  chan struct{}
 }
 
 // New builds the window over b and subscribes to its snapshots. The countdown
@@ -107,7 +113,7 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 	u := &UI{
 		app: a, b: b, prefs: a.Preferences(),
 		now: opts.Now, dispatch: opts.Dispatch, openURL: opts.OpenURL, sendNote: opts.SendNotification,
-		done: make(chan struct{}),
+		done: make(chan struct{}), resume: make(chan struct{}, 1),
 	}
 	if u.now == nil {
 		u.now = time.Now
@@ -170,6 +176,8 @@ func (u *UI) Window() fyne.Window { return u.win }
 func (u *UI) ShowAndRun() {
 	if !u.startHidden || u.tray == nil {
 		u.show()
+	} else {
+		u.setTicking(false)
 	}
 	u.app.Run()
 	u.Close()
@@ -190,30 +198,59 @@ func (u *UI) Close() {
 }
 
 // runTicker drives every countdown in the window from one ticker: one dispatch a
-// second, and only rows whose words changed are refreshed.
+// second, and only labels whose words changed are set. While the window is hidden
+// (setTicking(false)) the ticker is stopped and nothing is dispatched.
 func (u *UI) runTicker(every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		if u.tickOff.Load() {
+			t.Stop()
+			select {
+			case <-u.done:
+				return
+			case <-u.resume:
+			}
+			t.Reset(every)
+			continue
+		}
 		select {
 		case <-u.done:
 			return
+		case <-u.resume:
 		case <-t.C:
 			u.dispatch(u.tick)
 		}
 	}
 }
 
-// tick refreshes the countdowns against the clock.
+// setTicking starts or stops the countdown ticker (the window shows or hides).
+func (u *UI) setTicking(on bool) {
+	u.tickOff.Store(!on)
+	select {
+	case u.resume <- struct{}{}:
+	default:
+	}
+}
+
+// tick refreshes the countdowns of the view on screen against the clock (a view
+// catches up when it is selected: viewChanged). Nothing while hidden.
 func (u *UI) tick() {
 	select {
 	case <-u.done:
 		return
 	default:
 	}
+	if u.tickOff.Load() {
+		return
+	}
 	now := u.now()
-	u.searches.tick(now)
-	u.sites.tick(now)
+	switch u.tabs.SelectedIndex() {
+	case viewSearches:
+		u.searches.tick(now)
+	case viewSites:
+		u.sites.tick(now)
+	}
 }
 
 // apply renders a new snapshot in every view.
@@ -260,6 +297,7 @@ func (u *UI) viewChanged() {
 	if i == viewListings {
 		u.listings.shown()
 	}
+	u.tick()
 }
 
 // selectView switches the main window to one of its views.
@@ -322,6 +360,8 @@ func (u *UI) NotifyDigest(searchName string, n int) {
 // show brings the window up.
 func (u *UI) show() {
 	u.visible = true
+	u.setTicking(true)
+	u.tick() // the countdowns stood still while hidden
 	u.win.Show()
 	u.win.RequestFocus()
 	u.updateTray()
@@ -331,6 +371,7 @@ func (u *UI) show() {
 func (u *UI) hide() {
 	u.saveWindowSize()
 	u.visible = false
+	u.setTicking(false)
 	u.win.Hide()
 	u.updateTray()
 }
