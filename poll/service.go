@@ -1,6 +1,7 @@
 package poll
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"hash/maphash"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -98,6 +100,11 @@ type searchRun struct {
 	// none): a byte-identical page cannot hold anything new, so it is neither
 	// parsed nor committed again (docs/PERFORMANCE.md).
 	bodyHash uint64
+	// linkHash is linkPrint of the last committed page when that page was OK,
+	// had listings, and every listing's URL was one of its links (0 otherwise):
+	// a page with the same links (and title, sources, listing ids) holds the same
+	// listings even when per-request tokens elsewhere make its bytes differ.
+	linkHash uint64
 }
 
 type siteRun struct {
@@ -243,14 +250,15 @@ func (s *Service) Wake() {
 
 // job is one fetch the loop decided to make.
 type job struct {
-	searchID string
-	site     string
-	url      string
-	cookie   string
-	sel      extract.Selectors
-	probe    bool
-	start    time.Time
-	prevHash uint64 // searchRun.bodyHash when planned
+	searchID  string
+	site      string
+	url       string
+	cookie    string
+	sel       extract.Selectors
+	probe     bool
+	start     time.Time
+	prevHash  uint64 // searchRun.bodyHash when planned
+	prevLinks uint64 // searchRun.linkHash when planned
 }
 
 // result is what one fetch produced.
@@ -265,7 +273,8 @@ type result struct {
 	offline   bool
 	canceled  bool
 	bodyHash  uint64 // pageHash of a 200 page (0 otherwise)
-	unchanged bool   // the page is byte-identical to the last committed one: not parsed
+	linkHash  uint64 // linkPrint of an OK page whose listings are all among its links (0 otherwise)
+	unchanged bool   // the page is byte-identical to, or has the links of, the last committed one: not parsed
 }
 
 // maxSleep bounds one wait of the loop, so that a suspended laptop or a clock
@@ -401,14 +410,15 @@ func (s *Service) plan(now time.Time) ([]job, time.Time) {
 		sr.inFlight = true
 		sr.lastStart = now
 		jobs = append(jobs, job{
-			searchID: first.s.ID,
-			site:     site,
-			url:      first.s.URL,
-			cookie:   s.cookieFor(first.s),
-			sel:      toExtractSelectors(first.s.Selectors),
-			probe:    d.Verdict == hostbackoff.Probe,
-			start:    now,
-			prevHash: first.bodyHash,
+			searchID:  first.s.ID,
+			site:      site,
+			url:       first.s.URL,
+			cookie:    s.cookieFor(first.s),
+			sel:       toExtractSelectors(first.s.Selectors),
+			probe:     d.Verdict == hostbackoff.Probe,
+			start:     now,
+			prevHash:  first.bodyHash,
+			prevLinks: first.linkHash,
 		})
 	}
 	if soon, ok := s.reg.Soonest(); ok && soon.After(now) {
@@ -494,6 +504,8 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		}
 	}
 	in := classify.Input{Err: err, Now: start}
+	var fp uint64      // linkPrint of this page (0: not eligible)
+	var links [][]byte // its href values, for linksCover
 	if resp != nil {
 		in.Status = resp.Status
 		in.Header = resp.Header
@@ -507,6 +519,14 @@ func (s *Service) execute(ctx context.Context, j job) result {
 				res.unchanged = true
 				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "page unchanged"}
 				return res
+			}
+			if !refusalHeader(resp.Header) {
+				fp, links = linkPrint(j, resp, links[:0])
+				if fp != 0 && fp == j.prevLinks {
+					res.unchanged = true
+					res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "listing links unchanged"}
+					return res
+				}
 			}
 		}
 		if err == nil && len(resp.Body) > 0 {
@@ -528,6 +548,9 @@ func (s *Service) execute(ctx context.Context, j job) result {
 	res.outcome = classify.Classify(in)
 	if res.extErr != nil && res.outcome.Kind == classify.UnexpectedPage {
 		res.outcome.Detail = res.extErr.Error()
+	}
+	if fp != 0 && res.outcome.Kind == classify.OK && len(res.ext.Listings) > 0 && linksCover(res.ext.Listings, links) {
+		res.linkHash = fp
 	}
 	return res
 }
@@ -577,6 +600,178 @@ func pageHash(j job, body []byte) uint64 {
 	}
 	h.Write(body)
 	return h.Sum64() | 1
+}
+
+// minLinks is how many links a page needs for its linkPrint to stand for it.
+const minLinks = 5
+
+// linkPrint fingerprints a 200 page by what identifies its listings, with a byte
+// scan instead of a parse: in page order, the values of its href and data-href
+// attributes (the links), src attributes (a captcha or challenge script or frame
+// added to a page changes them) and data-*id attributes (data-id, data-adid,
+// data-listing-id), with the page's title, final URL, content type and charset,
+// and the search's URL and selectors. Per-request tokens in a meta tag, a script
+// or a nonce do not change it; a token inside a link does (the page is then
+// parsed each time, as before). It returns 0 for a page with fewer than minLinks
+// links, and the href values (slices of the body) for linksCover.
+func linkPrint(j job, resp *fetch.Response, links [][]byte) (uint64, [][]byte) {
+	body := resp.Body
+	var h maphash.Hash
+	h.SetSeed(bodySeed)
+	h.WriteString("links\x00" + j.url)
+	for _, f := range []string{j.sel.Item, j.sel.Link, j.sel.Title, j.sel.Price} {
+		h.WriteString("\x00" + f)
+	}
+	if resp.FinalURL != nil {
+		h.WriteString("\x00" + resp.FinalURL.String())
+	}
+	h.WriteString("\x00" + resp.Header.Get("Content-Type") + "\x00" + resp.Charset + "\x00")
+	h.Write(pageTitleBytes(body))
+	n := 0
+	for i := 0; i < len(body); {
+		k := bytes.IndexByte(body[i:], '=')
+		if k < 0 {
+			break
+		}
+		eq := i + k
+		i = eq + 1
+		e := eq
+		for e > 0 && isHTMLSpace(body[e-1]) {
+			e--
+		}
+		s := e
+		for s > 0 && isAttrNameByte(body[s-1]) {
+			s--
+		}
+		// An attribute name follows white space; "x.href=" in a script does not.
+		if s == e || s == 0 || !isHTMLSpace(body[s-1]) {
+			continue
+		}
+		kind := linkAttrKind(body[s:e])
+		if kind == 0 {
+			continue
+		}
+		v, next := attrValue(body, i)
+		i = next
+		h.WriteByte(kind)
+		h.Write(v)
+		h.WriteByte(0)
+		if kind == 'h' {
+			n++
+			links = append(links, v)
+		}
+	}
+	if n < minLinks {
+		return 0, links
+	}
+	return h.Sum64() | 1, links
+}
+
+// linkAttrKind classifies an attribute name for linkPrint: 'h' a link, 's' a
+// source, 'i' an id; 0 for any other.
+func linkAttrKind(name []byte) byte {
+	switch {
+	case bytes.EqualFold(name, []byte("href")), bytes.EqualFold(name, []byte("data-href")):
+		return 'h'
+	case bytes.EqualFold(name, []byte("src")):
+		return 's'
+	case len(name) >= len("data-id") && bytes.EqualFold(name[:5], []byte("data-")) &&
+		bytes.EqualFold(name[len(name)-2:], []byte("id")):
+		return 'i'
+	}
+	return 0
+}
+
+// attrValue reads an attribute value starting at i (after the '='): quoted, or
+// up to white space or '>'. It returns the value and where scanning resumes.
+func attrValue(b []byte, i int) ([]byte, int) {
+	for i < len(b) && isHTMLSpace(b[i]) {
+		i++
+	}
+	if i == len(b) {
+		return nil, i
+	}
+	if q := b[i]; q == '"' || q == '\'' {
+		k := bytes.IndexByte(b[i+1:], q)
+		if k < 0 {
+			return b[i+1:], len(b)
+		}
+		return b[i+1 : i+1+k], i + 2 + k
+	}
+	e := i
+	for e < len(b) && !isHTMLSpace(b[e]) && b[e] != '>' {
+		e++
+	}
+	return b[i:e], e
+}
+
+// pageTitleBytes is the raw text of the first <title> element, "" without one.
+func pageTitleBytes(b []byte) []byte {
+	i := bytes.Index(b, []byte("<title"))
+	if i < 0 {
+		if i = bytes.Index(b, []byte("<TITLE")); i < 0 {
+			return nil
+		}
+	}
+	b = b[i:]
+	if e := bytes.Index(b, []byte("</")); e >= 0 {
+		return b[:e]
+	}
+	return b
+}
+
+func isHTMLSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'
+}
+
+func isAttrNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == ':'
+}
+
+// refusalHeader reports a header a site sends with a refusal (a challenge, or a
+// wait); such a page is always parsed and classified.
+func refusalHeader(h http.Header) bool {
+	return h.Get("Cf-Mitigated") != "" || h.Get("X-Amzn-Waf-Action") != "" || h.Get("Retry-After") != ""
+}
+
+// linksCover reports whether every listing's URL is one of the page's links
+// (href values, absolute or root-relative): then a new listing, which has a new
+// URL, changes the page's linkPrint. Listings read from JSON (JSON-LD, app
+// state) without a link for each on the page do not qualify, nor do links whose
+// text differs from the URL extraction made of them (entities, relative paths,
+// tracking parameters dropped): such pages are parsed every time.
+func linksCover(ls []extract.Listing, links [][]byte) bool {
+	for _, l := range ls {
+		found := false
+		for _, v := range links {
+			if linkIs(l.URL, v) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// linkIs reports whether the href value v, resolved, is the absolute URL u.
+func linkIs(u string, v []byte) bool {
+	if len(v) == 0 || len(v) > len(u) || string(v) != u[len(u)-len(v):] {
+		return false
+	}
+	p := u[:len(u)-len(v)]
+	switch {
+	case p == "":
+		return true
+	case len(v) > 1 && v[0] == '/' && v[1] == '/':
+		return p == "http:" || p == "https:"
+	case v[0] == '/':
+		i := strings.Index(p, "://")
+		return i > 0 && !strings.Contains(p[i+3:], "/")
+	}
+	return false
 }
 
 // finish records one fetch's outcome: the registry (persisted at once), the
@@ -632,7 +827,8 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
 		if !res.unchanged {
-			r.bodyHash = 0 // set again by commit once this page's listings are saved
+			r.bodyHash = 0 // both set again by commit once this page's listings are saved
+			r.linkHash = 0
 		} else {
 			r.lastNew = 0
 			r.s.LastPolled = now
@@ -734,6 +930,7 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 		r.s.LastCount = len(found)
 		r.s.LastPolled = now
 		r.bodyHash = res.bodyHash
+		r.linkHash = res.linkHash
 	}
 	s.mu.Unlock()
 	if cr.Baseline {

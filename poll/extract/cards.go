@@ -218,6 +218,9 @@ func (p *page) childRecOf(n *html.Node) (childRec, bool) {
 // evalGroup picks the group's dominant link pattern and scores the group from
 // cheap features of its members.
 func (p *page) evalGroup(g *group) candidate {
+	if cannotScore(g) {
+		return candidate{} // before resolving its links (the most of evalGroup's cost)
+	}
 	type memberLinks struct {
 		rec      childRec
 		patterns []string
@@ -355,6 +358,29 @@ func (p *page) evalGroup(g *group) candidate {
 		c.score *= 0.3 // "Ähnliche Angebote", "Weitere Angebote von …": not the results
 	}
 	return c
+}
+
+// cannotScore reports a group that evalGroup rejects whatever its links are:
+// fewer than two members, or members that all have under 40 characters of text
+// (so any subset of them averages under 40) and none of which shows a price (so
+// the share of prices is 0): evalGroup's "a menu or a link list" rule. Link
+// lists in navigation and footers are most of the groups examined, and
+// resolving their links was most of the heuristic's cost.
+func cannotScore(g *group) bool {
+	if len(g.members) < 2 {
+		return true
+	}
+	for _, m := range g.members {
+		if m.textLen >= 40 {
+			return false
+		}
+	}
+	for _, m := range g.members {
+		if quickFeatures(m.n).price {
+			return false
+		}
+	}
+	return true
 }
 
 // asidePhrases head lists that are not the search's results.
