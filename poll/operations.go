@@ -167,6 +167,9 @@ func (s *Service) RemoveSearch(id string) error {
 	s.mu.Lock()
 	delete(s.searches, id)
 	s.mu.Unlock()
+	if err := s.db.DeleteSetting(lastKey(id)); err != nil {
+		s.log.Warn("could not forget the search's last answer", "search_id", id, "err", err)
+	}
 	s.publish()
 	return nil
 }
@@ -182,7 +185,10 @@ func (s *Service) SetPaused(id string, paused bool) error {
 		r.s.Paused = paused
 		if !paused {
 			r.attention = ""
-			s.site(r.s.Site).needsLogin = ""
+			if sr := s.site(r.s.Site); sr.needsLogin != "" {
+				sr.needsLogin = ""
+				sr.savedOutcome = "" // the next answer is written, clearing the saved login state
+			}
 			if r.due.Before(s.clock.Now()) {
 				r.due = s.clock.Now()
 			}

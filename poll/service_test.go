@@ -364,10 +364,37 @@ func TestRestartMidWaitKeepsTheWait(t *testing.T) {
 	if !ok || !e2.NextRetry.Equal(e1.NextRetry) || e2.Kind != hostbackoff.Denied {
 		t.Fatalf("after restart entry = %+v, want %+v", e2, e1)
 	}
+	// The last answers are remembered too, so the window can say why.
+	snap := h.svc.Snapshot()
+	if len(snap.Sites) != 1 || snap.Sites[0].LastStatus != 403 || snap.Sites[0].LastSignal == "" {
+		t.Errorf("after restart site = %+v, want the 403 and its signal", snap.Sites)
+	}
+	if len(snap.Searches) != 1 || snap.Searches[0].LastOutcome != "denied" {
+		t.Errorf("after restart search = %+v, want last outcome denied", snap.Searches)
+	}
+	if _, ok := h.svc.RefusalPage("127.0.0.2"); !ok {
+		t.Error("after restart the saved refusal page is not offered")
+	}
 	n := a.count()
 	h.runFor(e1.NextRetry.Sub(h.clock.Now()) - time.Second)
 	if a.count() != n {
 		t.Fatalf("restarted watcher asked the site %d times during the wait", a.count()-n)
+	}
+}
+
+func TestSteadySiteWritesNothing(t *testing.T) {
+	h := newHarness(t, "")
+	a := newSite(t, "127.0.0.2", "1", "2", "3", "4", "5", "6")
+	h.add("a", a.srv.URL+"/s", 30*time.Second)
+	h.runFor(2 * time.Minute) // baseline and the first answers
+	before := h.db.Commits()
+	polls := a.count()
+	h.runFor(10 * time.Minute)
+	if a.count()-polls < 15 {
+		t.Fatalf("only %d polls in 10 minutes", a.count()-polls)
+	}
+	if d := h.db.Commits() - before; d != 0 {
+		t.Errorf("%d commits over %d unchanged polls, want none", d, a.count()-polls)
 	}
 }
 
