@@ -250,5 +250,12 @@ func SendTestEmail(ctx context.Context, cfg Config, password string) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	return s.Send(ctx, msg)
+	err = s.Send(ctx, msg)
+	// A test email is one attempt: nothing retries it, so the hint must not
+	// promise that Notifio keeps trying.
+	var de *DeliveryError
+	if errors.As(err, &de) {
+		de.Hint = strings.ReplaceAll(de.Hint, "; Notifio keeps retrying", "")
+	}
+	return err
 }
