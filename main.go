@@ -37,6 +37,12 @@ const appID = "app.notifio.desktop"
 //go:embed Icon.png
 var iconPNG []byte
 
+// headlessMemoryLimit is the soft memory limit of `notifio run` and `once`
+// (GOMEMLIMIT overrides it): the RSS budget of docs/PERFORMANCE.md is 80 MB,
+// of which the binary and its libraries take ~25 MB and the
+// database's mapped pages up to ~15 MB at 1,000 searches.
+const headlessMemoryLimit = 40 << 20
+
 func main() {
 	isCommand := cli.IsCommand(os.Args[1:])
 	if isCommand {
@@ -45,7 +51,8 @@ func main() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
 	if isCommand {
-		env := &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Version: version, Logger: logger}
+		env := &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Version: version, Logger: logger,
+			MemoryLimit: headlessMemoryLimit}
 		os.Exit(cli.Run(context.Background(), env, os.Args[1:]))
 	}
 	rest, dir, _, err := cli.SplitGlobal(os.Args[1:])

@@ -1,6 +1,7 @@
 package poll
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
 	"net"
@@ -70,6 +71,14 @@ func (s *tokenSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	tok := fmt.Sprintf("%016x", uint64(s.seq.Add(1))*0x9e3779b97f4a7c15)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if r.Header.Get("Accept-Encoding") == "gzip" {
+		// As portals do: the body then has no known length and is read into
+		// the fetcher's pooled buffers (Release, Detach).
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		defer zw.Close()
+		w = gzipWriter{w, zw}
+	}
 	head := fmt.Sprintf(`<meta name="csrf-token" content="%s"><script nonce="%s">window.__REQ__={"id":"%s"};var u=x.href="/r/%s";</script>`, tok, tok, tok, tok)
 	switch mode {
 	case "challenge":
@@ -103,6 +112,13 @@ func (s *tokenSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 <script type="application/ld+json">{"@context":"https://schema.org","@type":"ItemList","itemListElement":[%s]}</script>
 </head><body>%s%s<main id="results">%s</main></body></html>`, head, items.String(), extra, tokenNav, main)
 }
+
+type gzipWriter struct {
+	http.ResponseWriter
+	zw *gzip.Writer
+}
+
+func (g gzipWriter) Write(p []byte) (int, error) { return g.zw.Write(p) }
 
 // lastPoll runs the search's next poll by hand and returns its job and result.
 func (h *harness) lastPoll(at time.Time) (job, result) {
@@ -245,7 +261,7 @@ func TestLinkPrint(t *testing.T) {
 	j := job{url: "https://x.example/search"}
 	nav := `<a href="/1">1</a><a href='/2'>2</a><a HREF=/3>3</a><a href = "/4">4</a><div data-href="/5"></div>`
 	print := func(body string) uint64 {
-		fp, _ := linkPrint(j, &fetch.Response{Body: []byte(body), Header: http.Header{}}, nil)
+		fp := linkPrint(j, &fetch.Response{Body: []byte(body), Header: http.Header{}}, nil)
 		return fp
 	}
 	base := print(`<title>T</title><meta content="a1"><script nonce="n1">x.href="/t1"; a = "b"</script>` + nav)
@@ -276,7 +292,7 @@ func TestLinkPrint(t *testing.T) {
 	}
 	j2 := j
 	j2.sel.Item = ".card"
-	fp, _ := linkPrint(j2, &fetch.Response{Body: []byte(`<title>T</title>` + nav), Header: http.Header{}}, nil)
+	fp := linkPrint(j2, &fetch.Response{Body: []byte(`<title>T</title>` + nav), Header: http.Header{}}, nil)
 	if fp == print(`<title>T</title>`+nav) {
 		t.Error("selectors do not change the fingerprint")
 	}
@@ -298,5 +314,132 @@ func TestLinkIs(t *testing.T) {
 		if got := linkIs(tc.u, []byte(tc.v)); got != tc.want {
 			t.Errorf("linkIs(%q, %q) = %v", tc.u, tc.v, got)
 		}
+	}
+}
+
+// The last page prints are saved when the watcher closes, so after a restart,
+// and on every `notifio once` pass, a page with the links of the last committed
+// one is not parsed nor committed again; a new listing is still found.
+func TestPrintsSurviveARestartAndOnce(t *testing.T) {
+	h := newHarness(t, "")
+	a := newTokenSite(t, "1", "2", "3", "4", "5")
+	s := h.add("Kreuzberg", a.srv.URL+"/search", time.Minute)
+	ctx := context.Background()
+	if out := h.svc.Once(ctx); len(out) != 1 || out[0].Outcome != "ok" {
+		t.Fatalf("baseline pass: %+v", out)
+	}
+	for pass := 0; pass < 2; pass++ {
+		h.svc.Close()
+		h.svc = h.open()
+		c0 := h.db.Commits()
+		out := h.svc.Once(ctx)
+		if len(out) != 1 || out[0].Outcome != "ok" || out[0].Reason != "Found 5 listings on the page." {
+			t.Fatalf("pass %d after a restart: %+v", pass, out)
+		}
+		if got := h.svc.Snapshot().Searches[0].LastSignal; got != "listing links unchanged" {
+			t.Fatalf("pass %d after a restart: signal %q, want the page skipped", pass, got)
+		}
+		if got := h.db.Commits() - c0; got != 0 {
+			t.Errorf("pass %d: %d commits for an unchanged page", pass, got)
+		}
+	}
+	var saved map[string]pagePrint
+	if ok, err := h.db.GetSetting(printsKey, &saved); err != nil || !ok || saved[s.ID].Links == 0 {
+		t.Fatalf("saved prints: %v %v %+v", ok, err, saved)
+	}
+
+	a.add("6")
+	h.svc.Close()
+	h.svc = h.open()
+	out := h.svc.Once(ctx)
+	if len(out) != 1 || out[0].New != 1 {
+		t.Fatalf("pass with a new listing: %+v", out)
+	}
+	if items := h.outbox(); len(items) != 1 || !strings.Contains(items[0].Listings[0].Title, "Flat 6") {
+		t.Fatalf("outbox = %+v, want one digest with Flat 6", items)
+	}
+	// A removed search's print is not saved again.
+	if err := h.svc.RemoveSearch(s.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.svc.Close()
+	saved = nil
+	if _, err := h.db.GetSetting(printsKey, &saved); err != nil || len(saved) != 0 {
+		t.Fatalf("prints after removing the search: %+v %v", saved, err)
+	}
+	h.svc = h.open()
+}
+
+// The watcher's own progress is published at most every publishEvery, and the
+// last change always reaches the subscribers.
+func TestPublishSoonCoalesces(t *testing.T) {
+	h := newHarness(t, "")
+	var mu sync.Mutex
+	var got []Snapshot
+	cancel := h.svc.Subscribe(func(s Snapshot) {
+		mu.Lock()
+		got = append(got, s)
+		mu.Unlock()
+	})
+	defer cancel()
+	for i := 0; i < 100; i++ {
+		h.svc.publishSoon()
+	}
+	h.add("Kreuzberg", "http://127.0.0.1:1/search", time.Minute) // published at once
+	h.svc.publishSoon()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		last := Snapshot{}
+		if n > 0 {
+			last = got[n-1]
+		}
+		mu.Unlock()
+		if n > 0 && len(last.Searches) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the last change was not published: %d snapshots", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	n := len(got)
+	mu.Unlock()
+	if n > 4 {
+		t.Errorf("%d snapshots for 101 coalesced publishes and one user change, want at most 4", n)
+	}
+}
+
+// A page print is the same however its writes are split and whichever reused
+// scan state computed it (prints are saved and compared across processes).
+func TestPrintIsStable(t *testing.T) {
+	big := strings.Repeat("<a href=\"/expose/1\">x</a> ", 1000)
+	var a, b print64
+	a.WriteString("head")
+	a.Write([]byte(big))
+	a.writeByte('!')
+	b.WriteString("he")
+	b.Write([]byte("ad" + big[:10]))
+	b.Write([]byte(big[10:]))
+	b.Write([]byte("!"))
+	if a.Sum64() != b.Sum64() {
+		t.Fatalf("split writes give another print")
+	}
+	j := job{url: "http://127.0.0.1/search"}
+	page := &fetch.Response{Body: []byte(`<title>T</title>` + big + tokenNav), Header: http.Header{}}
+	want := linkPrint(j, page, nil)
+	st := getScan()
+	linkPrint(j, &fetch.Response{Body: []byte(`<title>other</title>` + tokenNav), Header: http.Header{}}, st)
+	if got := linkPrint(j, page, st); got != want || want == 0 || len(st.links) != 1006 {
+		t.Fatalf("reused scan state: print %x, want %x; %d links", got, want, len(st.links))
+	}
+	putScan(st)
+	// Golden value: a change of the hash would make every saved print miss once.
+	var g print64
+	g.WriteString("notifio")
+	if got := g.Sum64(); got != 0xd053b07a78d5f891 {
+		t.Errorf("print of \"notifio\" = %#x, want 0xd053b07a78d5f891", got)
 	}
 }

@@ -59,7 +59,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 				}
 				now := s.clock.Now()
 				s.mu.Lock()
-				sr := r.s
+				sr, prevHash, prevLinks := r.s, r.bodyHash, r.linkHash
 				s.mu.Unlock()
 				d := s.reg.Admit(site, sr.ID, now)
 				if d.Verdict == hostbackoff.Wait {
@@ -69,7 +69,8 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					continue
 				}
 				j := job{searchID: sr.ID, site: site, url: sr.URL, cookie: s.cookieFor(sr),
-					sel: toExtractSelectors(sr.Selectors), probe: d.Verdict == hostbackoff.Probe, start: now}
+					sel: toExtractSelectors(sr.Selectors), probe: d.Verdict == hostbackoff.Probe, start: now,
+					prevHash: prevHash, prevLinks: prevLinks}
 				s.mu.Lock()
 				r.checking = true
 				r.probing = j.probe
@@ -80,11 +81,15 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 				s.finish(j, res, s.clock.Now())
 				s.mu.Lock()
 				or := OnceResult{SearchID: sr.ID, Name: sr.Name, Site: site, Outcome: r.lastOutcome, New: r.lastNew}
+				count := r.s.LastCount
 				s.mu.Unlock()
+				if !res.unchanged {
+					count = len(res.ext.Listings)
+				}
 				if res.offline {
 					or.Outcome = "offline"
 				}
-				or.Reason = OutcomeMessage(site, or.Outcome, len(res.ext.Listings), res.ext.NoResults)
+				or.Reason = OutcomeMessage(site, or.Outcome, count, res.ext.NoResults)
 				mu.Lock()
 				out = append(out, or)
 				mu.Unlock()

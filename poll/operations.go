@@ -54,6 +54,7 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	now := s.clock.Now()
 	s.mu.Lock()
 	s.searches[saved.ID] = &searchRun{s: saved, due: now}
+	s.bySite = nil
 	s.site(site)
 	s.mu.Unlock()
 	s.Wake()
@@ -101,6 +102,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	} else {
 		s.searches[id] = &searchRun{s: cur, due: s.clock.Now()}
 	}
+	s.bySite = nil // the site may have changed
 	s.site(site).needsLogin = ""
 	s.mu.Unlock()
 	s.Wake()
@@ -166,6 +168,7 @@ func (s *Service) RemoveSearch(id string) error {
 	}
 	s.mu.Lock()
 	delete(s.searches, id)
+	s.bySite = nil
 	s.mu.Unlock()
 	if err := s.db.DeleteSetting(lastKey(id)); err != nil {
 		s.log.Warn("could not forget the search's last answer", "search_id", id, "err", err)
@@ -285,7 +288,9 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 		}
 	}
 	res := s.execute(ctx, job{site: site, url: u.String(), cookie: cookie, sel: in.Selectors, start: now})
-	return dryRunOf(dr, res), nil
+	dr = dryRunOf(dr, res)
+	res.resp.Release()
+	return dr, nil
 }
 
 // DryRunOnce is `notifio check`: one dry-run poll with a fresh fetcher, saving
@@ -555,7 +560,45 @@ func (s *Service) Subscribe(fn func(Snapshot)) func() {
 	}
 }
 
+// publishEvery bounds how often the watcher's own progress (a poll started or
+// finished) is published: at 1,000 searches a snapshot after every poll was a
+// tenth of the watcher's CPU (docs/PERFORMANCE.md). What the user does is
+// published at once.
+const publishEvery = 500 * time.Millisecond
+
+// publishSoon publishes now, or once publishEvery after the last publish when
+// that was sooner, coalescing the changes in between. Real time, not the
+// service's clock: it paces work, it decides nothing.
+func (s *Service) publishSoon() {
+	s.mu.Lock()
+	if len(s.subs) == 0 || s.pubTimer != nil || s.closed {
+		s.mu.Unlock()
+		return
+	}
+	wait := publishEvery - time.Since(s.lastPub)
+	if wait <= 0 {
+		s.mu.Unlock()
+		s.publish()
+		return
+	}
+	s.pubTimer = time.AfterFunc(wait, func() {
+		s.mu.Lock()
+		s.pubTimer = nil
+		s.mu.Unlock()
+		s.publish()
+	})
+	s.mu.Unlock()
+}
+
+// publish sends a fresh snapshot to every subscriber now.
 func (s *Service) publish() {
+	s.mu.Lock()
+	s.lastPub = time.Now()
+	none := len(s.subs) == 0
+	s.mu.Unlock()
+	if none {
+		return
+	}
 	snap := s.Snapshot()
 	s.mu.Lock()
 	fns := make([]func(Snapshot), 0, len(s.subs))

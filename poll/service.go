@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -14,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -80,6 +80,21 @@ type Service struct {
 	running  bool
 
 	restored bool // restoreLast ran
+	closed   bool // Close ran
+
+	lastPub     time.Time   // real time of the last publish
+	pubTimer    *time.Timer // a coalesced publish pending (publishSoon)
+	lastStagger time.Time   // when restagger last ran (service clock)
+
+	// bySite indexes searches by site for plan, with the sites sorted; nil
+	// after searches were added, changed or removed (rebuilt by plan).
+	bySite    map[string][]*searchRun
+	siteNames []string
+
+	savedPrints map[string]pagePrint // as last read or written (prints.go)
+
+	freed    []string // sites whose poll finished since the loop last planned
+	fullPlan bool     // Wake: plan every site
 
 	outboxSnap OutboxSnapshot
 	outboxAt   time.Time
@@ -112,6 +127,12 @@ type searchRun struct {
 }
 
 type siteRun struct {
+	// planAt is when plan must look at this site again (zero: now). Cleared
+	// whenever something about the site may have changed: its poll finished
+	// (siteFreed), the user did something (Wake), searches were reloaded or
+	// restaggered. At 1,000 searches plan looking at every search of every site
+	// whenever a poll finished was a few percent of the watcher's CPU.
+	planAt      time.Time
 	inFlight    bool
 	lastStart   time.Time
 	lastStatus  int
@@ -183,8 +204,19 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 	return s, nil
 }
 
-// Close releases the fetcher's idle connections. Call it after Run has returned.
+// Close saves the last page prints and releases the fetcher's idle connections.
+// Call it after Run has returned, before the database is closed.
 func (s *Service) Close() {
+	s.mu.Lock()
+	s.closed = true
+	if s.pubTimer != nil {
+		s.pubTimer.Stop()
+		s.pubTimer = nil
+	}
+	s.mu.Unlock()
+	if s.db != nil {
+		s.savePrints()
+	}
 	if s.ownFet {
 		s.fetcher.Close()
 	}
@@ -223,6 +255,7 @@ func (s *Service) reload(now time.Time) error {
 				run.unseen = unseen
 			}
 			s.searches[sr.ID] = run
+			s.bySite = nil
 			if _, ok := s.sites[sr.Site]; !ok {
 				s.sites[sr.Site] = &siteRun{}
 			}
@@ -231,7 +264,9 @@ func (s *Service) reload(now time.Time) error {
 	if !s.restored {
 		s.restored = true
 		s.restoreLast()
+		s.restorePrints()
 	}
+	s.replanAll()
 	return nil
 }
 
@@ -252,6 +287,32 @@ func (s *Service) jittered(d time.Duration) time.Duration {
 
 // Wake makes the loop plan again now (after a change by the user).
 func (s *Service) Wake() {
+	s.mu.Lock()
+	s.fullPlan = true
+	s.replanAll()
+	s.mu.Unlock()
+	s.poke()
+}
+
+// siteFreed wakes the loop after a poll of site finished; it plans that site.
+func (s *Service) siteFreed(site string) {
+	s.mu.Lock()
+	if !slices.Contains(s.freed, site) {
+		s.freed = append(s.freed, site)
+	}
+	s.site(site).planAt = time.Time{}
+	s.mu.Unlock()
+	s.poke()
+}
+
+// replanAll makes plan look at every site. Called with s.mu held.
+func (s *Service) replanAll() {
+	for _, sr := range s.sites {
+		sr.planAt = time.Time{}
+	}
+}
+
+func (s *Service) poke() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -287,6 +348,9 @@ type result struct {
 	unchanged bool   // the page is byte-identical to, or has the links of, the last committed one: not parsed
 }
 
+// restaggerEvery is how often plan looks for overdue searches (see restagger).
+const restaggerEvery = 10 * time.Second
+
 // maxSleep bounds one wait of the loop, so that a suspended laptop or a clock
 // jump is noticed within this long and due times are re-read by the wall clock.
 const maxSleep = 30 * time.Second
@@ -308,21 +372,37 @@ func (s *Service) Run(ctx context.Context) error {
 		s.mu.Unlock()
 	}()
 	s.publish()
+	var next time.Time // when the last full plan said to look again
 	for {
 		now := s.clock.Now()
 		s.housekeeping(now)
-		jobs, next := s.plan(now)
+		// After a poll finished, only its site can have changed: plan that site
+		// alone, unless the last full plan's time has come or the user changed
+		// something (Wake). At 1,000 searches planning every site after every
+		// poll was a few percent of the watcher's CPU.
+		s.mu.Lock()
+		freed, full := s.freed, s.fullPlan || next.IsZero() || !now.Before(next)
+		s.freed, s.fullPlan = nil, false
+		s.mu.Unlock()
+		var jobs []job
+		if full {
+			jobs, next = s.plan(now)
+		} else {
+			var n2 time.Time
+			jobs, n2 = s.planSites(now, freed)
+			next = earliest(next, n2)
+		}
 		for _, j := range jobs {
 			s.inflight.Add(1)
 			go func(j job) {
 				defer s.inflight.Done()
 				res := s.execute(ctx, j)
 				s.finish(j, res, s.clock.Now())
-				s.Wake()
+				s.siteFreed(j.site)
 			}(j)
 		}
 		if len(jobs) > 0 {
-			s.publish()
+			s.publishSoon()
 		}
 		d := next.Sub(now)
 		if d > maxSleep {
@@ -357,6 +437,7 @@ func (s *Service) housekeeping(now time.Time) {
 	if _, err := s.db.PruneOutbox(now); err != nil {
 		s.log.Warn("could not prune sent emails", "err", err)
 	}
+	s.savePrints()
 }
 
 // plan decides which fetches start now and when the loop must look again. At
@@ -366,41 +447,89 @@ func (s *Service) plan(now time.Time) ([]job, time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := now.Add(maxSleep)
-	s.restagger(now)
+	// restagger looks for searches overdue by a whole interval (a laptop that
+	// slept, a clock that jumped): at most every restaggerEvery, or at once when
+	// the clock went back. The loop plans after every poll; at 1,000 searches a
+	// scan each time was a few percent of the watcher's CPU.
+	if d := now.Sub(s.lastStagger); s.lastStagger.IsZero() || d < 0 || d >= restaggerEvery {
+		s.lastStagger = now
+		s.restagger(now)
+		s.replanAll()
+	}
 	if now.Before(s.offline.until) {
 		return nil, s.offline.until
 	}
-	bySite := map[string][]*searchRun{}
-	for _, r := range s.searches {
-		if r.s.Paused || r.attention != "" || r.checking {
-			continue
+	jobs, n2 := s.planLocked(now, nil)
+	next = earliest(next, n2)
+	if soon, ok := s.reg.Soonest(); ok && soon.After(now) {
+		next = earliest(next, soon)
+	}
+	return jobs, next
+}
+
+// planSites is plan for some sites only: those whose poll just finished.
+func (s *Service) planSites(now time.Time, sites []string) ([]job, time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Before(s.offline.until) {
+		return nil, s.offline.until
+	}
+	if len(sites) == 0 {
+		return nil, now.Add(maxSleep)
+	}
+	return s.planLocked(now, sites)
+}
+
+// planLocked plans the given sites (nil: all). Called with s.mu held.
+func (s *Service) planLocked(now time.Time, only []string) ([]job, time.Time) {
+	next := now.Add(maxSleep)
+	if s.bySite == nil {
+		s.bySite = map[string][]*searchRun{}
+		for _, r := range s.searches {
+			s.bySite[r.s.Site] = append(s.bySite[r.s.Site], r)
 		}
-		bySite[r.s.Site] = append(bySite[r.s.Site], r)
+		s.siteNames = s.siteNames[:0]
+		for site := range s.bySite {
+			s.siteNames = append(s.siteNames, site)
+		}
+		sort.Strings(s.siteNames)
 	}
 	var jobs []job
-	sites := make([]string, 0, len(bySite))
-	for site := range bySite {
-		sites = append(sites, site)
+	sites := only
+	if sites == nil {
+		sites = s.siteNames
 	}
-	sort.Strings(sites)
 	for _, site := range sites {
-		runs := bySite[site]
-		sort.Slice(runs, func(i, j int) bool {
-			if !runs[i].due.Equal(runs[j].due) {
-				return runs[i].due.Before(runs[j].due)
-			}
-			return runs[i].s.ID < runs[j].s.ID
-		})
 		sr := s.site(site)
-		first := runs[0]
 		if sr.inFlight {
 			continue
 		}
+		if !sr.planAt.IsZero() && now.Before(sr.planAt) {
+			next = earliest(next, sr.planAt)
+			continue
+		}
+		sr.planAt = time.Time{}
+		// The search of this site due first (by ID on a tie), among those that
+		// can go: a linear scan, no sorting (plan runs after every poll).
+		var first *searchRun
+		for _, r := range s.bySite[site] {
+			if r.s.Paused || r.attention != "" || r.checking {
+				continue
+			}
+			if first == nil || r.due.Before(first.due) || (r.due.Equal(first.due) && r.s.ID < first.s.ID) {
+				first = r
+			}
+		}
+		if first == nil {
+			continue
+		}
 		if first.due.After(now) {
+			sr.planAt = first.due
 			next = earliest(next, first.due)
 			continue
 		}
 		if gapEnd := sr.lastStart.Add(s.opts.SiteGap); !sr.lastStart.IsZero() && now.Before(gapEnd) {
+			sr.planAt = gapEnd
 			next = earliest(next, gapEnd)
 			continue
 		}
@@ -408,6 +537,7 @@ func (s *Service) plan(now time.Time) ([]job, time.Time) {
 		switch d.Verdict {
 		case hostbackoff.Wait:
 			if d.Until.After(now) {
+				sr.planAt = d.Until
 				next = earliest(next, d.Until)
 			} else {
 				next = earliest(next, now.Add(time.Second))
@@ -430,9 +560,6 @@ func (s *Service) plan(now time.Time) ([]job, time.Time) {
 			prevHash:  first.bodyHash,
 			prevLinks: first.linkHash,
 		})
-	}
-	if soon, ok := s.reg.Soonest(); ok && soon.After(now) {
-		next = earliest(next, soon)
 	}
 	return jobs, next
 }
@@ -514,8 +641,9 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		}
 	}
 	in := classify.Input{Err: err, Now: start}
-	var fp uint64      // linkPrint of this page (0: not eligible)
-	var links [][]byte // its href values, for linksCover
+	var fp uint64   // linkPrint of this page (0: not eligible)
+	st := getScan() // where its href values are in the body, for linksCover
+	defer putScan(st)
 	if resp != nil {
 		in.Status = resp.Status
 		in.Header = resp.Header
@@ -526,19 +654,25 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		if err == nil && resp.Status == 200 && len(resp.Body) > 0 {
 			res.bodyHash = pageHash(j, resp.Body)
 			if res.bodyHash == j.prevHash {
+				resp.Release()
 				res.unchanged = true
 				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "page unchanged"}
 				return res
 			}
 			if !refusalHeader(resp.Header) {
-				fp, links = linkPrint(j, resp, links[:0])
+				fp = linkPrint(j, resp, st)
 				if fp != 0 && fp == j.prevLinks {
+					resp.Release()
 					res.unchanged = true
 					res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "listing links unchanged"}
 					return res
 				}
 			}
 		}
+		// From here the body is kept until the poll is finished: give it memory
+		// of its own size and the pooled buffer back.
+		resp.Detach()
+		in.Body = resp.Body
 		if err == nil && len(resp.Body) > 0 {
 			analyzing <- struct{}{} // bounds parse trees in memory at once
 			defer func() { <-analyzing }()
@@ -559,7 +693,7 @@ func (s *Service) execute(ctx context.Context, j job) result {
 	if res.extErr != nil && res.outcome.Kind == classify.UnexpectedPage {
 		res.outcome.Detail = res.extErr.Error()
 	}
-	if fp != 0 && res.outcome.Kind == classify.OK && len(res.ext.Listings) > 0 && linksCover(res.ext.Listings, links) {
+	if fp != 0 && res.outcome.Kind == classify.OK && len(res.ext.Listings) > 0 && linksCover(res.ext.Listings, resp.Body, st.links) {
 		res.linkHash = fp
 	}
 	return res
@@ -572,8 +706,6 @@ var analyzing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 // fetching bounds the polls in flight across all sites; the rest wait their
 // turn (a fetch of a slow site holds one slot for at most RequestTimeout).
 var fetching = make(chan struct{}, 16)
-
-var bodySeed = maphash.MakeSeed()
 
 // treeTitle is pageTitle on the parsed page: the text of the first <title>
 // (not one inside svg), whitespace-folded. Tokenizing the head again cost up to
@@ -602,14 +734,15 @@ func treeTitle(n *html.Node) string {
 // pageHash identifies a page with the search it was read for (URL and
 // selectors change what extraction makes of it); never 0.
 func pageHash(j job, body []byte) uint64 {
-	var h maphash.Hash
-	h.SetSeed(bodySeed)
+	st := getScan()
+	defer putScan(st)
+	h := &st.h
 	h.WriteString(j.url)
 	for _, f := range []string{j.sel.Item, j.sel.Link, j.sel.Title, j.sel.Price} {
 		h.WriteString("\x00" + f)
 	}
 	h.Write(body)
-	return h.Sum64() | 1
+	return h.Sum64()
 }
 
 // minLinks is how many links a page needs for its linkPrint to stand for it.
@@ -623,11 +756,15 @@ const minLinks = 5
 // and the search's URL and selectors. Per-request tokens in a meta tag, a script
 // or a nonce do not change it; a token inside a link does (the page is then
 // parsed each time, as before). It returns 0 for a page with fewer than minLinks
-// links, and the href values (slices of the body) for linksCover.
-func linkPrint(j job, resp *fetch.Response, links [][]byte) (uint64, [][]byte) {
+// links. st (nil: a fresh one) is reset and receives where the href values
+// are in the body, for linksCover.
+func linkPrint(j job, resp *fetch.Response, st *scanState) uint64 {
+	if st == nil {
+		st = &scanState{}
+	}
+	st.h.a, st.h.b, st.h.buf, st.links = 0, 0, st.h.buf[:0], st.links[:0]
+	h := &st.h
 	body := resp.Body
-	var h maphash.Hash
-	h.SetSeed(bodySeed)
 	h.WriteString("links\x00" + j.url)
 	for _, f := range []string{j.sel.Item, j.sel.Link, j.sel.Title, j.sel.Price} {
 		h.WriteString("\x00" + f)
@@ -661,21 +798,25 @@ func linkPrint(j job, resp *fetch.Response, links [][]byte) (uint64, [][]byte) {
 		if kind == 0 {
 			continue
 		}
-		v, next := attrValue(body, i)
+		vs, ve, next := attrValue(body, i)
 		i = next
-		h.WriteByte(kind)
-		h.Write(v)
-		h.WriteByte(0)
+		h.writeByte(kind)
+		h.Write(body[vs:ve])
+		h.writeByte(0)
 		if kind == 'h' {
 			n++
-			links = append(links, v)
+			st.links = append(st.links, span{vs, ve})
 		}
 	}
 	if n < minLinks {
-		return 0, links
+		return 0
 	}
-	return h.Sum64() | 1, links
+	return h.Sum64()
 }
+
+// span is where a value is in a page's body (offsets, not a slice: the body may
+// move to memory of its own before it is read again, fetch.Response.Detach).
+type span struct{ start, end int }
 
 // linkAttrKind classifies an attribute name for linkPrint: 'h' a link, 's' a
 // source, 'i' an id; 0 for any other.
@@ -694,25 +835,25 @@ func linkAttrKind(name []byte) byte {
 
 // attrValue reads an attribute value starting at i (after the '='): quoted, or
 // up to white space or '>'. It returns the value and where scanning resumes.
-func attrValue(b []byte, i int) ([]byte, int) {
+func attrValue(b []byte, i int) (start, end, next int) {
 	for i < len(b) && isHTMLSpace(b[i]) {
 		i++
 	}
 	if i == len(b) {
-		return nil, i
+		return i, i, i
 	}
 	if q := b[i]; q == '"' || q == '\'' {
 		k := bytes.IndexByte(b[i+1:], q)
 		if k < 0 {
-			return b[i+1:], len(b)
+			return i + 1, len(b), len(b)
 		}
-		return b[i+1 : i+1+k], i + 2 + k
+		return i + 1, i + 1 + k, i + 2 + k
 	}
 	e := i
 	for e < len(b) && !isHTMLSpace(b[e]) && b[e] != '>' {
 		e++
 	}
-	return b[i:e], e
+	return i, e, e
 }
 
 // pageTitleBytes is the raw text of the first <title> element, "" without one.
@@ -750,11 +891,11 @@ func refusalHeader(h http.Header) bool {
 // state) without a link for each on the page do not qualify, nor do links whose
 // text differs from the URL extraction made of them (entities, relative paths,
 // tracking parameters dropped): such pages are parsed every time.
-func linksCover(ls []extract.Listing, links [][]byte) bool {
+func linksCover(ls []extract.Listing, body []byte, links []span) bool {
 	for _, l := range ls {
 		found := false
-		for _, v := range links {
-			if linkIs(l.URL, v) {
+		for _, sp := range links {
+			if linkIs(l.URL, body[sp.start:sp.end]) {
 				found = true
 				break
 			}
@@ -816,7 +957,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		}
 		s.mu.Unlock()
 		s.log.Warn("offline: no site reachable", "site", j.site, "retry_in", wait.String(), "err", res.err)
-		s.publish()
+		s.publishSoon()
 		return
 	}
 	s.offline = offlineState{}
@@ -892,7 +1033,8 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		s.mu.Unlock()
 	}
 	s.rememberLast(j, out, now)
-	s.publish()
+	res.resp.Release() // nothing refers to the body any more (keepPage wrote it)
+	s.publishSoon()
 }
 
 // lastAnswer is what a site or a search last answered, kept across restarts so

@@ -43,7 +43,11 @@ func decodeBody(raw []byte, contentType string) (body []byte, name, note string)
 		}
 		return bytes.ToValidUTF8(raw, []byte("\uFFFD")), "utf-8", "invalid UTF-8 bytes replaced with U+FFFD"
 	case "windows-1252":
-		if !certain && utf8.Valid(raw) && hasHighBit(raw) {
+		high := hasHighBit(raw)
+		if !high {
+			return raw, name, "" // ASCII reads the same in windows-1252: no copy
+		}
+		if !certain && utf8.Valid(raw) {
 			return raw, "utf-8", "sniffed as windows-1252 but the whole page is valid UTF-8"
 		}
 	}

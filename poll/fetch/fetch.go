@@ -10,6 +10,9 @@
 package fetch
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -117,6 +120,8 @@ type Response struct {
 	// Redirects is how many redirects were followed.
 	Redirects int
 	Elapsed   time.Duration
+
+	scratch *[]byte // the pooled buffer Body lives in, for Release
 }
 
 // Fetcher fetches pages. It is safe for concurrent use. Close it when done.
@@ -185,12 +190,18 @@ func New(opts Options) *Fetcher {
 		ResponseHeaderTimeout:  opts.ResponseHeaderTimeout,
 		MaxResponseHeaderBytes: opts.MaxHeaderBytes,
 		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           32,
-		MaxIdleConnsPerHost:    2,
-		IdleConnTimeout:        90 * time.Second,
-		ExpectContinueTimeout:  time.Second,
-		// DisableCompression stays false: the transport asks for gzip and
-		// decompresses transparently; the body cap counts the decompressed stream.
+		// Enough idle connections for every site a user watches (one
+		// connection per site is kept between polls; 32 made 100 sites dial
+		// anew most of the time).
+		MaxIdleConns:          256,
+		ReadBufferSize:        16 << 10, // fewer read calls per page than the 4 KiB default
+		MaxIdleConnsPerHost:   2,
+		IdleConnTimeout:       90 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		// Fetch asks for gzip itself and decompresses with pooled readers (a
+		// gzip reader is ~45 KB of state; one per poll was a large share of the
+		// watcher's allocations). The body cap counts the decompressed stream.
+		DisableCompression: true,
 	}
 	if !opts.NoProxy {
 		t.Proxy = http.ProxyFromEnvironment
@@ -259,6 +270,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 		hreq.Header.Set("User-Agent", f.opts.UserAgent)
 		hreq.Header.Set("Accept", f.opts.Accept)
 		hreq.Header.Set("Accept-Language", f.opts.AcceptLanguage)
+		hreq.Header.Set("Accept-Encoding", "gzip")
 		if cookie != "" && hostbackoff.SiteOf(cur.Hostname()) == site {
 			hreq.Header.Set("Cookie", cookie)
 		}
@@ -304,7 +316,35 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 // finish reads and decodes the body of the response that will be returned.
 func (f *Fetcher) finish(ctx context.Context, resp *http.Response, reqURL, cur *url.URL, start time.Time) (*Response, error) {
 	defer resp.Body.Close()
-	raw, readErr := readCapped(resp.Body, f.opts.MaxBody, resp.ContentLength)
+	body := io.Reader(resp.Body)
+	contentLength := resp.ContentLength
+	var zr *gzip.Reader
+	if strings.EqualFold(strings.TrimSpace(resp.Header.Get("Content-Encoding")), "gzip") {
+		// What the transport does when it asked for gzip itself: the caller sees
+		// the decompressed page, without the encoding headers.
+		resp.Header.Del("Content-Encoding")
+		resp.Header.Del("Content-Length")
+		contentLength = -1
+		gz := gzipPool.Get().(*gzipState)
+		defer func() {
+			gz.br.Reset(nil) // no reference to this response kept in the pool
+			gzipPool.Put(gz)
+		}()
+		// A reader with ReadByte, so that gzip does not wrap the body in a
+		// fresh bufio.Reader of its own on every poll.
+		gz.br.Reset(resp.Body)
+		zr = &gz.zr
+		if err := zr.Reset(gz.br); err != nil {
+			if errors.Is(err, io.EOF) { // an empty body labelled gzip
+				body = strings.NewReader("")
+			} else {
+				body = errReader{err}
+			}
+		} else {
+			body = zr
+		}
+	}
+	raw, pooled, readErr := readCapped(body, f.opts.MaxBody, contentLength)
 	r := &Response{
 		RequestURL: reqURL,
 		FinalURL:   cur,
@@ -313,6 +353,13 @@ func (f *Fetcher) finish(ctx context.Context, resp *http.Response, reqURL, cur *
 		RawBytes:   len(raw),
 	}
 	r.Body, r.Charset, r.CharsetNote = decodeBody(raw, resp.Header.Get("Content-Type"))
+	if pooled != nil {
+		if len(r.Body) > 0 && len(raw) > 0 && &r.Body[0] == &raw[0] {
+			r.scratch = pooled // Body is the scratch buffer: Release returns it
+		} else {
+			putScratch(pooled) // decoding copied it
+		}
+	}
 	r.Elapsed = time.Since(start)
 	if readErr == nil {
 		return r, nil
@@ -328,25 +375,86 @@ func (f *Fetcher) finish(ctx context.Context, resp *http.Response, reqURL, cur *
 	return r, e
 }
 
+// Release hands the memory of Body back for reuse by later fetches. Call it only
+// when nothing refers to Body any more (Body is then nil). Optional: a Response
+// that is not released is garbage-collected as usual.
+func (r *Response) Release() {
+	if r == nil || r.scratch == nil {
+		return
+	}
+	r.Body = nil
+	putScratch(r.scratch)
+	r.scratch = nil
+}
+
+// Detach gives Body memory of its own, of exactly its length, and hands the
+// pooled buffer it was read into back for reuse: for a body that is kept a
+// while (parsed, saved), so that the pool's larger buffers are not held.
+func (r *Response) Detach() {
+	if r == nil || r.scratch == nil {
+		return
+	}
+	r.Body = bytes.Clone(r.Body)
+	putScratch(r.scratch)
+	r.scratch = nil
+}
+
+// errReader fails every read with err (a gzip header that did not parse).
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// gzipState is a reusable gzip reader with its buffered source.
+type gzipState struct {
+	zr gzip.Reader
+	br *bufio.Reader
+}
+
+var gzipPool = sync.Pool{New: func() any { return &gzipState{br: bufio.NewReaderSize(nil, 4<<10)} }}
+
 // readCapped reads at most max bytes; one byte more means ErrBodyTooLarge.
-// Bodies of unknown length (gzip) are read into a pooled scratch buffer and
-// copied out once at their exact size: growing a fresh slice by doubling
-// allocated three times the page per poll, and the runtime kept returning
-// those pages to the OS and faulting them back in (docs/PERFORMANCE.md).
-func readCapped(body io.Reader, max, contentLength int64) ([]byte, error) {
+// Bodies of unknown length (gzip) are read into a pooled scratch buffer, which
+// is returned as pooled (and the body is a slice of it): growing a fresh slice
+// by doubling allocated three times the page per poll, and the runtime kept
+// returning those pages to the OS and faulting them back in
+// (docs/PERFORMANCE.md). The caller gives pooled back with putScratch when the
+// body is no longer used, or lets it be collected.
+func readCapped(body io.Reader, max, contentLength int64) (out []byte, pooled *[]byte, err error) {
 	if contentLength > 0 && contentLength <= max {
 		// +1 so that a correct length ends in EOF without growing.
-		return readInto(make([]byte, 0, contentLength+1), body, max)
+		out, err = readInto(make([]byte, 0, contentLength+1), body, max)
+		return out, nil, err
 	}
-	sp := scratchPool.Get().(*[]byte)
+	sp := getScratch()
 	buf, err := readInto((*sp)[:0], body, max)
-	out := make([]byte, len(buf))
-	copy(out, buf)
-	if cap(buf) <= maxScratch {
-		*sp = buf[:0]
+	*sp = buf[:0]
+	return buf, sp, err
+}
+
+// scratchKept holds a few page buffers across garbage collections (a
+// sync.Pool is emptied by every other GC, and a fresh buffer grows by doubling
+// to the page's size); more than that at once go through scratchPool.
+var scratchKept = make(chan *[]byte, 4)
+
+func getScratch() *[]byte {
+	select {
+	case sp := <-scratchKept:
+		return sp
+	default:
+		return scratchPool.Get().(*[]byte)
+	}
+}
+
+func putScratch(sp *[]byte) {
+	if cap(*sp) > maxScratch {
+		return
+	}
+	*sp = (*sp)[:0]
+	select {
+	case scratchKept <- sp:
+	default:
 		scratchPool.Put(sp)
 	}
-	return out, err
 }
 
 // maxScratch is the largest scratch buffer kept for reuse.

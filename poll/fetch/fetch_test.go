@@ -618,3 +618,93 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+// Fetch asks for gzip itself (pooled readers): the caller sees the page
+// decompressed, without the encoding headers, whatever the order of fetches;
+// a broken gzip stream is a read error in words; an empty gzip body is empty.
+func TestGzipPooledAndReleased(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Accept-Encoding") != "gzip" {
+			http.Error(w, "no Accept-Encoding: gzip", 400)
+			return
+		}
+		switch r.URL.Query().Get("k") {
+		case "broken":
+			w.Header().Set("Content-Encoding", "gzip")
+			io.WriteString(w, "this is not gzip at all")
+		case "empty":
+			w.Header().Set("Content-Encoding", "gzip")
+		default:
+			w.Header().Set("Content-Encoding", "gzip")
+			zw := gzip.NewWriter(w)
+			fmt.Fprintf(zw, "<html><title>page %s</title>%s</html>", r.URL.Query().Get("k"), strings.Repeat("x", 100<<10))
+			zw.Close()
+		}
+	})
+	f := newFetcher(t, Options{})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range 5 {
+				k := strconv.Itoa(i*10 + n)
+				resp, err := f.Fetch(context.Background(), Request{URL: srv.URL + "?k=" + k})
+				if err != nil {
+					t.Errorf("fetch %s: %v", k, err)
+					return
+				}
+				want := "<html><title>page " + k + "</title>"
+				if !bytes.HasPrefix(resp.Body, []byte(want)) || resp.RawBytes != len(want)+100<<10+len("</html>") {
+					t.Errorf("fetch %s: body %.40q, %d bytes", k, resp.Body, resp.RawBytes)
+				}
+				if resp.Header.Get("Content-Encoding") != "" || resp.Header.Get("Content-Length") != "" {
+					t.Errorf("fetch %s: encoding headers left: %v", k, resp.Header)
+				}
+				resp.Release()
+				if resp.Body != nil {
+					t.Errorf("fetch %s: Body kept after Release", k)
+				}
+				resp.Release() // twice is harmless
+			}
+		}()
+	}
+	wg.Wait()
+
+	resp, err := f.Fetch(context.Background(), Request{URL: srv.URL + "?k=empty"})
+	if err != nil || len(resp.Body) != 0 || resp.Body == nil {
+		t.Fatalf("empty gzip body: %v %+v", err, resp)
+	}
+	_, err = f.Fetch(context.Background(), Request{URL: srv.URL + "?k=broken"})
+	if fe := fetchErr(t, err); !strings.HasPrefix(fe.Reason, "reading the page") {
+		t.Fatalf("broken gzip: %v", err)
+	}
+}
+
+// Detach keeps the body (memory of its own) and gives the pooled buffer back:
+// a later fetch reusing that buffer does not change it.
+func TestDetachKeepsTheBody(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		io.WriteString(zw, strings.Repeat(r.URL.Query().Get("c"), 50<<10))
+		zw.Close()
+	})
+	f := newFetcher(t, Options{})
+	a, err := f.Fetch(context.Background(), Request{URL: srv.URL + "?c=a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Detach()
+	a.Release() // no-op after Detach
+	for range 4 {
+		b, err := f.Fetch(context.Background(), Request{URL: srv.URL + "?c=b"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Release()
+	}
+	if len(a.Body) != 50<<10 || strings.Trim(string(a.Body), "a") != "" {
+		t.Fatalf("detached body changed: %.20q… (%d bytes)", a.Body, len(a.Body))
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -32,6 +33,19 @@ type Env struct {
 	Version string
 	// Logger receives logs of long-running commands.
 	Logger *slog.Logger
+	// MemoryLimit, when above 0, is the Go runtime's soft memory limit for the
+	// commands that poll (run, once), unless GOMEMLIMIT is set: the garbage
+	// collector then works harder when a hundred sites are read at once, and
+	// RSS stays under the budget in docs/PERFORMANCE.md. main sets it; tests,
+	// which share the process, do not.
+	MemoryLimit int64
+}
+
+// applyMemoryLimit sets env.MemoryLimit as the runtime's soft memory limit.
+func (env *Env) applyMemoryLimit() {
+	if env.MemoryLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(env.MemoryLimit)
+	}
 }
 
 // ErrUsage marks an error in how a command was called; main prints usage for it.

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -30,6 +29,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return flagErr(err)
 	}
+	env.applyMemoryLimit()
 	db, dir, err := env.openDB()
 	if err != nil {
 		return err
@@ -53,10 +53,8 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer svc.Close()
-	sw := newStatusWriter(filepath.Join(dir, statusFile))
-	cancel := svc.Subscribe(sw.update)
+	sw := newStatusWriter(filepath.Join(dir, statusFile), svc.Snapshot)
 	defer func() {
-		cancel()
 		sw.close()
 		_ = os.Remove(filepath.Join(dir, statusFile))
 	}()
@@ -78,6 +76,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return flagErr(err)
 	}
+	env.applyMemoryLimit()
 	db, dir, err := env.openDB()
 	if err != nil {
 		return err
@@ -581,70 +580,54 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	return extract.Render(env.Stdout, res)
 }
 
-// newStatusWriter writes snapshots to a file at most once a second.
+// statusWriter writes the watcher's snapshot to a file every statusEvery, for
+// the commands that read it while `run` holds the database. It asks for the
+// snapshot itself rather than subscribing: a subscriber makes the watcher build
+// a snapshot of every search after every poll.
 type statusWriter struct {
-	path   string
-	ch     chan poll.Snapshot
-	done   chan struct{}
-	mu     sync.Mutex
-	closed bool
+	path     string
+	snapshot func() poll.Snapshot
+	stop     chan struct{}
+	done     chan struct{}
 }
 
-func newStatusWriter(path string) *statusWriter {
-	w := &statusWriter{path: path, ch: make(chan poll.Snapshot, 1), done: make(chan struct{})}
+// statusEvery is how often status.json is rewritten (JSON of every search: at
+// 1,000 searches once a second was ~0.5% of a core).
+const statusEvery = 2 * time.Second
+
+func newStatusWriter(path string, snapshot func() poll.Snapshot) *statusWriter {
+	w := &statusWriter{path: path, snapshot: snapshot, stop: make(chan struct{}), done: make(chan struct{})}
 	go w.loop()
 	return w
 }
 
-func (w *statusWriter) update(s poll.Snapshot) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return
-	}
-	for {
-		select {
-		case w.ch <- s:
-			return
-		default:
-		}
-		select {
-		case <-w.ch:
-		default:
-		}
-	}
-}
-
 func (w *statusWriter) loop() {
 	defer close(w.done)
-	var last time.Time
-	for s := range w.ch {
-		if d := time.Since(last); d < time.Second {
-			time.Sleep(time.Second - d)
-			select {
-			case newer, ok := <-w.ch:
-				if ok {
-					s = newer
-				}
-			default:
-			}
-		}
-		last = time.Now()
-		raw, err := json.Marshal(s)
-		if err != nil {
-			continue
-		}
-		tmp := w.path + ".tmp"
-		if os.WriteFile(tmp, raw, 0o600) == nil {
-			_ = os.Rename(tmp, w.path)
+	t := time.NewTicker(statusEvery)
+	defer t.Stop()
+	for {
+		w.write()
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
 		}
 	}
 }
 
+func (w *statusWriter) write() {
+	raw, err := json.Marshal(w.snapshot())
+	if err != nil {
+		return
+	}
+	tmp := w.path + ".tmp"
+	if os.WriteFile(tmp, raw, 0o600) == nil {
+		_ = os.Rename(tmp, w.path)
+	}
+}
+
+// close stops the writer and waits for a write in progress.
 func (w *statusWriter) close() {
-	w.mu.Lock()
-	w.closed = true
-	close(w.ch)
-	w.mu.Unlock()
+	close(w.stop)
 	<-w.done
 }
