@@ -97,6 +97,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 		}(site, runs)
 	}
 	wg.Wait()
+	s.publish() // the pass is over: subscribers see its end at once, not coalesced
 	sort.Slice(out, func(i, j int) bool { return out[i].SearchID < out[j].SearchID })
 	return out
 }

@@ -43,6 +43,7 @@ type searchEditor struct {
 	found                     *fyne.Container
 
 	body       fyne.CanvasObject
+	view       fyne.CanvasObject    // body in the quiet theme, as every dialog shows it
 	dlg        *dialog.CustomDialog // nil until first opened
 	stopTest   context.CancelFunc
 	testSerial int // which test's result the dialog is waiting for
@@ -114,6 +115,9 @@ func newSearchEditor(u *UI) *searchEditor {
 		container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced), nil, nil, nil,
 		container.NewVScroll(testArea),
 	)
+	// Made once and reused by every dialog: each quiet wrapper is a theme scope
+	// that Fyne parses and caches its fonts for, for good (see quiet).
+	e.view = quiet(e.body)
 	return e
 }
 
@@ -150,7 +154,7 @@ func (e *searchEditor) open(id string) {
 		}
 	}
 	// A dialog's title is fixed, so each opening gets a new one around the same form.
-	e.dlg = dialog.NewCustomWithoutButtons(title, quiet(e.body), e.u.win)
+	e.dlg = dialog.NewCustomWithoutButtons(title, e.view, e.u.win)
 	e.dlg.SetButtons([]fyne.CanvasObject{e.cancel, e.testBtn, e.saveBtn})
 	e.dlg.SetOnClosed(e.cancelTest)
 	e.updateRate()

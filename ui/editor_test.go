@@ -84,7 +84,7 @@ func TestAddAValidSearchAppearsInTheList(t *testing.T) {
 		t.Error("the dialog stayed open after saving")
 	}
 	h.requireText("Berlin < 1000 €")
-	h.requireText("next check in 5:00")
+	h.requireText("next check in 5 min")
 	h.requireText("the first check records what is already there as a baseline")
 	if h.u.searches.selected != "s1" {
 		t.Errorf("the new search is not selected (selected %q)", h.u.searches.selected)

@@ -56,7 +56,7 @@ func newListingsView(u *UI) *listingsView {
 	v.note.Importance = widget.LowImportance
 	v.content = container.NewBorder(
 		container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Listings of"), nil, v.pick), quiet(v.note)),
-		nil, nil, nil, v.list)
+		nil, nil, nil, quiet(v.list)) // one scope for all rows: see quiet
 	return v
 }
 
@@ -83,9 +83,9 @@ func newListingRowObject() fyne.CanvasObject {
 	return r
 }
 
-// CreateRenderer lays the row out.
+// CreateRenderer lays the row out. The row takes the quiet theme from the list.
 func (r *listingRowWidget) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(quiet(r.box))
+	return widget.NewSimpleRenderer(r.box)
 }
 
 func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {

@@ -14,6 +14,11 @@ import (
 // low-importance labels read as secondary but stay legible. Fyne draws
 // widget.LowImportance in the "disabled" colour, which is nearly invisible on
 // both the dark (#39393a on #171718) and the light (#e3e3e3 on white) theme.
+//
+// Wrap a whole view or list, not each row: every override is a theme scope of
+// its own, and Fyne keeps a font cache per scope and text style, parsing the
+// bundled text, symbol and emoji fonts and a system font again for each
+// (several MB each). A List passes its scope on to the rows it creates.
 func quiet(o fyne.CanvasObject) fyne.CanvasObject {
 	return container.NewThemeOverride(o, quietTheme{})
 }

@@ -38,6 +38,7 @@ type searchesView struct {
 	add, edit, remove, pause, check, listings *widget.Button
 
 	list     *widget.List
+	listView fyne.CanvasObject // list in the quiet theme, as body shows it
 	rows     []searchRow
 	selected string // the selected search's ID, "" when none
 	// bound is the row widget the list last bound to each item id. The list does
@@ -106,7 +107,10 @@ func newSearchesView(u *UI) *searchesView {
 	v.offline.Importance = widget.WarningImportance
 	v.offline.Hide()
 
-	v.body = container.NewStack(v.list)
+	// One quiet scope for the whole list: its rows inherit it (a scope per row
+	// made Fyne parse its fonts again for every row: see quiet).
+	v.listView = quiet(v.list)
+	v.body = container.NewStack(v.listView)
 	v.frame = container.NewBorder(container.NewVBox(toolbar, v.banner, v.offline), nil, nil, nil, v.body)
 	v.content = v.frame
 	v.updateButtons()
@@ -148,9 +152,9 @@ func newSearchRowObject() fyne.CanvasObject {
 	return r
 }
 
-// CreateRenderer lays the row out.
+// CreateRenderer lays the row out. The row takes the quiet theme from the list.
 func (r *searchRowWidget) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(quiet(r.box))
+	return widget.NewSimpleRenderer(r.box)
 }
 
 func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject) {
@@ -213,7 +217,7 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 	if len(v.rows) == 0 {
 		v.body.Objects = []fyne.CanvasObject{v.empty}
 	} else {
-		v.body.Objects = []fyne.CanvasObject{v.list}
+		v.body.Objects = []fyne.CanvasObject{v.listView}
 	}
 	if sel < 0 && v.selected != "" {
 		v.selected = ""
@@ -240,7 +244,9 @@ func siteOf(s poll.Snapshot, site string) *poll.SiteSnapshot {
 // refreshes the whole list and List.Refresh re-binds and re-shapes every label
 // of every visible row (34% and 6.3% of a core with 50 searches:
 // docs/PERFORMANCE.md). Rows not on screen get their words when the list binds
-// them.
+// them. Countdowns more than secondsWithin away change only when the clock's
+// minute does (countdown), so most ticks set no label and the window draws no
+// frame.
 func (v *searchesView) tick(now time.Time) {
 	for i := range v.rows {
 		v.rows[i].status = searchStatus(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)

@@ -222,7 +222,7 @@ func (v *sitesView) probeNow(site string) {
 	case err != nil && !at.IsZero():
 		c.message.Importance = widget.WarningImportance
 		c.message.SetText("Too early: Notifio can probe " + site + " from " + clockTime(at) +
-			" (in " + countdown(at.Sub(now)) + "). Asking sooner would look like another refusal and make the wait longer.")
+			" (in " + countdown(at, now) + "). Asking sooner would look like another refusal and make the wait longer.")
 	case err != nil:
 		slog.Warn("probe now", "site", site, "err", err)
 		c.message.Importance = widget.DangerImportance

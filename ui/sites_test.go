@@ -19,7 +19,7 @@ func TestSiteCardsSayWhyAndForHowLong(t *testing.T) {
 	for _, want := range []string{
 		"idealista.com",
 		"idealista.com is rate-limiting us — step 2 of its backoff",
-		"Next probe in 4:31 (at 14:04)",
+		"Next probe in 4 min (at 14:04)",
 		"Last response: status 429 — decided by: status 429",
 		"The site asked us to wait 10 minutes (Retry-After)",
 		"probing now: one search checks whether the site lets us back in",
@@ -31,7 +31,10 @@ func TestSiteCardsSayWhyAndForHowLong(t *testing.T) {
 	}
 	h.clock.Advance(31 * time.Second)
 	h.u.tick()
-	h.requireText("Next probe in 4:00 (at 14:04)")
+	h.requireText("Next probe in 4 min (at 14:04)") // whole minutes change with the clock's minute
+	h.clock.Advance(60 * time.Second)
+	h.u.tick()
+	h.requireText("Next probe in 3:00 (at 14:04)")
 }
 
 func TestSiteCardActions(t *testing.T) {

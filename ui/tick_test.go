@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
 )
@@ -77,25 +79,25 @@ func TestTickLeavesRowsScrolledOutOfView(t *testing.T) {
 	if first > 40 || last < 40 {
 		t.Fatalf("after scrolling to row 40 the list shows rows %d..%d", first, last)
 	}
-	if w := boundRow(t, h, 40); w.status.Text != "next check in 41:00" {
+	if w := boundRow(t, h, 40); w.status.Text != "next check in 41 min" {
 		t.Fatalf("row 40 says %q", w.status.Text)
 	}
-	h.clock.Advance(time.Second)
+	h.clock.Advance(time.Minute)
 	h.u.tick()
-	if got := boundRow(t, h, 40).status.Text; got != "next check in 40:59" {
-		t.Errorf("row 40 on screen says %q after a second, want %q", got, "next check in 40:59")
+	if got := boundRow(t, h, 40).status.Text; got != "next check in 40 min" {
+		t.Errorf("row 40 on screen says %q after a minute, want %q", got, "next check in 40 min")
 	}
 	// Row 0's widget went to the list's pool when it scrolled out (or was bound
 	// to another row on screen, which the tick may set).
 	if old.id == 0 && old.status.Text != before {
 		t.Errorf("the row scrolled out of view was set to %q", old.status.Text)
 	}
-	h.requireText("next check in 40:59")
+	h.requireText("next check in 40 min")
 
 	// Scrolled back, the row gets its current words from the list.
 	h.u.searches.list.ScrollToTop()
-	if got := boundRow(t, h, 0).status.Text; got != "next check in 0:59" {
-		t.Errorf("row 0 back on screen says %q, want %q", got, "next check in 0:59")
+	if got := boundRow(t, h, 0).status.Text; got != "checking in a moment" {
+		t.Errorf("row 0 back on screen says %q, want %q", got, "checking in a moment")
 	}
 }
 
@@ -104,9 +106,9 @@ func TestCountdownWiderOrNarrowerKeepsTheDetailAfterIt(t *testing.T) {
 	s.Searches[0].NextCheck = t0.Add(10 * time.Minute)
 	h := newHarness(t, s)
 	w := boundRow(t, h, 0)
-	h.clock.Advance(time.Second) // "10:00" → "9:59": narrower
+	h.clock.Advance(time.Minute) // "10 min" → "9 min": narrower
 	h.u.tick()
-	if w.status.Text != "next check in 9:59" {
+	if w.status.Text != "next check in 9 min" {
 		t.Fatalf("the row says %q", w.status.Text)
 	}
 	if w.status.Size().Width < w.status.MinSize().Width {
@@ -182,5 +184,89 @@ func TestTickerStopsWhileHidden(t *testing.T) {
 	q.runNext(t) // ticking again
 	if got := u.searches.rows[0].status; got != "next check in 0:58" {
 		t.Errorf("after the window came back the first row says %q, want %q", got, "next check in 0:58")
+	}
+}
+
+// drawnText is the canvas text a label draws. A refresh of the label writes its
+// text into it again, so a mark put there shows whether the label was refreshed.
+func drawnText(t *testing.T, l *widget.Label) *canvas.Text {
+	t.Helper()
+	var found *canvas.Text
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch o := o.(type) {
+		case *canvas.Text:
+			if found == nil {
+				found = o
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(o).Objects() {
+				walk(c)
+			}
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				walk(c)
+			}
+		}
+	}
+	walk(l)
+	if found == nil {
+		t.Fatalf("label %q draws no text", l.Text)
+	}
+	return found
+}
+
+func TestTicksWithinTheMinuteRefreshNothing(t *testing.T) {
+	s := manySearches(20)
+	for i := range s.Searches { // 10 minutes and more away, each at its own second
+		s.Searches[i].NextCheck = t0.Add(10*time.Minute + time.Duration(i*97)*time.Second)
+	}
+	s.Sites = []poll.SiteSnapshot{{Site: "site0.example", Waiting: true, Kind: "rate_limited", Rung: 1,
+		NextProbe: t0.Add(25*time.Minute + 17*time.Second), Searches: 2}}
+	h := newHarness(t, s)
+	first, last := h.u.searches.shownRows()
+	const mark = "not refreshed"
+	var drawn []*canvas.Text
+	for id := first; id <= last && id < len(s.Searches); id++ {
+		d := drawnText(t, boundRow(t, h, id).status)
+		d.Text = mark
+		drawn = append(drawn, d)
+	}
+	for range 59 {
+		h.clock.Advance(time.Second)
+		h.u.tick()
+	}
+	for i, d := range drawn {
+		if d.Text != mark {
+			t.Errorf("row %d was refreshed within the minute: it draws %q", first+i, d.Text)
+		}
+	}
+	h.clock.Advance(time.Second) // 14:01:00
+	h.u.tick()
+	for i, d := range drawn {
+		if want := boundRow(t, h, first+i).status.Text; d.Text != want {
+			t.Errorf("row %d draws %q at the minute, want %q", first+i, d.Text, want)
+		}
+	}
+
+	// The same on the sites view.
+	h.u.selectView(viewSites)
+	next := h.u.sites.cards["site0.example"].next
+	if next.Text != "Next probe in 24 min (at 14:25)" {
+		t.Fatalf("the site card says %q", next.Text)
+	}
+	d := drawnText(t, next)
+	d.Text = mark
+	for range 59 {
+		h.clock.Advance(time.Second)
+		h.u.tick()
+	}
+	if d.Text != mark {
+		t.Errorf("the site's countdown was refreshed within the minute: it draws %q", d.Text)
+	}
+	h.clock.Advance(time.Second)
+	h.u.tick()
+	if d.Text != "Next probe in 23 min (at 14:25)" {
+		t.Errorf("the site's countdown draws %q at the minute", d.Text)
 	}
 }

@@ -72,7 +72,7 @@ func TestEveryStateIsShownInPlainWords(t *testing.T) {
 	for _, want := range []string{
 		"next check in 1:42",
 		"checking…",
-		"idealista.com is rate-limiting us — next try in 4:31",
+		"idealista.com is rate-limiting us — next try in 4 min",
 		"waiting for the probe on fotocasa.es",
 		"probing fotocasa.es",
 		"paused",
@@ -94,13 +94,14 @@ func TestCountdownFollowsTheClock(t *testing.T) {
 	h.clock.Advance(time.Second)
 	h.u.tick()
 	h.requireText("next check in 1:41")
-	h.requireText("next try in 4:30")
+	h.requireText("next try in 4 min") // 4:30 away, due at 14:04: whole minutes
 	if h.hasText("next check in 1:42") {
 		t.Error("the old countdown is still shown after a tick")
 	}
 	h.clock.Advance(101 * time.Second)
 	h.u.tick()
 	h.requireText("checking in a moment")
+	h.requireText("next try in 2:49") // within three minutes: seconds again
 }
 
 func TestTickerDrivesCountdownsThroughTheDispatcher(t *testing.T) {
@@ -140,7 +141,7 @@ func TestCheckNowOnAWaitingSiteExplainsAndDoesNotFetch(t *testing.T) {
 		t.Fatalf("Check now on a waiting site asked the backend to check %v", h.b.checkNow)
 	}
 	got := strings.Join(h.overlayTexts(), "\n")
-	for _, want := range []string{"idealista.com is rate-limiting us", "tries again at 14:04 (in 4:31)"} {
+	for _, want := range []string{"idealista.com is rate-limiting us", "tries again at 14:04 (in 4 min)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("wait dialog lacks %q; it says:\n%s", want, got)
 		}

@@ -14,18 +14,37 @@ import (
 // This file turns snapshots into the words the window shows. Everything here is a
 // pure function of its arguments (the clock included), so it is tested by tables.
 
-// countdown formats a remaining duration as m:ss, or h:mm:ss from one hour up. It
-// rounds up, so a wait that is still running never reads 0:00.
-func countdown(d time.Duration) string {
-	if d < 0 {
-		d = 0
+// secondsWithin is how close a countdown shows seconds. Further away it shows
+// whole minutes: a seconds countdown changes every second and so costs the
+// window a full frame every second (docs/PERFORMANCE.md, GUI), while nobody
+// needs to know that a check 34 minutes away is 33:58 away.
+const secondsWithin = 3 * time.Minute
+
+// countdown says how long until an instant: m:ss when it is at most
+// secondsWithin away, else whole minutes ("34 min", "1 h 5 min", "2 h").
+// Seconds are rounded up, so a wait that is still running never reads 0:00.
+// Minutes are counted as a clock counts them, from the current minute to the
+// instant's minute: "in 24 min (at 14:25)" agrees with a clock showing 14:01,
+// it is within a minute of the exact wait, and every minutes countdown in the
+// window changes at the same instant, when the clock's minute does, so the
+// window draws one frame a minute for all of them.
+func countdown(until, now time.Time) string {
+	d := until.Sub(now)
+	if d <= secondsWithin {
+		d = max(d, 0)
+		secs := int64((d + time.Second - 1) / time.Second)
+		return fmt.Sprintf("%d:%02d", secs/60, secs%60)
 	}
-	secs := int64((d + time.Second - 1) / time.Second)
-	h, m, s := secs/3600, secs%3600/60, secs%60
-	if h > 0 {
-		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	// More than secondsWithin away, so at least 3 minutes apart on the clock.
+	mins := int64(until.Truncate(time.Minute).Sub(now.Truncate(time.Minute)) / time.Minute)
+	h, m := mins/60, mins%60
+	switch {
+	case h == 0:
+		return fmt.Sprintf("%d min", m)
+	case m == 0:
+		return fmt.Sprintf("%d h", h)
 	}
-	return fmt.Sprintf("%d:%02d", m, s)
+	return fmt.Sprintf("%d h %d min", h, m)
 }
 
 // clockTime formats an instant as the user's wall-clock time.
@@ -68,7 +87,7 @@ func searchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time)
 		if !s.NextCheck.After(now) {
 			return reason + " — trying again any moment"
 		}
-		return reason + " — next try in " + countdown(s.NextCheck.Sub(now))
+		return reason + " — next try in " + countdown(s.NextCheck, now)
 	}
 	next := nextCheckWords(s.NextCheck, now)
 	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
@@ -85,7 +104,7 @@ func nextCheckWords(next, now time.Time) string {
 	case !next.After(now):
 		return "checking in a moment"
 	}
-	return "next check in " + countdown(next.Sub(now))
+	return "next check in " + countdown(next, now)
 }
 
 // attentionWords says what the user must do about a search that needs them.
@@ -175,7 +194,7 @@ func siteNextProbe(s poll.SiteSnapshot, now time.Time) string {
 	case !s.NextProbe.After(now):
 		return "Next probe any moment"
 	}
-	return fmt.Sprintf("Next probe in %s (at %s)", countdown(s.NextProbe.Sub(now)), clockTime(s.NextProbe))
+	return fmt.Sprintf("Next probe in %s (at %s)", countdown(s.NextProbe, now), clockTime(s.NextProbe))
 }
 
 // siteLastResponse describes the last answer a site gave and what decided it.
@@ -404,7 +423,7 @@ func waitWords(w *poll.WaitError, now time.Time) string {
 	}
 	when := "any moment now"
 	if w.Until.After(now) {
-		when = "at " + clockTime(w.Until) + " (in " + countdown(w.Until.Sub(now)) + ")"
+		when = "at " + clockTime(w.Until) + " (in " + countdown(w.Until, now) + ")"
 	}
 	if !strings.HasPrefix(reason, w.Site) {
 		reason = upperFirst(reason) // a site's name keeps its own spelling

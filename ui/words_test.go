@@ -9,20 +9,63 @@ import (
 
 func TestCountdown(t *testing.T) {
 	for _, tc := range []struct {
+		now  time.Time
 		d    time.Duration
 		want string
 	}{
-		{-time.Second, "0:00"},
-		{0, "0:00"},
-		{time.Millisecond, "0:01"}, // still waiting: never reads 0:00
-		{102 * time.Second, "1:42"},
-		{271*time.Second + 300*time.Millisecond, "4:32"},
-		{59*time.Minute + 59*time.Second, "59:59"},
-		{time.Hour, "1:00:00"},
-		{time.Hour + 61*time.Second, "1:01:01"},
+		{t0, -time.Second, "0:00"},
+		{t0, 0, "0:00"},
+		{t0, time.Millisecond, "0:01"}, // still waiting: never reads 0:00
+		{t0, 102 * time.Second, "1:42"},
+		{t0, 179 * time.Second, "2:59"},
+		{t0, 3 * time.Minute, "3:00"},
+		{t0.Add(30 * time.Second), 3 * time.Minute, "3:00"},
+		// Further away: whole minutes on the clock, from 14:00 to the instant's minute.
+		{t0, 3*time.Minute + time.Second, "3 min"},
+		{t0.Add(59 * time.Second), 3*time.Minute + time.Second, "4 min"},
+		{t0, 271*time.Second + 300*time.Millisecond, "4 min"},
+		{t0, 34 * time.Minute, "34 min"},
+		{t0, 59*time.Minute + 59*time.Second, "59 min"},
+		{t0, time.Hour, "1 h"},
+		{t0, time.Hour + 61*time.Second, "1 h 1 min"},
+		{t0, 2*time.Hour + 5*time.Minute, "2 h 5 min"},
+		{t0, 26 * time.Hour, "26 h"},
+		// A check at 14:34:30 is "in 34 min" from 14:00:00 to 14:00:59 (34:30 to
+		// 33:31 away) and "in 33 min" from 14:01:00, together with every other
+		// minutes countdown.
+		{t0, 34*time.Minute + 30*time.Second, "34 min"},
+		{t0.Add(59 * time.Second), 33*time.Minute + 31*time.Second, "34 min"},
+		{t0.Add(60 * time.Second), 33*time.Minute + 30*time.Second, "33 min"},
 	} {
-		if got := countdown(tc.d); got != tc.want {
-			t.Errorf("countdown(%v) = %q, want %q", tc.d, got, tc.want)
+		if got := countdown(tc.now.Add(tc.d), tc.now); got != tc.want {
+			t.Errorf("countdown(%v after %s) = %q, want %q", tc.d, tc.now.Format("15:04:05"), got, tc.want)
+		}
+	}
+}
+
+// TestMinutesCountdownsChangeOncePerMinute checks what the window's frame rate
+// rests on: countdowns more than secondsWithin away, whatever their seconds,
+// change only when the clock's minute changes.
+func TestMinutesCountdownsChangeOncePerMinute(t *testing.T) {
+	var untils []time.Time
+	for i := range 50 {
+		untils = append(untils, t0.Add(7*time.Minute+time.Duration(i*73)*time.Second+time.Duration(i)*time.Millisecond))
+	}
+	now := t0.Add(100 * time.Millisecond)
+	last := make([]string, len(untils))
+	for i, u := range untils {
+		last[i] = countdown(u, now)
+	}
+	for range 180 {
+		now = now.Add(time.Second)
+		changed := false
+		for i, u := range untils {
+			if got := countdown(u, now); got != last[i] {
+				changed, last[i] = true, got
+			}
+		}
+		if changed && now.Second() != 0 {
+			t.Fatalf("a minutes countdown changed at %s, not at a whole minute", now.Format("15:04:05.000"))
 		}
 	}
 }
@@ -36,12 +79,14 @@ func TestSearchStatusWords(t *testing.T) {
 		want string
 	}{
 		{"scheduled", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0.Add(102 * time.Second)}, nil, "next check in 1:42"},
+		{"scheduled later", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0.Add(34 * time.Minute)}, nil, "next check in 34 min"},
+		{"scheduled in hours", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0.Add(65 * time.Minute)}, nil, "next check in 1 h 5 min"},
 		{"due", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0}, nil, "checking in a moment"},
 		{"new", poll.SearchSnapshot{State: poll.StateScheduled}, nil, "first check soon"},
 		{"checking", poll.SearchSnapshot{State: poll.StateChecking}, nil, "checking…"},
 		{"rate limited", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
 			Reason: "idealista.com is rate-limiting us", NextCheck: t0.Add(271 * time.Second)}, nil,
-			"idealista.com is rate-limiting us — next try in 4:31"},
+			"idealista.com is rate-limiting us — next try in 4 min"},
 		{"waiting, no reason", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
 			NextCheck: t0.Add(time.Minute)}, nil, "idealista.com asked us to wait — next try in 1:00"},
 		{"wait over", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",

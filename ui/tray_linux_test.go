@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSessionBusReachable(t *testing.T) {
+	bus := filepath.Join(t.TempDir(), "bus")
+	l, err := net.Listen("unix", bus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	gone := filepath.Join(t.TempDir(), "bus") // a bus that was there once
+
+	for _, tc := range []struct {
+		name, address string
+		want          bool
+	}{
+		{"no address", "", false},
+		{"a live bus", "unix:path=" + bus + ",guid=0123", true},
+		{"a dead bus", "unix:path=" + gone, false},
+		{"dead first, live second", "unix:path=" + gone + ";unix:path=" + bus, true},
+		{"unknown transport", "launchd:env=DBUS_LAUNCHD_SESSION_BUS_SOCKET", false},
+	} {
+		if got := sessionBusReachable(tc.address); got != tc.want {
+			t.Errorf("%s: reachable = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSessionBusAddressIsWhereSystrayLooks(t *testing.T) {
+	empty := t.TempDir()
+	withBus := t.TempDir()
+	l, err := net.Listen("unix", filepath.Join(withBus, "bus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	withFile := t.TempDir()
+	if err := os.WriteFile(filepath.Join(withFile, "dbus-session"),
+		[]byte("DBUS_SESSION_BUS_ADDRESS=unix:abstract=/tmp/dbus-E1c73yNqrG\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, env, runDir, want string
+	}{
+		{"the environment wins", "unix:path=/x/bus", withBus, "unix:path=/x/bus"},
+		{"the user's bus socket", "", withBus, "unix:path=" + filepath.Join(withBus, "bus")},
+		{"autolaunch means look", "autolaunch:", withBus, "unix:path=" + filepath.Join(withBus, "bus")},
+		{"the dbus-session file", "", withFile, "unix:abstract=/tmp/dbus-E1c73yNqrG"},
+		{"nothing", "", empty, ""},
+	} {
+		if got := sessionBusAddress(tc.env, tc.runDir); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestBusDialTarget(t *testing.T) {
+	for _, tc := range []struct {
+		address, network, target string
+		ok                       bool
+	}{
+		{"unix:path=/run/user/1000/bus", "unix", "/run/user/1000/bus", true},
+		{"unix:path=/tmp/my%20bus,guid=ab", "unix", "/tmp/my bus", true},
+		{"unix:abstract=/tmp/dbus-XYZ,guid=ab", "unix", "@/tmp/dbus-XYZ", true},
+		{"tcp:host=127.0.0.1,port=5555", "tcp", "127.0.0.1:5555", true},
+		{"unix:runtime=yes", "", "", false},
+		{"autolaunch:", "", "", false},
+		{"garbage", "", "", false},
+	} {
+		network, target, ok := busDialTarget(tc.address)
+		if network != tc.network || target != tc.target || ok != tc.ok {
+			t.Errorf("busDialTarget(%q) = %q, %q, %v; want %q, %q, %v", tc.address, network, target, ok, tc.network, tc.target, tc.ok)
+		}
+	}
+}
