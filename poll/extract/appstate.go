@@ -3,7 +3,6 @@ package extract
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -122,19 +121,12 @@ func (p *page) appState() (ls []Listing, method string) {
 			}
 		}
 	}
+	detach(ls)
 	return ls, method
 }
 
 // decodeJSON decodes the first JSON value of s (trailing script text ignored).
-func decodeJSON(s string) (any, bool) {
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, false
-	}
-	return v, true
-}
+func decodeJSON(s string) (any, bool) { return decodeFirstJSON(s) }
 
 var (
 	stateIDKeys    = []string{"id", "adId", "ad_id", "listingId", "listing_id", "exposeId", "expose_id", "objectId", "itemId", "uuid", "_id", "guid", "propertyId", "offerId", "realEstateId"}
@@ -285,7 +277,7 @@ func (p *page) linkWithToken(tok string) string {
 			continue
 		}
 		a := p.link(i)
-		if a.ok && tokenIn(a.u.Path+"?"+a.u.RawQuery, tok) {
+		if a.ok && tokenInURL(a.u, tok) {
 			return a.canon
 		}
 	}
@@ -363,7 +355,7 @@ func statePrice(v any, m map[string]any) (shown string, value float64, cur strin
 		if s == "" {
 			return "", 0, cur
 		}
-		if plainNumberRe.MatchString(s) {
+		if isPlainNumber(s) {
 			value, _ = strconv.ParseFloat(s, 64)
 			shown = s
 			if cur != "" {
@@ -384,8 +376,30 @@ func statePrice(v any, m map[string]any) (shown string, value float64, cur strin
 	return shown, value, cur
 }
 
-// plainNumberRe is a machine number: no thousands separators, at most two decimals.
-var plainNumberRe = regexp.MustCompile(`^\d+(?:\.\d{1,2})?$`)
+// isPlainNumber reports a machine number: no thousands separators, at most two
+// decimals (the regexp ^\d+(?:\.\d{1,2})?$).
+func isPlainNumber(s string) bool {
+	i := digitsAt(s, 0)
+	if i == 0 {
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != '.' {
+		return false
+	}
+	n := digitsAt(s, i+1) - (i + 1)
+	return (n == 1 || n == 2) && i+1+n == len(s)
+}
+
+// digitsAt returns the end of the run of ASCII digits that starts at s[i].
+func digitsAt(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
 
 func (p *page) stateImage(v any) string {
 	switch x := v.(type) {

@@ -109,3 +109,20 @@ func BenchmarkRatio(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExtractTree is extraction on a tree parsed beforehand: what
+// extraction adds to html.Parse (the goal is at most half of BenchmarkParseFloor).
+func BenchmarkExtractTree(b *testing.B) {
+	for _, pg := range benchPages(b) {
+		b.Run(pg.name, func(b *testing.B) {
+			doc := Parse(pg.body)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(pg.body)))
+			for b.Loop() {
+				if _, err := ExtractTree(doc, pg.url, Selectors{}, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

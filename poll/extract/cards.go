@@ -28,12 +28,13 @@ func (p *page) addGroups(parent *html.Node, recs []childRec) {
 		}
 	}
 	for i, r := range recs {
-		var ms []childRec
+		start := len(p.memberArena)
 		if byTag != nil {
-			ms = byTag[r.n.Data]
+			ms := byTag[r.n.Data]
 			if len(ms) < 2 || ms[0].n != r.n {
 				continue
 			}
+			p.memberArena = append(p.memberArena, ms...)
 		} else {
 			dup := false
 			for _, q := range recs[:i] {
@@ -45,16 +46,24 @@ func (p *page) addGroups(parent *html.Node, recs []childRec) {
 			if dup {
 				continue
 			}
+			n := 0
 			for _, q := range recs[i:] {
 				if q.n.Data == r.n.Data {
-					ms = append(ms, q)
+					n++
 				}
 			}
-			if len(ms) < 2 {
+			if n < 2 {
 				continue
 			}
+			for _, q := range recs[i:] {
+				if q.n.Data == r.n.Data {
+					p.memberArena = append(p.memberArena, q)
+				}
+			}
 		}
-		g := &group{parent: parent, tag: r.n.Data, members: slices.Clone(ms)}
+		ms := p.memberArena[start:len(p.memberArena):len(p.memberArena)]
+		g := p.newGroup()
+		g.parent, g.tag, g.members = parent, r.n.Data, ms
 		text := 0
 		for _, m := range ms {
 			g.pre += float64(min(m.elems, 40))
@@ -65,6 +74,16 @@ func (p *page) addGroups(parent *html.Node, recs []childRec) {
 		}
 		p.groups = append(p.groups, g)
 	}
+}
+
+// newGroup returns a zero group from the page's arena.
+func (p *page) newGroup() *group {
+	if len(p.groupArena) == cap(p.groupArena) {
+		// A new block: the groups handed out keep the old one alive.
+		p.groupArena = make([]group, 0, max(32, 2*cap(p.groupArena)))
+	}
+	p.groupArena = p.groupArena[:len(p.groupArena)+1]
+	return &p.groupArena[len(p.groupArena)-1]
 }
 
 // cardCandidates is how many groups (best by the walk's cheap score) are examined.
@@ -138,6 +157,16 @@ func (p *page) gridGroups() []*group {
 		if len(g.members) < 2 {
 			continue
 		}
+		// A merged group needs two members that each hold a group.
+		holders := 0
+		for _, m := range g.members {
+			if len(byParent[m.n]) > 0 {
+				holders++
+			}
+		}
+		if holders < 2 {
+			continue
+		}
 		tags := map[string]int{}
 		for _, m := range g.members {
 			for _, cg := range byParent[m.n] {
@@ -153,7 +182,8 @@ func (p *page) gridGroups() []*group {
 			if tags[tag] < 2 {
 				continue
 			}
-			merged := &group{parent: g.parent, tag: tag}
+			merged := p.newGroup()
+			merged.parent, merged.tag = g.parent, tag
 			for _, m := range g.members {
 				found := false
 				for _, cg := range byParent[m.n] {
@@ -221,57 +251,60 @@ func (p *page) evalGroup(g *group) candidate {
 	if cannotScore(g) {
 		return candidate{} // before resolving its links (the most of evalGroup's cost)
 	}
+	ev := &p.ev
+	ev.reset()
+	// Each member's distinct link patterns, with the first anchor of each
+	// (ev.pats[lo:hi], ev.firsts[lo:hi]).
 	type memberLinks struct {
-		rec      childRec
-		patterns []string
-		first    []int // first anchor index per pattern
+		rec    childRec
+		lo, hi int
 	}
-	ms := make([]memberLinks, 0, len(g.members))
-	count := map[string]int{}
-	var order []string
+	ms := ev.members[:0]
+	count := &ev.count
 	for _, m := range g.members {
-		ml := memberLinks{rec: m}
+		ml := memberLinks{rec: m, lo: len(ev.pats)}
 		end := min(m.firstAnchor+m.anchors, m.firstAnchor+60)
 		for i := m.firstAnchor; i < end; i++ {
 			a := p.link(i)
 			if !a.ok || p.selfLink(a.u) {
 				continue
 			}
-			if slices.Contains(ml.patterns, a.pattern) {
+			if slices.Contains(ev.pats[ml.lo:], a.pattern) {
 				continue
 			}
-			ml.patterns = append(ml.patterns, a.pattern)
-			ml.first = append(ml.first, i)
-			if count[a.pattern] == 0 {
-				order = append(order, a.pattern)
-			}
-			count[a.pattern]++
+			ev.pats = append(ev.pats, a.pattern)
+			ev.firsts = append(ev.firsts, i)
+			count.inc(a.pattern)
 		}
-		ms = append(ms, ml)
+		ml.hi = len(ev.pats)
+		ms = append(ms, memberLinks(ml))
 	}
+	defer func() { ev.members = ms[:0] }()
 	// The pattern most members link to; on a tie, the one with more distinct
 	// URLs (a seller's profile repeats, listings do not), then more URLs with an
 	// id, then more links in headings, then more links with a text of some length.
 	bestPat, bestN := "", 0
 	var bestKey [3]int
-	for _, pat := range order {
-		n := count[pat]
+	for oi, pat := range count.keys {
+		n := count.n[oi]
 		if n < bestN {
 			continue
 		}
-		urls := map[string]bool{}
+		urls := &ev.urls
+		urls.reset()
 		var key [3]int // distinct, with id, title-like (heading 2, long text 1)
 		for _, ml := range ms {
-			if k := slices.Index(ml.patterns, pat); k >= 0 {
-				a := p.link(ml.first[k])
-				urls[a.canon] = true
-				if idFromURL(a.u) != "" {
+			if k := slices.Index(ev.pats[ml.lo:ml.hi], pat); k >= 0 {
+				i := ev.firsts[ml.lo+k]
+				a := p.link(i)
+				urls.add(a.canon)
+				if p.idOf(i) != "" {
 					key[1]++
 				}
-				key[2] += titleLink(a.n)
+				key[2] += p.titleLink(a.n)
 			}
 		}
-		key[0] = len(urls)
+		key[0] = urls.len()
 		if n > bestN || cmpKey(key, bestKey) > 0 {
 			bestPat, bestN, bestKey = pat, n, key
 		}
@@ -279,55 +312,54 @@ func (p *page) evalGroup(g *group) candidate {
 	// Listing URLs whose first segment varies ("/berlin/wohnung-1.html",
 	// "/potsdam/haus-2.html"): a coarse pattern without it, when it gathers
 	// clearly more members.
-	coarseCount := map[string]int{}
-	var coarseOrder []string
+	coarseCount := &ev.coarse
 	for _, ml := range ms {
-		var seenC []string
-		for _, pat := range ml.patterns {
-			cp := coarse(pat)
+		seenC := ev.seenC[:0]
+		for k := ml.lo; k < ml.hi; k++ {
+			cp := p.coarseOf(ev.firsts[k])
 			if slices.Contains(seenC, cp) {
 				continue
 			}
 			seenC = append(seenC, cp)
-			if coarseCount[cp] == 0 {
-				coarseOrder = append(coarseOrder, cp)
-			}
-			coarseCount[cp]++
+			coarseCount.inc(cp)
 		}
+		ev.seenC = seenC[:0]
 	}
 	useCoarse := false
-	for _, cp := range coarseOrder {
-		if n := coarseCount[cp]; n >= bestN+2 && n*10 >= bestN*13 {
+	for ci, cp := range coarseCount.keys {
+		if n := coarseCount.n[ci]; n >= bestN+2 && n*10 >= bestN*13 {
 			bestPat, bestN, useCoarse = cp, n, true
 		}
 	}
 	if bestN < 2 {
 		return candidate{}
 	}
-	patOf := func(pat string) string {
-		if useCoarse {
-			return coarse(pat)
-		}
-		return pat
-	}
 	var c candidate
-	seen := map[string]bool{}
+	seen := &ev.urls
+	seen.reset()
 	prices, imgs, heads, textTotal := 0, 0, 0, 0
 	multi := 0 // members holding several listing URLs: rows of a grid, not cards
 	for _, ml := range ms {
-		k := slices.IndexFunc(ml.patterns, func(s string) bool { return patOf(s) == bestPat })
+		k := -1
+		for j := ml.lo; j < ml.hi; j++ {
+			if p.patternOf(ev.firsts[j], useCoarse) == bestPat {
+				k = j
+				break
+			}
+		}
 		if k < 0 {
 			continue
 		}
-		a := p.link(ml.first[k])
-		if seen[a.canon] || adMarked(ml.rec.n) || adMarked(a.n) || adMarked(p.anchors[ml.rec.firstAnchor].n) {
+		ai := ev.firsts[k]
+		a := p.link(ai)
+		if seen.has(a.canon) || adMarked(ml.rec.n) || adMarked(a.n) || adMarked(p.anchors[ml.rec.firstAnchor].n) {
 			continue
 		}
-		if p.distinctURLs(ml.rec, bestPat, patOf, idFromURL(a.u) != "") >= 2 {
+		if p.distinctURLs(ml.rec, bestPat, useCoarse, p.idOf(ai) != "") >= 2 {
 			multi++
 		}
-		seen[a.canon] = true
-		c.members = append(c.members, candMember{rec: ml.rec, anchor: ml.first[k]})
+		seen.add(a.canon)
+		c.members = append(c.members, candMember{rec: ml.rec, anchor: ai})
 		f := quickFeatures(ml.rec.n)
 		if f.price {
 			prices++
@@ -335,7 +367,7 @@ func (p *page) evalGroup(g *group) candidate {
 		if f.img {
 			imgs++
 		}
-		if f.heading || len(text(a.n)) >= 10 {
+		if f.heading || len(p.textOf(a.n)) >= 10 {
 			heads++
 		}
 		textTotal += ml.rec.textLen
@@ -358,6 +390,136 @@ func (p *page) evalGroup(g *group) candidate {
 		c.score *= 0.3 // "Ähnliche Angebote", "Weitere Angebote von …": not the results
 	}
 	return c
+}
+
+// evalScratch is evalGroup's working space, kept on the page between groups.
+type evalScratch struct {
+	pats    []string
+	firsts  []int
+	members []struct {
+		rec    childRec
+		lo, hi int
+	}
+	count, coarse strTally
+	urls          strSet
+	seenC         []string
+}
+
+func (ev *evalScratch) reset() {
+	clear(ev.pats)
+	ev.pats, ev.firsts = ev.pats[:0], ev.firsts[:0]
+	ev.count.reset()
+	ev.coarse.reset()
+	ev.urls.reset()
+	clear(ev.seenC[:cap(ev.seenC)])
+}
+
+// strTally counts strings, remembering the order they first came in; a list
+// while short, with a map index once longer.
+type strTally struct {
+	keys []string
+	n    []int
+	idx  map[string]int
+}
+
+func (t *strTally) reset() {
+	clear(t.keys)
+	t.keys, t.n, t.idx = t.keys[:0], t.n[:0], nil
+}
+
+func (t *strTally) inc(k string) {
+	if t.idx != nil {
+		if i, ok := t.idx[k]; ok {
+			t.n[i]++
+			return
+		}
+	} else {
+		for i, x := range t.keys {
+			if x == k {
+				t.n[i]++
+				return
+			}
+		}
+	}
+	t.keys = append(t.keys, k)
+	t.n = append(t.n, 1)
+	if t.idx != nil {
+		t.idx[k] = len(t.keys) - 1
+	} else if len(t.keys) > 16 {
+		t.idx = make(map[string]int, 2*len(t.keys))
+		for i, x := range t.keys {
+			t.idx[x] = i
+		}
+	}
+}
+
+// strSet is a set of strings: a list while short, a map once longer.
+type strSet struct {
+	list []string
+	m    map[string]struct{}
+}
+
+func (s *strSet) reset() {
+	clear(s.list)
+	s.list, s.m = s.list[:0], nil
+}
+
+func (s *strSet) has(k string) bool {
+	if s.m != nil {
+		_, ok := s.m[k]
+		return ok
+	}
+	return slices.Contains(s.list, k)
+}
+
+func (s *strSet) add(k string) {
+	if s.has(k) {
+		return
+	}
+	if s.m != nil {
+		s.m[k] = struct{}{}
+		return
+	}
+	s.list = append(s.list, k)
+	if len(s.list) > 16 {
+		s.m = make(map[string]struct{}, 2*len(s.list))
+		for _, x := range s.list {
+			s.m[x] = struct{}{}
+		}
+	}
+}
+
+func (s *strSet) len() int {
+	if s.m != nil {
+		return len(s.m)
+	}
+	return len(s.list)
+}
+
+// patternOf is anchor i's link pattern, or its coarse form (see coarse).
+func (p *page) patternOf(i int, useCoarse bool) string {
+	if useCoarse {
+		return p.coarseOf(i)
+	}
+	return p.anchors[i].pattern
+}
+
+// coarseOf is coarse(anchor i's pattern), computed once.
+func (p *page) coarseOf(i int) string {
+	a := &p.anchors[i]
+	if !a.coarseDone {
+		a.coarse, a.coarseDone = coarse(a.pattern), true
+	}
+	return a.coarse
+}
+
+// idOf is idFromURL of resolved anchor i's URL, computed once.
+func (p *page) idOf(i int) string {
+	a := &p.anchors[i]
+	if !a.idDone {
+		a.id, a.idDone = idFromURL(a.u), true
+	}
+	return a.id
 }
 
 // cannotScore reports a group that evalGroup rejects whatever its links are:
@@ -423,7 +585,7 @@ func cmpKey(a, b [3]int) int {
 
 // titleLink rates how much a link looks like a card's title: 2 inside a
 // heading, 1 with a text of some length, else 0.
-func titleLink(a *html.Node) int {
+func (p *page) titleLink(a *html.Node) int {
 up:
 	for x := a; x != nil && x.Type == html.ElementNode; x = x.Parent {
 		switch x.DataAtom {
@@ -433,7 +595,7 @@ up:
 			break up // the card's edge
 		}
 	}
-	if len(text(a)) >= 15 {
+	if len(p.textOf(a)) >= 15 {
 		return 1
 	}
 	return 0
@@ -441,40 +603,54 @@ up:
 
 // coarse drops the first path segment from a pattern (see pathPattern).
 func coarse(pat string) string {
-	parts := strings.SplitN(pat, "|", 4)
-	if len(parts) < 3 || len(parts[1]) != 1 || parts[1] < "2" {
+	// The fields of strings.SplitN(pat, "|", 4).
+	i1 := strings.IndexByte(pat, '|')
+	if i1 < 0 {
 		return pat
 	}
+	host, r1 := pat[:i1], pat[i1+1:]
+	i2 := strings.IndexByte(r1, '|')
+	if i2 < 0 {
+		return pat
+	}
+	n, r2 := r1[:i2], r1[i2+1:]
+	if len(n) != 1 || n < "2" {
+		return pat
+	}
+	rest, last, four := r2, "", false
+	if i3 := strings.IndexByte(r2, '|'); i3 >= 0 {
+		rest, last, four = r2[:i3], r2[i3+1:], true
+	}
 	// host|n|first<ext>... → host|n|*<ext>...
-	rest := parts[2]
 	if i := strings.IndexAny(rest, ".?/"); i >= 0 {
 		rest = rest[i:]
 	} else {
 		rest = ""
 	}
-	out := parts[0] + "|" + parts[1] + "|*" + rest
-	if len(parts) == 4 {
-		out += "|" + parts[3]
+	if four {
+		return host + "|" + n + "|*" + rest + "|" + last
 	}
-	return out
+	return host + "|" + n + "|*" + rest
 }
 
-// distinctURLs counts the distinct URLs of pattern pat among a member's links
-// (only those with an id in the URL when withID: a card's listing link and its
-// "verified" badge link are not two listings).
-func (p *page) distinctURLs(m childRec, pat string, patOf func(string) string, withID bool) int {
-	var seen []string
+// distinctURLs counts the distinct URLs of pattern pat (coarse patterns when
+// useCoarse) among a member's links (only those with an id in the URL when
+// withID: a card's listing link and its "verified" badge link are not two listings).
+func (p *page) distinctURLs(m childRec, pat string, useCoarse, withID bool) int {
+	var seen [2]string
+	n := 0
 	end := min(m.firstAnchor+m.anchors, m.firstAnchor+60)
 	for i := m.firstAnchor; i < end; i++ {
 		a := p.link(i)
-		if a.ok && patOf(a.pattern) == pat && !slices.Contains(seen, a.canon) && (!withID || idFromURL(a.u) != "") {
-			seen = append(seen, a.canon)
-			if len(seen) >= 2 {
+		if a.ok && p.patternOf(i, useCoarse) == pat && !slices.Contains(seen[:n], a.canon) && (!withID || p.idOf(i) != "") {
+			seen[n] = a.canon
+			n++
+			if n >= 2 {
 				break
 			}
 		}
 	}
-	return len(seen)
+	return n
 }
 
 // features are cheap signs that an element is a listing card.
@@ -548,9 +724,9 @@ func (p *page) selfLink(u *url.URL) bool {
 	if u.RawQuery == "" {
 		return true
 	}
-	q := u.Query()
+	q := newQuery(u.RawQuery)
 	for _, k := range idQueryKeys {
-		if q.Get(k) != "" {
+		if q.get(k) != "" {
 			return false
 		}
 	}
@@ -563,15 +739,11 @@ func adMarked(n *html.Node) bool {
 	for _, a := range n.Attr {
 		switch {
 		case a.Key == "class":
-			c := strings.ToLower(a.Val)
-			for _, m := range []string{"topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad"} {
-				if strings.Contains(c, m) {
-					return true
-				}
+			if lowerContains(a.Val, "topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad") {
+				return true
 			}
 		case strings.HasPrefix(a.Key, "data-") && (strings.Contains(a.Key, "campaign") || strings.Contains(a.Key, "ad-type") || strings.Contains(a.Key, "ad_type")):
-			v := strings.ToLower(a.Val)
-			if strings.Contains(v, "ads") || strings.Contains(v, "sponsor") {
+			if lowerContains(a.Val, "ads", "sponsor") {
 				return true
 			}
 		}
@@ -581,16 +753,7 @@ func adMarked(n *html.Node) bool {
 
 // promotedMarked reports whether a card is marked as a highlighted (paid) result.
 func promotedMarked(n *html.Node) bool {
-	c := strings.ToLower(attr(n, "class"))
-	if c == "" {
-		return false
-	}
-	for _, m := range []string{"highlight", "premium", "featured", "promoted", "sponsored", "is-top", "top-listing", "spotlight", "boosted"} {
-		if strings.Contains(c, m) {
-			return true
-		}
-	}
-	return false
+	return lowerContains(attr(n, "class"), "highlight", "premium", "featured", "promoted", "sponsored", "is-top", "top-listing", "spotlight", "boosted")
 }
 
 // cardScan is what one walk over a card collects.
@@ -601,9 +764,18 @@ type cardScan struct {
 	textEls          []*html.Node // parents of text with digits, in order
 	locEl, locIcon   *html.Node
 	img              string
+	noImage          bool // the image is not wanted: not looked for
 	idAttrs          []string
 	p                *page
-	texts            map[*html.Node]string // text() of this card's elements, once each
+	// text() of this card's elements, once each: a few in a list, more in a map.
+	textList [8]nodeText
+	nTexts   int
+	texts    map[*html.Node]string
+}
+
+type nodeText struct {
+	n *html.Node
+	t string
 }
 
 // text is text(n), remembered for the card.
@@ -611,13 +783,23 @@ func (s *cardScan) text(n *html.Node) string {
 	if n == nil {
 		return ""
 	}
+	for i := range s.textList[:s.nTexts] {
+		if s.textList[i].n == n {
+			return s.textList[i].t
+		}
+	}
 	if t, ok := s.texts[n]; ok {
+		return t
+	}
+	t := s.p.textOf(n)
+	if s.nTexts < len(s.textList) {
+		s.textList[s.nTexts] = nodeText{n, t}
+		s.nTexts++
 		return t
 	}
 	if s.texts == nil {
 		s.texts = make(map[*html.Node]string, 16)
 	}
-	t := text(n)
 	s.texts[n] = t
 	return t
 }
@@ -629,13 +811,18 @@ func (s *cardScan) scan(n *html.Node) {
 	if n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Template || n.DataAtom == atom.Noscript {
 		return
 	}
-	cls := strings.ToLower(attr(n, "class"))
+	cls := s.p.lowerClass(attr(n, "class"))
 	ip := attr(n, "itemprop")
-	tid := "" // test hooks name things where classes are hashed: data-testid="cardmfe-price-testid"
+	// Test hooks name things where classes are hashed: data-testid="cardmfe-price-testid".
+	// (No word looked for in them has a space, so each value is searched on its own.)
+	var tidTitle, tidPrice, tidLoc bool
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "data-testid", "data-test", "data-test-id", "data-qa", "data-cy", "data-e2e":
-			tid += strings.ToLower(a.Val) + " "
+			v := strings.ToLower(a.Val)
+			tidTitle = tidTitle || strings.Contains(v, "title") || strings.Contains(v, "headline")
+			tidPrice = tidPrice || strings.Contains(v, "price") || strings.Contains(v, "preis")
+			tidLoc = tidLoc || strings.Contains(v, "address") || strings.Contains(v, "location")
 			continue
 		}
 		if strings.HasPrefix(a.Key, "data-") && (strings.HasSuffix(a.Key, "id") || a.Key == "data-adid") && a.Val != "" && isIDToken(a.Val) {
@@ -650,22 +837,21 @@ func (s *cardScan) scan(n *html.Node) {
 			}
 		}
 	case atom.Img:
-		if s.img == "" {
+		if s.img == "" && !s.noImage {
 			s.img = s.p.imageOf(n)
 		}
 	}
-	if s.titleEl == nil && (ip == "name" || containsWord(cls, "title") || containsWord(cls, "headline") ||
-		strings.Contains(tid, "title") || strings.Contains(tid, "headline")) && !skipped(n) {
+	if s.titleEl == nil && (ip == "name" || containsWord(cls, "title") || containsWord(cls, "headline") || tidTitle) && !skipped(n) {
 		if t := s.text(n); t != "" && len(t) < 300 {
 			s.titleEl = n
 		}
 	}
-	if ip == "price" || strings.Contains(cls, "price") || strings.Contains(cls, "preis") || strings.Contains(tid, "price") || strings.Contains(tid, "preis") {
+	if ip == "price" || strings.Contains(cls, "price") || strings.Contains(cls, "preis") || tidPrice {
 		s.priceEls = append(s.priceEls, n)
 	}
 	if s.locEl == nil && (ip == "address" || ip == "addressLocality" || strings.Contains(cls, "address") || strings.Contains(cls, "location") ||
 		strings.Contains(cls, "locality") || strings.Contains(cls, "adresse") || strings.Contains(cls, "standort") ||
-		strings.Contains(tid, "address") || strings.Contains(tid, "location")) && !strings.Contains(cls, "pin") {
+		tidLoc) && !strings.Contains(cls, "pin") {
 		if t := s.text(n); t != "" && len(t) <= 150 {
 			s.locEl = n
 		}
@@ -704,9 +890,25 @@ func hasDigit(s string) bool {
 // containsWord reports whether class list cls has a token that is w or ends
 // in -w/_w/__w (BEM: "lr-card__title"), or starts with w- / w_.
 func containsWord(cls, w string) bool {
+	if !strings.Contains(cls, w) {
+		return false
+	}
 	for f := range strings.FieldsSeq(cls) {
-		if f == w || strings.HasSuffix(f, "-"+w) || strings.HasSuffix(f, "_"+w) || strings.HasPrefix(f, w+"-") || strings.HasPrefix(f, w+"_") {
+		if len(f) < len(w) {
+			continue
+		}
+		if f == w {
 			return true
+		}
+		if strings.HasSuffix(f, w) && len(f) > len(w) {
+			if c := f[len(f)-len(w)-1]; c == '-' || c == '_' {
+				return true
+			}
+		}
+		if strings.HasPrefix(f, w) && len(f) > len(w) {
+			if c := f[len(w)]; c == '-' || c == '_' {
+				return true
+			}
 		}
 	}
 	return false
@@ -733,8 +935,21 @@ func (p *page) imageOf(n *html.Node) string {
 	return ""
 }
 
-// bareNumberRe is a number and nothing else.
-var bareNumberRe = regexp.MustCompile(`^\d+(?:[.,]\d+)?$`)
+// isBareNumber reports a number and nothing else (the regexp ^\d+(?:[.,]\d+)?$).
+func isBareNumber(s string) bool {
+	i := digitsAt(s, 0)
+	if i == 0 {
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != '.' && s[i] != ',' {
+		return false
+	}
+	j := digitsAt(s, i+1)
+	return j > i+1 && j == len(s)
+}
 
 // prevElement is n's previous element sibling.
 func prevElement(n *html.Node) *html.Node {
@@ -749,47 +964,97 @@ func prevElement(n *html.Node) *html.Node {
 // distanceRe matches a trailing distance "(3 km)", "(ca. 5 km)".
 var distanceRe = regexp.MustCompile(`\s*\((?:ca\.\s*)?[\d.,]+\s*km\)\s*$`)
 
+// dropDistance removes a trailing distance (distanceRe) from t.
+func dropDistance(t string) string {
+	if !strings.Contains(t, "km)") {
+		return t // distanceRe cannot match
+	}
+	return distanceRe.ReplaceAllString(t, "")
+}
+
 // cardListing builds a listing from a card and its chosen link.
 func (p *page) cardListing(card *html.Node, a *anchor) Listing {
-	s := cardScan{p: p}
+	return p.cardFields(card, a, wantAll)
+}
+
+// cardWant says which fields of a card cardFields reads.
+type cardWant uint8
+
+const (
+	wantID cardWant = 1 << iota
+	wantPromoted
+	wantTitle
+	wantPrice
+	wantLocation
+	wantSizeRooms
+	wantImage
+	wantAll = wantID | wantPromoted | wantTitle | wantPrice | wantLocation | wantSizeRooms | wantImage
+)
+
+// cardFields is cardListing reading only the fields in want (the others are
+// left empty); a.u is only needed for the id.
+func (p *page) cardFields(card *html.Node, a *anchor, want cardWant) Listing {
+	if card.DataAtom == atom.Tr {
+		want |= wantPrice | wantLocation | wantSizeRooms // the columns override them
+	}
+	s := cardScan{p: p, noImage: want&wantImage == 0}
 	s.scan(card)
-	l := Listing{URL: a.canon, Promoted: promotedMarked(card)}
-	l.ID = cardID(card, s.idAttrs, a.u)
-	// Title: a heading, else an element named title, else the link.
+	l := Listing{URL: a.canon}
+	if want&wantPromoted != 0 {
+		l.Promoted = promotedMarked(card)
+	}
+	if want&wantID != 0 {
+		l.ID = cardID(card, s.idAttrs, a.u)
+	}
+	if want&wantTitle != 0 {
+		l.Title = p.cardTitle(card, a, &s)
+	}
+	if want&wantPrice != 0 {
+		l.Price = s.price()
+	}
+	if want&wantLocation != 0 {
+		l.Location = s.location()
+	}
+	if want&wantSizeRooms != 0 {
+		l.Size, l.Rooms = s.sizeRooms()
+	}
+	l.Image = s.img
+	if card.DataAtom == atom.Tr {
+		p.tableColumns(card, &l)
+	}
+	return l
+}
+
+// cardTitle: a heading, else an element named title, else the link.
+func (p *page) cardTitle(card *html.Node, a *anchor, s *cardScan) string {
+	var title string
 	switch {
 	case s.heading != nil:
-		l.Title = s.text(s.heading)
+		title = s.text(s.heading)
 	case s.titleEl != nil:
-		l.Title = s.text(s.titleEl)
+		title = s.text(s.titleEl)
 	case a.n.DataAtom != atom.A: // a row or card that navigates by script: its first text
-		l.Title = firstText(a.n)
+		title = firstText(a.n)
 	default:
-		l.Title = linkTitle(a.n)
+		title = linkTitle(a.n)
 	}
-	if l.Title == "" {
-		l.Title = linkTitle(a.n)
+	if title == "" {
+		title = linkTitle(a.n)
 	}
-	if l.Title == "" { // an image link first: the text link to the same URL names it
+	if title == "" { // an image link first: the text link to the same URL names it
 		for _, x := range append([]*html.Node{card}, qa(card, anyLink)...) {
 			if x.DataAtom != atom.A || x == a.n {
 				continue
 			}
 			if u, ok := p.res.resolve(attr(x, "href")); ok && u.String() == a.canon {
 				if t := linkTitle(x); t != "" {
-					l.Title = t
+					title = t
 					break
 				}
 			}
 		}
 	}
-	l.Price = s.price()
-	l.Location = s.location()
-	l.Size, l.Rooms = s.sizeRooms()
-	l.Image = s.img
-	if card.DataAtom == atom.Tr {
-		tableColumns(card, &l)
-	}
-	return l
+	return title
 }
 
 // firstText is the text of n's first element child that has any (descending
@@ -811,7 +1076,7 @@ func firstText(n *html.Node) string {
 
 // tableColumns reads a table row's cells by their column headings
 // ("Lage", "Zimmer", "Fläche", "Miete"), overriding what the card scan guessed.
-func tableColumns(tr *html.Node, l *Listing) {
+func (p *page) tableColumns(tr *html.Node, l *Listing) {
 	var table *html.Node
 	for x := tr.Parent; x != nil; x = x.Parent {
 		if x.DataAtom == atom.Table {
@@ -822,44 +1087,75 @@ func tableColumns(tr *html.Node, l *Listing) {
 	if table == nil {
 		return
 	}
-	head := q(table, theadRow)
-	if head == nil {
-		if th := q(table, thCell); th != nil {
-			head = th.Parent
+	// The rows of one table share its heading: found and read once.
+	if p.table != table {
+		p.table, p.tableHead, p.tableKinds = table, nil, p.tableKinds[:0]
+		head := q(table, theadRow)
+		if head == nil {
+			if th := q(table, thCell); th != nil {
+				head = th.Parent
+			}
+		}
+		p.tableHead = head
+		if head != nil {
+			for c := head.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && (c.DataAtom == atom.Th || c.DataAtom == atom.Td) {
+					p.tableKinds = append(p.tableKinds, columnKind(strings.ToLower(text(c))))
+				}
+			}
 		}
 	}
+	head, kinds := p.tableHead, p.tableKinds
 	if head == nil || head == tr {
 		return
-	}
-	var labels []string
-	for c := head.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && (c.DataAtom == atom.Th || c.DataAtom == atom.Td) {
-			labels = append(labels, strings.ToLower(text(c)))
-		}
 	}
 	i := 0
 	for c := tr.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode || c.DataAtom != atom.Td && c.DataAtom != atom.Th {
 			continue
 		}
-		if i < len(labels) {
-			v, lb := text(c), labels[i]
-			switch {
-			case v == "":
-			case containsAny(lb, "lage", "ort", "stadtteil", "adresse", "location", "address", "bezirk", "region"):
-				l.Location = v
-			case containsAny(lb, "zimmer", "räume", "rooms", "zi."):
-				l.Rooms = v
-			case containsAny(lb, "fläche", "größe", "size", "area", "m²"):
-				l.Size = v
-			case containsAny(lb, "miete", "preis", "price", "rent", "gebühr", "kosten"):
-				if hasDigit(v) || l.Price == "" {
-					l.Price = v
+		if i < len(kinds) {
+			if kind := kinds[i]; kind != columnOther {
+				switch v := text(c); {
+				case v == "":
+				case kind == columnLocation:
+					l.Location = v
+				case kind == columnRooms:
+					l.Rooms = v
+				case kind == columnSize:
+					l.Size = v
+				case kind == columnPrice:
+					if hasDigit(v) || l.Price == "" {
+						l.Price = v
+					}
 				}
 			}
 		}
 		i++
 	}
+}
+
+// What a table column holds, by its heading (lower case).
+const (
+	columnOther = iota
+	columnLocation
+	columnRooms
+	columnSize
+	columnPrice
+)
+
+func columnKind(lb string) int {
+	switch {
+	case containsAny(lb, "lage", "ort", "stadtteil", "adresse", "location", "address", "bezirk", "region"):
+		return columnLocation
+	case containsAny(lb, "zimmer", "räume", "rooms", "zi."):
+		return columnRooms
+	case containsAny(lb, "fläche", "größe", "size", "area", "m²"):
+		return columnSize
+	case containsAny(lb, "miete", "preis", "price", "rent", "gebühr", "kosten"):
+		return columnPrice
+	}
+	return columnOther
 }
 
 var (
@@ -988,7 +1284,29 @@ func onRequest(t string) bool {
 	if len(t) < 2 || len(t) > 40 {
 		return false
 	}
-	return onRequestRe.MatchString(fold(t))
+	f := fold(t)
+	return endsLikeOnRequest(f) && onRequestRe.MatchString(f)
+}
+
+// endsLikeOnRequest is a quick test before onRequestRe: every phrase it
+// matches starts with p, a, n, v, o or s and ends in e, g, b, s, t, r or a, in
+// any case (or ſ, which (?i) folds to s).
+func endsLikeOnRequest(f string) bool {
+	if f == "" {
+		return false
+	}
+	switch f[0] | 0x20 {
+	case 'p', 'a', 'n', 'v', 'o', 's':
+	default:
+		if !strings.HasPrefix(f, "ſ") {
+			return false
+		}
+	}
+	switch f[len(f)-1] | 0x20 {
+	case 'e', 'g', 'b', 's', 't', 'r', 'a':
+		return true
+	}
+	return strings.HasSuffix(f, "ſ")
 }
 
 // onRequestRe is a price shown without an amount.
@@ -1049,7 +1367,7 @@ func (s *cardScan) location() string {
 			t = ""
 		}
 	}
-	return distanceRe.ReplaceAllString(t, "")
+	return dropDistance(t)
 }
 
 // sizeRooms: the first short texts showing square metres and rooms.
@@ -1063,12 +1381,12 @@ func (s *cardScan) sizeRooms() (size, rooms string) {
 			continue
 		}
 		if size == "" && mayBeSize(t) {
-			size = sizeRe.FindString(t)
+			size = findSize(t)
 		}
 		if rooms == "" && mayBeRooms(t) {
-			rooms = roomsRe.FindString(t)
+			rooms = findRooms(t)
 		}
-		if bareNumberRe.MatchString(t) { // "3" with a label beside it: <dt>Zimmer</dt><dd>3</dd>
+		if isBareNumber(t) { // "3" with a label beside it: <dt>Zimmer</dt><dd>3</dd>
 			switch label := strings.ToLower(strings.TrimSuffix(s.text(prevElement(el)), ":")); label {
 			case "zimmer", "zi.", "räume", "rooms", "bedrooms", "habitaciones", "locali", "pièces":
 				if rooms == "" {
@@ -1093,9 +1411,8 @@ func cardID(card *html.Node, idAttrs []string, u *url.URL) string {
 	if u == nil {
 		return ""
 	}
-	hay := u.Path + "?" + u.RawQuery
 	for _, v := range idAttrs {
-		if len(v) >= 3 && tokenIn(hay, v) {
+		if len(v) >= 3 && tokenInURL(u, v) {
 			return v
 		}
 	}
@@ -1108,6 +1425,15 @@ func cardID(card *html.Node, idAttrs []string, u *url.URL) string {
 		}
 	}
 	return ""
+}
+
+// tokenInURL is tokenIn(u.Path+"?"+u.RawQuery, v), without building the string
+// when v holds no '?' (no occurrence can span the two then).
+func tokenInURL(u *url.URL, v string) bool {
+	if strings.IndexByte(v, '?') >= 0 {
+		return tokenIn(u.Path+"?"+u.RawQuery, v)
+	}
+	return tokenIn(u.Path, v) || tokenIn(u.RawQuery, v)
 }
 
 // tokenIn reports whether v occurs in hay delimited by non-alphanumerics.

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -61,6 +63,7 @@ func ExtractTree(doc *html.Node, pageURL *url.URL, sel Selectors, opt Options) (
 		doc = &html.Node{Type: html.DocumentNode}
 	}
 	p := newPage(doc, pageURL)
+	defer p.release()
 	var r Result
 	switch {
 	case us != nil:
@@ -97,7 +100,7 @@ func ExtractTree(doc *html.Node, pageURL *url.URL, sel Selectors, opt Options) (
 type page struct {
 	root  *html.Node
 	url   *url.URL
-	res   *resolver
+	res   resolver
 	title string
 	// scripts: every <script> element, in document order.
 	scripts []*html.Node
@@ -115,6 +118,59 @@ type page struct {
 	anchorIndex map[*html.Node]int
 	// lowerText is the page's visible text in lower case, once needed.
 	lowerText string
+	// memberArena backs the groups' member lists, groupArena the groups.
+	memberArena []childRec
+	groupArena  []group
+	// table is the last table whose rows were read, with its heading row and
+	// what its columns hold (columnKind of each heading).
+	table, tableHead *html.Node
+	tableKinds       []int
+	// ev is evalGroup's scratch space.
+	ev evalScratch
+	// hrefs maps an href to the first anchor resolved with it.
+	hrefs map[string]int
+	// lowered maps class attributes with capitals to their lower case.
+	lowered map[string]string
+	// texts remembers text() of the elements the card heuristic reads (links
+	// and cards are read by several candidate groups and again when built).
+	texts map[*html.Node]string
+}
+
+// textOf is text(n), remembered for the page.
+func (p *page) textOf(n *html.Node) string {
+	if t, ok := p.texts[n]; ok {
+		return t
+	}
+	t := text(n)
+	if p.texts == nil {
+		p.texts = make(map[*html.Node]string)
+	}
+	p.texts[n] = t
+	return t
+}
+
+// lowerClass is strings.ToLower(s), remembered for the page when it has to
+// allocate (the cards of a list repeat their class names).
+func (p *page) lowerClass(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s // what strings.ToLower returns too
+	}
+	if l, ok := p.lowered[s]; ok {
+		return l
+	}
+	l := strings.ToLower(s)
+	if p.lowered == nil {
+		p.lowered = make(map[string]string)
+	}
+	p.lowered[s] = l
+	return l
 }
 
 // anchor is one link and, once resolved, its listing URL.
@@ -126,19 +182,61 @@ type anchor struct {
 	u        *url.URL
 	canon    string
 	pattern  string
+	// coarse pattern and id in the URL, once needed (coarseOf, idOf)
+	coarse, id         string
+	coarseDone, idDone bool
 }
 
 func newPage(root *html.Node, u *url.URL) *page {
-	p := &page{root: root, url: u, res: newResolver(u)}
+	p := pages.Get().(*page)
+	p.root, p.url, p.res = root, u, newResolver(u)
 	// <base href> changes what relative links resolve against (not the site).
 	if b := baseHref(root); b != "" {
 		if bu, err := url.Parse(strings.TrimSpace(b)); err == nil {
 			if abs := u.ResolveReference(bu); abs.Scheme == "http" || abs.Scheme == "https" {
-				p.res.page = abs
+				p.res.setPage(abs)
 			}
 		}
 	}
 	return p
+}
+
+// pages are reused: on small pages, growing the walk's lists again for every
+// page cost as much as the rest of the walk.
+var pages = sync.Pool{New: func() any { return new(page) }}
+
+// release returns p to the pool; nothing may use it after.
+func (p *page) release() {
+	const keep = 1 << 14 // longer lists are left to the garbage collector
+	clear(p.scripts)
+	clear(p.anchors)
+	clear(p.groups)
+	clear(p.stack[:cap(p.stack)])
+	clear(p.memberArena)
+	clear(p.groupArena)
+	p.ev.reset()
+	clear(p.ev.members[:cap(p.ev.members)])
+	hrefs := p.hrefs
+	if len(hrefs) > keep {
+		hrefs = nil
+	}
+	clear(hrefs)
+	lowered := p.lowered
+	if len(lowered) > keep {
+		lowered = nil
+	}
+	clear(lowered)
+	texts := p.texts
+	if len(texts) > keep {
+		texts = nil
+	}
+	clear(texts)
+	*p = page{lowered: lowered, texts: texts, scripts: p.scripts[:0], anchors: p.anchors[:0], groups: p.groups[:0], stack: p.stack[:0],
+		memberArena: p.memberArena[:0], groupArena: p.groupArena[:0], ev: p.ev, hrefs: hrefs}
+	if cap(p.anchors) > keep || cap(p.memberArena) > keep || cap(p.scripts) > keep || cap(p.groups) > keep || cap(p.stack) > keep || cap(p.groupArena) > keep {
+		return
+	}
+	pages.Put(p)
 }
 
 // baseHref returns the href of <head>'s <base>, "" if none.
@@ -177,6 +275,17 @@ func (p *page) link(i int) *anchor {
 	a := &p.anchors[i]
 	if !a.resolved {
 		a.resolved = true
+		// Cards link to their listing more than once (picture, title, "more"):
+		// an href already resolved is not resolved again.
+		if j, ok := p.hrefs[a.href]; ok {
+			b := &p.anchors[j]
+			a.u, a.ok, a.canon, a.pattern = b.u, b.ok, b.canon, b.pattern
+			return a
+		}
+		if p.hrefs == nil {
+			p.hrefs = make(map[string]int)
+		}
+		p.hrefs[a.href] = i
 		if u, ok := p.res.resolve(a.href); ok {
 			a.u, a.ok, a.canon = u, true, u.String()
 			a.pattern = pathPattern(u)
@@ -321,7 +430,8 @@ func (p *page) finish(r *Result) {
 	if r.Method == "" {
 		r.Method = MethodNone
 	}
-	seen := make(map[string]bool, len(r.Listings))
+	var seenBuf [16]string
+	seen := strSet{list: seenBuf[:0]}
 	out := r.Listings[:0]
 	for _, l := range r.Listings {
 		if l.URL == "" {
@@ -331,10 +441,10 @@ func (p *page) finish(r *Result) {
 		if l.ID == "" {
 			l.ID = hashID(l.URL)
 		}
-		if seen[l.ID] {
+		if seen.has(l.ID) {
 			continue
 		}
-		seen[l.ID] = true
+		seen.add(l.ID)
 		l.Title = fold(l.Title)
 		l.Price = fold(l.Price)
 		l.Location = fold(l.Location)
@@ -380,7 +490,7 @@ func (p *page) hasNoResultsPhrase(phrases []string) bool {
 		return false
 	}
 	if p.lowerText == "" {
-		p.lowerText = strings.ToLower(text(p.root)) + " "
+		p.lowerText = lowerText(p.root)
 	}
 	body := p.lowerText
 	for _, ph := range phrases {

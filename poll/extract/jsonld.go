@@ -14,30 +14,66 @@ var listingTypes = map[string]bool{
 	"Vehicle": true, "Car": true, "ClassifiedAd": true,
 }
 
-// ldTypes returns an object's @type values.
-func ldTypes(m map[string]any) []string {
+// ldTypes returns an object's @type values, appended to buf[:0].
+func ldTypes(m map[string]any, buf []string) []string {
+	out := buf[:0]
 	switch t := m["@type"].(type) {
 	case string:
-		return []string{strings.TrimPrefix(strings.TrimPrefix(t, "http://schema.org/"), "https://schema.org/")}
+		return append(out, ldType(t))
 	case []any:
-		var out []string
 		for _, x := range t {
 			if s, ok := x.(string); ok {
-				out = append(out, strings.TrimPrefix(strings.TrimPrefix(s, "http://schema.org/"), "https://schema.org/"))
+				out = append(out, ldType(s))
 			}
 		}
-		return out
 	}
-	return nil
+	return out
+}
+
+func ldType(s string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(s, "http://schema.org/"), "https://schema.org/")
 }
 
 func hasType(m map[string]any, set map[string]bool) bool {
-	for _, t := range ldTypes(m) {
-		if set[t] {
-			return true
+	switch t := m["@type"].(type) {
+	case string:
+		return set[ldType(t)]
+	case []any:
+		for _, x := range t {
+			if s, ok := x.(string); ok && set[ldType(s)] {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// noLDType reports whether m has no @type value (ldTypes would be empty).
+func noLDType(m map[string]any) bool {
+	switch t := m["@type"].(type) {
+	case string:
+		return false
+	case []any:
+		for _, x := range t {
+			if _, ok := x.(string); ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// detach copies the text fields of listings read from a script, which may
+// share the script's memory (the JSON reader does not copy strings), so that a
+// stored listing does not keep the page's scripts alive. (URL and Image are
+// built by url.URL.String, never shared.)
+func detach(ls []Listing) {
+	for i := range ls {
+		l := &ls[i]
+		for _, f := range []*string{&l.ID, &l.Title, &l.Price, &l.Currency, &l.Location, &l.Size, &l.Rooms} {
+			*f = strings.Clone(*f)
+		}
+	}
 }
 
 // jsonLD collects the listings in the page's schema.org JSON-LD: items of an
@@ -51,8 +87,8 @@ func (p *page) jsonLD() (ls []Listing, inList bool) {
 		if !strings.EqualFold(strings.TrimSpace(attr(s, "type")), "application/ld+json") || s.FirstChild == nil {
 			continue
 		}
-		var v any
-		if err := json.Unmarshal([]byte(strings.TrimSpace(s.FirstChild.Data)), &v); err != nil {
+		v, ok := unmarshalJSON(strings.TrimSpace(s.FirstChild.Data))
+		if !ok {
 			continue
 		}
 		p.ldWalk(v, false, &ls, &inList, seen, 0)
@@ -60,6 +96,7 @@ func (p *page) jsonLD() (ls []Listing, inList bool) {
 	if len(ls) == 1 && !inList {
 		return nil, false
 	}
+	detach(ls)
 	return ls, inList
 }
 
@@ -73,7 +110,8 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 			p.ldWalk(e, listCtx, out, inList, seen, depth+1)
 		}
 	case map[string]any:
-		types := ldTypes(x)
+		var buf [4]string
+		types := ldTypes(x, buf[:])
 		isList := false
 		for _, t := range types {
 			if t == "BreadcrumbList" || t == "SiteNavigationElement" || t == "WebSite" || t == "Organization" {
@@ -94,7 +132,7 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 					case string:
 						p.ldAdd(map[string]any{"url": it, "name": x["name"]}, true, out, inList, seen)
 					case map[string]any:
-						if hasType(it, listingTypes) || len(ldTypes(it)) == 0 {
+						if hasType(it, listingTypes) || noLDType(it) {
 							p.ldAdd(it, true, out, inList, seen)
 						} else {
 							p.ldWalk(it, true, out, inList, seen, depth+1)

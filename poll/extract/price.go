@@ -4,10 +4,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // currencies maps what a page shows to an ISO 4217 code, longest first.
-var currencies = []struct{ sign, code string }{
+var currencies = [...]struct{ sign, code string }{
 	{"EUR", "EUR"}, {"Euro", "EUR"}, {"euro", "EUR"}, {"€", "EUR"},
 	{"CHF", "CHF"},
 	{"GBP", "GBP"}, {"£", "GBP"},
@@ -17,16 +18,45 @@ var currencies = []struct{ sign, code string }{
 	{"SEK", "SEK"}, {"DKK", "DKK"}, {"NOK", "NOK"}, {"kr", "SEK"},
 }
 
-// numberRe finds a number as shown on a page: digits with thousands separators
-// ('.', ',', ' ', '\”, no-break spaces) and an optional decimal part.
-var numberRe = regexp.MustCompile(`\d(?:[\d.,'’\x{00a0}\x{202f} ]*\d)?`)
+// findNumber finds a number as shown on a page: digits with thousands separators
+// ('.', ',', ' ', '\”, no-break spaces) and an optional decimal part. It is
+// what the regexp \d(?:[\d.,'’\x{00a0}\x{202f} ]*\d)? finds (leftmost-first):
+// from the first digit to the last digit of the run of such characters after it.
+func findNumber(s string) string {
+	i := 0
+	for i < len(s) && (s[i] < '0' || s[i] > '9') {
+		i++
+	}
+	if i == len(s) {
+		return ""
+	}
+	end := i + 1
+	for j := i + 1; j < len(s); {
+		c := s[j]
+		if c >= '0' && c <= '9' {
+			j++
+			end = j
+			continue
+		}
+		if c == '.' || c == ',' || c == '\'' || c == ' ' {
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if r != '’' && r != '\u00a0' && r != '\u202f' {
+			break
+		}
+		j += size
+	}
+	return s[i:end]
+}
 
 // parsePrice parses a price as shown: "1.250 €" → 1250 EUR, "€1,250" → 1250,
 // "1.250,50 €" → 1250.5, "VB" / "auf Anfrage" → 0. The currency is "" when the
 // text shows none.
 func parsePrice(s string) (float64, string) {
 	cur := currencyOf(s)
-	m := numberRe.FindString(s)
+	m := findNumber(s)
 	if m == "" {
 		return 0, cur
 	}
@@ -35,8 +65,24 @@ func parsePrice(s string) (float64, string) {
 
 // currencyOf returns the ISO code of the currency s shows, "" if none.
 func currencyOf(s string) string {
-	for _, c := range currencies {
-		i := strings.Index(s, c.sign)
+	// Where each sign first occurs (strings.Index of each), in one pass.
+	var at [len(currencies)]int
+	for k := range at {
+		at[k] = -1
+	}
+	found := false
+	for i := 0; i < len(s); i++ {
+		for _, k := range currencyByLead[s[i]] {
+			if at[k] < 0 && strings.HasPrefix(s[i:], currencies[k].sign) {
+				at[k], found = i, true
+			}
+		}
+	}
+	if !found {
+		return ""
+	}
+	for k, c := range currencies {
+		i := at[k]
 		if i < 0 {
 			continue
 		}
@@ -50,6 +96,14 @@ func currencyOf(s string) string {
 	}
 	return ""
 }
+
+// currencyByLead lists, for each byte, the currencies whose sign starts with it.
+var currencyByLead = func() (t [256][]uint8) {
+	for k, c := range currencies {
+		t[c.sign[0]] = append(t[c.sign[0]], uint8(k))
+	}
+	return t
+}()
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
@@ -106,14 +160,143 @@ func parseNumber(m string) float64 {
 
 // looksLikePrice reports whether s (short text) shows an amount with a currency.
 func looksLikePrice(s string) bool {
-	return currencyOf(s) != "" && numberRe.MatchString(s)
+	return hasDigit(s) && currencyOf(s) != "" // a number: findNumber(s) != ""
 }
 
-var (
-	sizeRe  = regexp.MustCompile(`(?i)\d+(?:[.,]\d+)?\s*(?:m²|m2|qm|sqm|sq\.? ?ft|m\x{00b2})`)
-	roomsRe = regexp.MustCompile(`(?i)\d+(?:[.,]\d+)?\s*(?:Zi\b\.?|Zimmer\b|Zi\.|Räume\b|rooms?\b|bedrooms?\b|hab\.|habitaciones\b|locali\b|Zr\.?)`)
-	m2Re    = regexp.MustCompile(`(\d\s*)m2\b`)
-)
+var m2Re = regexp.MustCompile(`(\d\s*)m2\b`)
+
+// findSize finds square metres: what the regexp
+// (?i)\d+(?:[.,]\d+)?\s*(?:m²|m2|qm|sqm|sq\.? ?ft|m\x{00b2}) finds, "" if nothing.
+func findSize(s string) string { return findAmount(s, sizeUnit) }
+
+// findRooms finds a room count: what the regexp
+// (?i)\d+(?:[.,]\d+)?\s*(?:Zi\b\.?|Zimmer\b|Zi\.|Räume\b|rooms?\b|bedrooms?\b|hab\.|habitaciones\b|locali\b|Zr\.?)
+// finds, "" if nothing.
+func findRooms(s string) string { return findAmount(s, roomsUnit) }
+
+// findAmount finds the leftmost \d+(?:[.,]\d+)?\s* followed by a unit that
+// unit (given s and the offset after the spaces) ends, as the regexp engine
+// would: a start inside a run of digits ends where the run's start does.
+func findAmount(s string, unit func(string, int) int) string {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) || i > 0 && isDigit(s[i-1]) {
+			continue
+		}
+		j := digitsAt(s, i)
+		if j+1 < len(s) && (s[j] == '.' || s[j] == ',') && isDigit(s[j+1]) {
+			j = digitsAt(s, j+1)
+		}
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\f' || s[j] == '\r') {
+			j++
+		}
+		if end := unit(s, j); end >= 0 {
+			return s[i:end]
+		}
+	}
+	return ""
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// sizeUnit: m²|m2|qm|sqm|sq\.? ?ft, case-insensitively.
+func sizeUnit(s string, q int) int {
+	if e := foldAt(s, q, "m"); e >= 0 {
+		if strings.HasPrefix(s[e:], "²") {
+			return e + len("²")
+		}
+		if e < len(s) && s[e] == '2' {
+			return e + 1
+		}
+	}
+	if e := foldAt(s, q, "qm"); e >= 0 {
+		return e
+	}
+	if e := foldAt(s, q, "sqm"); e >= 0 {
+		return e
+	}
+	if e := foldAt(s, q, "sq"); e >= 0 {
+		if e < len(s) && s[e] == '.' {
+			e++
+		}
+		if e < len(s) && s[e] == ' ' {
+			e++
+		}
+		return foldAt(s, e, "ft")
+	}
+	return -1
+}
+
+// roomsUnit: Zi\b\.?|Zimmer\b|Zi\.|Räume\b|rooms?\b|bedrooms?\b|hab\.|habitaciones\b|locali\b|Zr\.?, case-insensitively.
+func roomsUnit(s string, q int) int {
+	if e := foldAt(s, q, "zi"); e >= 0 && wordBoundary(s, e) {
+		if e < len(s) && s[e] == '.' {
+			e++
+		}
+		return e
+	}
+	if e := foldAt(s, q, "zimmer"); e >= 0 && wordBoundary(s, e) {
+		return e
+	}
+	if e := foldAt(s, q, "zi."); e >= 0 {
+		return e
+	}
+	if e := foldAt(s, q, "r"); e >= 0 && (strings.HasPrefix(s[e:], "ä") || strings.HasPrefix(s[e:], "Ä")) {
+		if e := foldAt(s, e+len("ä"), "ume"); e >= 0 && wordBoundary(s, e) {
+			return e
+		}
+	}
+	for _, w := range []string{"room", "bedroom"} {
+		if e := foldAt(s, q, w); e >= 0 {
+			if es := foldAt(s, e, "s"); es >= 0 && wordBoundary(s, es) {
+				return es
+			}
+			if wordBoundary(s, e) {
+				return e
+			}
+		}
+	}
+	if e := foldAt(s, q, "hab."); e >= 0 {
+		return e
+	}
+	for _, w := range []string{"habitaciones", "locali"} {
+		if e := foldAt(s, q, w); e >= 0 && wordBoundary(s, e) {
+			return e
+		}
+	}
+	if e := foldAt(s, q, "zr"); e >= 0 {
+		if e < len(s) && s[e] == '.' {
+			e++
+		}
+		return e
+	}
+	return -1
+}
+
+// foldAt matches pat (lower-case ASCII) at s[q:] as (?i) does (s also
+// matches ſ, which folds to it); it returns the end, or -1.
+func foldAt(s string, q int, pat string) int {
+	for k := 0; k < len(pat); k++ {
+		c := pat[k]
+		switch {
+		case c == 's' && strings.HasPrefix(s[q:], "ſ"):
+			q += len("ſ")
+		case q < len(s) && (s[q] == c || c >= 'a' && c <= 'z' && s[q] == c-'a'+'A'):
+			q++
+		default:
+			return -1
+		}
+	}
+	return q
+}
+
+// wordBoundary is \b at s[p]: an ASCII word character on one side only.
+func wordBoundary(s string, p int) bool {
+	return p > 0 && isWordByte(s[p-1]) != (p < len(s) && isWordByte(s[p]))
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
 
 // normSize writes square metres as "m²" ("98 m2" from "98 m<sup>2</sup>").
 func normSize(s string) string {

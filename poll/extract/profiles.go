@@ -112,9 +112,9 @@ func splitFacts(l *Listing, parts ...string) {
 		t = fold(t)
 		switch {
 		case t == "":
-		case l.Size == "" && mayBeSize(t) && sizeRe.MatchString(t):
+		case l.Size == "" && mayBeSize(t) && findSize(t) != "":
 			l.Size = t
-		case l.Rooms == "" && mayBeRooms(t) && roomsRe.MatchString(t):
+		case l.Rooms == "" && mayBeRooms(t) && findRooms(t) != "":
 			l.Rooms = t
 		}
 	}
@@ -170,7 +170,7 @@ var kleinanzeigen = &profile{
 			l.Title = text(q(art, kaH2))
 		}
 		l.Price = text(q(art, kaPrice)) // text() leaves out the struck-through old price
-		l.Location = distanceRe.ReplaceAllString(text(q(art, kaLocation)), "")
+		l.Location = dropDistance(text(q(art, kaLocation)))
 		splitFacts(&l, strings.Split(text(q(art, kaTags)), "·")...)
 		if img := q(art, kaImage); img != nil {
 			l.Image = p.imageOf(img)
@@ -308,7 +308,7 @@ var immoSWP = &profile{
 		for i, f := range qa(card, swpFacts) {
 			t := text(f)
 			switch {
-			case l.Price == "" && (looksLikePrice(t) || i == 0 && !sizeRe.MatchString(t) && !roomsRe.MatchString(t)):
+			case l.Price == "" && (looksLikePrice(t) || i == 0 && findSize(t) == "" && findRooms(t) == ""):
 				l.Price = t // the first fact is the price, also "Preis auf Anfrage"
 			default:
 				splitFacts(&l, t)
@@ -476,8 +476,16 @@ func (p *page) fillFromCard(l *Listing, card *html.Node) {
 	if l.Title != "" && l.Price != "" && l.Location != "" && l.Size != "" && l.Rooms != "" && l.Image != "" {
 		return
 	}
-	u, _ := p.res.resolve(l.URL)
-	g := p.cardListing(card, &anchor{n: card, canon: l.URL, u: u})
+	var want cardWant
+	for _, f := range []struct {
+		have string
+		want cardWant
+	}{{l.Title, wantTitle}, {l.Price, wantPrice}, {l.Location, wantLocation}, {l.Size, wantSizeRooms}, {l.Rooms, wantSizeRooms}, {l.Image, wantImage}} {
+		if f.have == "" {
+			want |= f.want
+		}
+	}
+	g := p.cardFields(card, &anchor{n: card, canon: l.URL}, want)
 	for _, f := range []struct {
 		dst *string
 		src string

@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"bytes"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -13,42 +15,155 @@ import (
 // Unicode spaces) into one ASCII space, drops invisible characters (soft hyphen,
 // zero-width space, BOM) and repairs double-encoded UTF-8 where detectable.
 func fold(s string) string {
-	clean := true
+	if foldClean(s) {
+		return s
+	}
+	return foldSlow(s)
+}
+
+// foldClean reports whether fold leaves s as it is: ASCII with single spaces
+// between words and none at either end.
+func foldClean[T string | []byte](s T) bool {
 	prevSpace := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			clean = false
-			break
+			return false
 		}
 		sp := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 		if sp && (prevSpace || c != ' ') {
-			clean = false
-			break
+			return false
 		}
 		prevSpace = sp
 	}
-	if clean && !prevSpace {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
+	return !prevSpace
+}
+
+func foldSlow[T string | []byte](s T) string {
+	bp := getBuf()
+	b := foldAppend((*bp)[:0], s)
+	t := repairMojibake(string(b))
+	putBuf(bp, b)
+	return t
+}
+
+// foldAppend appends fold(s) to dst, but for the mojibake repair. dst may be
+// s[:0] when s is valid UTF-8: the folded text is never longer then.
+func foldAppend[T string | []byte](dst []byte, s T) []byte {
+	start := len(dst)
 	pending := false
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch c {
+			case ' ', '\t', '\n', '\r', '\f', '\v':
+				pending = len(dst) > start
+				continue
+			}
+			if pending {
+				dst = append(dst, ' ')
+				pending = false
+			}
+			dst = append(dst, c)
+			continue
+		}
+		var buf [utf8.UTFMax]byte
+		r, size := utf8.DecodeRune(buf[:copy(buf[:], s[i:])])
+		i += size
 		switch {
 		case r == '\u00ad' || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff':
 			continue
 		case unicode.IsSpace(r) || r == '\u00a0' || r == '\u202f' || r == '\u2007':
-			pending = b.Len() > 0
+			pending = len(dst) > start
 			continue
 		}
 		if pending {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 			pending = false
 		}
-		b.WriteRune(r)
+		dst = utf8.AppendRune(dst, r)
 	}
-	return repairMojibake(b.String())
+	return dst
+}
+
+// foldInto folds raw text in place when it can (valid UTF-8), else into
+// other; the result is fold(string(raw)) but for the mojibake repair.
+func foldInto(raw, other []byte) []byte {
+	if foldClean(raw) {
+		return raw
+	}
+	if utf8.Valid(raw) {
+		return foldAppend(raw[:0], raw)
+	}
+	return foldAppend(other[:0], raw)
+}
+
+// appendLower appends strings.ToLower(string(s)) to dst.
+func appendLower(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		i += size
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+	}
+	return dst
+}
+
+// lowerText is strings.ToLower(text(n)) + " ".
+func lowerText(n *html.Node) string {
+	raw, other, lower := getBuf(), getBuf(), getBuf()
+	r := appendText((*raw)[:0], n)
+	f := foldInto(r, *other)
+	if bytes.IndexByte(f, 0xC3) >= 0 {
+		f = append((*other)[:0], repairMojibake(string(f))...)
+	}
+	l := append(appendLower((*lower)[:0], f), ' ')
+	out := string(l)
+	putBuf(raw, r)
+	putBuf(lower, l)
+	putBuf(other, *other)
+	return out
+}
+
+// scratch holds a few buffers for building texts, taken and given back with
+// one atomic operation each (the many short texts of a page made sync.Pool's
+// cost show).
+var scratch [4]atomic.Pointer[[]byte]
+
+func getBuf() *[]byte {
+	for i := range scratch {
+		if b := scratch[i].Swap(nil); b != nil {
+			return b
+		}
+	}
+	b := make([]byte, 0, 512)
+	return &b
+}
+
+// putBuf gives bp back, with b (a use of it, maybe grown) as its contents.
+func putBuf(bp *[]byte, b []byte) {
+	if cap(b) > 1<<20 {
+		return // a huge page's: not kept
+	}
+	if cap(b) >= cap(*bp) {
+		*bp = b[:0]
+	} else {
+		*bp = (*bp)[:0]
+	}
+	for i := range scratch {
+		if scratch[i].CompareAndSwap(nil, bp) {
+			return
+		}
+	}
 }
 
 // cp1252 maps the Windows-1252 characters of bytes 0x80-0x9F to their byte.
@@ -73,6 +188,9 @@ func mojiByte(r rune) (byte, bool) {
 // encoded again ("MÃ¼nchen" → "München"). Only sequences that decode to valid
 // multi-byte UTF-8 are replaced, so correct text is left alone.
 func repairMojibake(s string) string {
+	if strings.IndexByte(s, 0xC3) < 0 {
+		return s // no lead character (U+00C2..U+00F4 are encoded C3 82..C3 B4)
+	}
 	for range 2 { // text encoded twice over is repaired too
 		r, changed := repairOnce(s)
 		if !changed {
@@ -153,10 +271,95 @@ func skipped(n *html.Node) bool {
 		case "hidden":
 			return true
 		case "style":
-			if strings.Contains(strings.ReplaceAll(a.Val, " ", ""), "display:none") {
+			if hidesDisplay(a.Val) {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// lowerContains reports whether strings.ToLower(s) contains one of subs
+// (lower case), without lower-casing ASCII s (class names in CamelCase made
+// it allocate for every element).
+func lowerContains(s string, subs ...string) bool {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		l := strings.ToLower(s)
+		for _, sub := range subs {
+			if strings.Contains(l, sub) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, sub := range subs {
+		if containsFoldASCII(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldASCII reports whether ASCII s, lower-cased, contains sub.
+func containsFoldASCII(s, sub string) bool {
+	if sub == "" {
+		return true
+	}
+	c0 := sub[0]
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if lowerASCII(s[i]) != c0 {
+			continue
+		}
+		j := 1
+		for j < len(sub) && lowerASCII(s[i+j]) == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hidesDisplay reports whether a style attribute says display:none (spaces
+// anywhere in it ignored, as strings.ReplaceAll(v, " ", "") would).
+func hidesDisplay(v string) bool {
+	const pat = "display:none"
+	for i := strings.IndexByte(v, 'd'); i >= 0; {
+		j, k := i, 0
+		for k < len(pat) && j < len(v) {
+			if v[j] == ' ' {
+				j++
+				continue
+			}
+			if v[j] != pat[k] {
+				break
+			}
+			j++
+			k++
+		}
+		if k == len(pat) {
+			return true
+		}
+		next := strings.IndexByte(v[i+1:], 'd')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
 	}
 	return false
 }
@@ -171,10 +374,10 @@ func struck(n *html.Node) bool {
 	if c == "" {
 		return false
 	}
-	c = strings.ToLower(c)
-	return strings.Contains(c, "old-price") || strings.Contains(c, "old_price") || strings.Contains(c, "oldprice") ||
-		strings.Contains(c, "strike") || strings.Contains(c, "line-through") || strings.Contains(c, "was-price") ||
-		strings.Contains(c, "price-old") || strings.Contains(c, "previous-price")
+	if !lowerContains(c, "price", "strike", "line-through") {
+		return false // every mark below holds one of these
+	}
+	return lowerContains(c, "old-price", "old_price", "oldprice", "strike", "line-through", "was-price", "price-old", "previous-price")
 }
 
 // block reports whether n renders on its own line (a word boundary around it).
@@ -194,34 +397,44 @@ func text(n *html.Node) string {
 	if n == nil {
 		return ""
 	}
-	var b strings.Builder
-	writeText(&b, n)
-	return fold(b.String())
+	bp := getBuf()
+	raw := appendText((*bp)[:0], n)
+	var t string
+	switch {
+	case foldClean(raw):
+		t = string(raw)
+	case utf8.Valid(raw):
+		t = repairMojibake(string(foldAppend(raw[:0], raw)))
+	default:
+		t = foldSlow(raw)
+	}
+	putBuf(bp, raw)
+	return t
 }
 
-func writeText(b *strings.Builder, n *html.Node) {
+func appendText(b []byte, n *html.Node) []byte {
 	switch n.Type {
 	case html.TextNode:
-		b.WriteString(n.Data)
-		return
+		return append(b, n.Data...)
 	case html.ElementNode:
 		if skipped(n) || struck(n) {
-			return
+			return b
 		}
 	case html.DocumentNode:
 	default:
-		return
+		return b
 	}
 	blk := n.Type == html.ElementNode && block(n)
 	if blk {
-		b.WriteByte(' ')
+		b = append(b, ' ')
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		writeText(b, c)
+		b = appendText(b, c)
 	}
 	if blk {
-		b.WriteByte(' ')
+		b = append(b, ' ')
 	}
+	return b
 }
 
 // attr returns n's attribute key, "" when absent.

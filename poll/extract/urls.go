@@ -5,15 +5,42 @@ import (
 	"encoding/hex"
 	"net"
 	"net/url"
-	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/publicsuffix"
 )
 
 // registrable returns host's registrable domain ("www.kleinanzeigen.de" →
 // "kleinanzeigen.de"); IP addresses and single-label hosts are returned as they are.
+// Answers are remembered (a process sees a bounded set of hosts, mostly the
+// same few: looking each link's host up in the public suffix list again was a
+// tenth of extraction on small pages).
 func registrable(host string) string {
+	domains.RLock()
+	d, ok := domains.m[host]
+	domains.RUnlock()
+	if ok {
+		return d
+	}
+	d = registrableUncached(host)
+	domains.Lock()
+	if len(domains.m) < maxDomains {
+		domains.m[strings.Clone(host)] = d
+	}
+	domains.Unlock()
+	return d
+}
+
+// maxDomains bounds the registrable cache; hosts past it are looked up each time.
+const maxDomains = 4096
+
+var domains = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: make(map[string]string)}
+
+func registrableUncached(host string) string {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
@@ -33,10 +60,18 @@ func registrable(host string) string {
 type resolver struct {
 	page   *url.URL
 	domain string // registrable domain of the page host
+	host   string // the page's host name in lower case (its domain is domain)
+	// baseDir is the page's escaped path up to its last '/'; baseDirPlain
+	// reports that it holds plain characters only (see plainReference).
+	baseDir      string
+	baseDirPlain bool
 }
 
-func newResolver(page *url.URL) *resolver {
-	return &resolver{page: page, domain: registrable(page.Hostname())}
+func newResolver(page *url.URL) resolver {
+	h := page.Hostname()
+	r := resolver{domain: registrable(h), host: strings.ToLower(h)}
+	r.setPage(page)
+	return r
 }
 
 // resolve returns href as a canonical absolute http(s) URL on the page's site:
@@ -57,19 +92,16 @@ func (r *resolver) resolve(href string) (*url.URL, bool) {
 			}
 		}
 	}
-	u, err := url.Parse(href)
-	if err != nil {
+	u, ok := r.reference(href)
+	if !ok {
 		return nil, false
-	}
-	if r.page != nil {
-		u = r.page.ResolveReference(u)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" || u.User != nil || u.Host == "" || u.Opaque != "" {
 		return nil, false
 	}
 	u.Host = strings.ToLower(u.Host)
-	if registrable(u.Hostname()) != r.domain {
+	if h := u.Hostname(); h != r.host && registrable(h) != r.domain {
 		return nil, false
 	}
 	u.Fragment, u.RawFragment = "", ""
@@ -85,17 +117,142 @@ func (r *resolver) resolveAny(href string) string {
 	if href == "" || strings.HasPrefix(href, "data:") {
 		return ""
 	}
-	u, err := url.Parse(href)
-	if err != nil {
+	u, ok := r.reference(href)
+	if !ok {
 		return ""
-	}
-	if r.page != nil {
-		u = r.page.ResolveReference(u)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.User != nil || u.Host == "" {
 		return ""
 	}
 	return u.String()
+}
+
+// reference is href parsed and resolved against the page (url.Parse, then
+// ResolveReference); false if href does not parse.
+func (r *resolver) reference(href string) (*url.URL, bool) {
+	if u, ok := r.plainReference(href); ok {
+		return u, true
+	}
+	u, err := url.Parse(href)
+	if err != nil {
+		return nil, false
+	}
+	if r.page != nil {
+		u = r.page.ResolveReference(u)
+	}
+	return u, true
+}
+
+// plainReference resolves the hrefs most links are — a path of plain
+// characters, maybe a query — without url.Parse and ResolveReference (most of
+// a link's cost), to the very URL they give; false for any other href.
+func (r *resolver) plainReference(href string) (*url.URL, bool) {
+	if r.page == nil {
+		return nil, false
+	}
+	path, query, hasQuery := strings.Cut(href, "?")
+	if hasQuery && query == "" {
+		return nil, false
+	}
+	scheme, host := "", ""
+	if i := strings.Index(path, "://"); i >= 0 { // absolute: http(s)://host[:port]/path
+		scheme = path[:i]
+		if !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
+			return nil, false
+		}
+		host, path = path[i+3:], ""
+		if j := strings.IndexByte(host, '/'); j >= 0 {
+			host, path = host[:j], host[j:]
+		}
+		if !plainHost(host) {
+			return nil, false
+		}
+	} else if path == "" || strings.HasPrefix(path, "//") {
+		return nil, false
+	}
+	for i := 0; i < len(path); i++ {
+		if !plainPathByte(path[i]) {
+			return nil, false
+		}
+	}
+	for i := 0; i < len(query); i++ {
+		if c := query[i]; c <= ' ' || c >= 0x7f || c == '#' {
+			return nil, false
+		}
+	}
+	if scheme != "" {
+		if dotSegment(path) {
+			return nil, false
+		}
+		return &url.URL{Scheme: strings.ToLower(scheme), Host: host, Path: path, RawQuery: query}, true
+	}
+	full := path
+	if path[0] != '/' { // relative to the page's directory
+		if !r.baseDirPlain {
+			return nil, false
+		}
+		full = r.baseDir + path
+	}
+	if dotSegment(full) {
+		return nil, false
+	}
+	if full[0] != '/' {
+		full = "/" + full
+	}
+	return &url.URL{Scheme: r.page.Scheme, User: r.page.User, Host: r.page.Host, Path: full, RawQuery: query}, true
+}
+
+// plainHost reports a host name of letters, digits, dots and dashes, with an
+// optional port of digits: what url.Parse keeps as it is.
+func plainHost(h string) bool {
+	name, port, hasPort := strings.Cut(h, ":")
+	if name == "" || hasPort && port == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainPathByte is a byte a path may hold as it is: escaping and unescaping
+// leave it alone, and it starts no scheme, query or fragment.
+func plainPathByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '-' || c == '_' || c == '.' || c == '~' || c == '/' || c == '+' || c == ',' || c == ';' || c == '=' || c == '@'
+}
+
+// dotSegment reports whether path has a "." or ".." segment.
+func dotSegment(path string) bool {
+	for path != "" {
+		seg, rest, _ := strings.Cut(path, "/")
+		if seg == "." || seg == ".." {
+			return true
+		}
+		path = rest
+	}
+	return false
+}
+
+// setPage makes u the URL links are resolved against.
+func (r *resolver) setPage(u *url.URL) {
+	r.page = u
+	ep := u.EscapedPath()
+	r.baseDir = ep[:strings.LastIndex(ep, "/")+1]
+	r.baseDirPlain = true
+	for i := 0; i < len(r.baseDir); i++ {
+		if !plainPathByte(r.baseDir[i]) {
+			r.baseDirPlain = false
+			break
+		}
+	}
 }
 
 // stripTracking removes utm_* parameters, keeping the others in their order.
@@ -131,32 +288,72 @@ var idQueryKeys = []string{"id", "adid", "ad_id", "adId", "expose", "exposeId", 
 // digits at the end of the last segment ("…-GZTNQ2"). "" if there is none.
 func idFromURL(u *url.URL) string {
 	if u.RawQuery != "" {
-		q := u.Query()
+		q := newQuery(u.RawQuery)
 		for _, k := range idQueryKeys {
-			if v := strings.TrimSpace(q.Get(k)); v != "" && isIDToken(v) {
+			if v := strings.TrimSpace(q.get(k)); v != "" && isIDToken(v) {
 				return v
 			}
 		}
 	}
-	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
-	for i := len(segs) - 1; i >= 0; i-- {
-		seg := segs[i]
-		if i == len(segs)-1 {
+	// The path's segments, last first (strings.Split(strings.Trim(path, "/"), "/")).
+	rest := strings.Trim(u.Path, "/")
+	for last := true; ; last = false {
+		seg := rest
+		j := strings.LastIndexByte(rest, '/')
+		if j >= 0 {
+			seg, rest = rest[j+1:], rest[:j]
+		}
+		if last {
 			seg = trimExt(seg)
-			if uuidRe.MatchString(seg) {
+			if isUUID(seg) {
 				return seg
 			}
 		}
 		if d := longestDigits(seg); len(d) >= 4 {
 			return d
 		}
-		if i == len(segs)-1 {
+		if last {
 			if opaqueID(seg) {
 				return seg
 			}
 			if t := trailingToken(seg); t != "" {
 				return t
 			}
+		}
+		if j < 0 {
+			return ""
+		}
+	}
+}
+
+// query reads values from a raw query as url.ParseQuery(raw).Get does, without
+// building the map when nothing in raw needs unescaping.
+type query struct {
+	raw    string
+	parsed url.Values // when raw has escapes (or very many parameters)
+}
+
+func newQuery(raw string) query {
+	if strings.ContainsAny(raw, "%+") || strings.Count(raw, "&") >= 1000 {
+		v, _ := url.ParseQuery(raw)
+		return query{parsed: v}
+	}
+	return query{raw: raw}
+}
+
+// get is url.Values.Get: the first value of key, "" if none.
+func (q query) get(key string) string {
+	if q.parsed != nil {
+		return q.parsed.Get(key)
+	}
+	for rest := q.raw; rest != ""; {
+		var kv string
+		kv, rest, _ = strings.Cut(rest, "&")
+		if kv == "" || strings.IndexByte(kv, ';') >= 0 {
+			continue // ParseQuery skips these
+		}
+		if k, v, _ := strings.Cut(kv, "="); k == key {
+			return v
 		}
 	}
 	return ""
@@ -191,14 +388,32 @@ func longestDigits(s string) string {
 	return best
 }
 
-// uuidRe is a UUID.
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+// isUUID reports whether s is a UUID: 8-4-4-4-12 hex digits (the regexp
+// ^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$).
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch i {
+		case 8, 13, 18, 23:
+			if s[i] != '-' {
+				return false
+			}
+		default:
+			if !isHex(s[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // opaqueID reports whether a whole path segment is an identifier rather than
 // a slug: a UUID, or 5-40 letters and digits (at least one of each, no dashes):
 // "/expose/2bnvg5k", "/wohnung/a7f3c2".
 func opaqueID(seg string) bool {
-	if uuidRe.MatchString(seg) {
+	if isUUID(seg) {
 		return true
 	}
 	if len(seg) < 5 || len(seg) > 40 {
@@ -265,23 +480,25 @@ func pathPattern(u *url.URL) string {
 	p := u.Path
 	var b strings.Builder
 	b.WriteString(u.Host)
+	b.Grow(len(u.Host) + 24)
 	trimmed := strings.Trim(p, "/")
-	segs := strings.Split(trimmed, "/")
-	if trimmed == "" {
-		segs = nil
+	nsegs := 0
+	if trimmed != "" {
+		nsegs = strings.Count(trimmed, "/") + 1
 	}
 	b.WriteByte('|')
-	b.WriteByte(byte('0' + min(len(segs), 9)))
-	if len(segs) > 1 {
+	b.WriteByte(byte('0' + min(nsegs, 9)))
+	if nsegs > 1 {
+		first, _, _ := strings.Cut(trimmed, "/")
 		b.WriteByte('|')
-		if len(longestDigits(segs[0])) >= 4 {
+		if len(longestDigits(first)) >= 4 {
 			b.WriteByte('#')
 		} else {
-			b.WriteString(strings.ToLower(segs[0]))
+			b.WriteString(strings.ToLower(first))
 		}
 	}
-	if len(segs) > 0 {
-		last := segs[len(segs)-1]
+	if nsegs > 0 {
+		last := trimmed[strings.LastIndexByte(trimmed, '/')+1:]
 		if t := trimExt(last); len(t) < len(last) {
 			b.WriteString(strings.ToLower(last[len(t):]))
 		}
