@@ -7,6 +7,7 @@ require (
 	github.com/andybalholm/cascadia v1.3.4
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.26.0
+	github.com/klauspost/compress v1.20.4
 	github.com/wneessen/go-mail v0.8.1
 	github.com/zalando/go-keyring v0.2.8
 	go.etcd.io/bbolt v1.5.0

@@ -592,8 +592,9 @@ type statusWriter struct {
 }
 
 // statusEvery is how often status.json is rewritten (JSON of every search: at
-// 1,000 searches once a second was ~0.5% of a core).
-const statusEvery = 2 * time.Second
+// 1,000 searches once a second was ~0.5% of a core). Countdowns in it are
+// instants, so a reader's countdown is exact; a state change shows within this.
+const statusEvery = 5 * time.Second
 
 func newStatusWriter(path string, snapshot func() poll.Snapshot) *statusWriter {
 	w := &statusWriter{path: path, snapshot: snapshot, stop: make(chan struct{}), done: make(chan struct{})}
