@@ -126,7 +126,7 @@ func (p *page) appState() (ls []Listing, method string) {
 }
 
 // decodeJSON decodes the first JSON value of s (trailing script text ignored).
-func decodeJSON(s string) (any, bool) { return decodeFirstJSON(s) }
+func decodeJSON(s string) (any, bool) { return decodeFirstJSONPairs(s) }
 
 var (
 	stateIDKeys    = []string{"id", "adId", "ad_id", "listingId", "listing_id", "exposeId", "expose_id", "objectId", "itemId", "uuid", "_id", "guid", "propertyId", "offerId", "realEstateId"}
@@ -141,16 +141,16 @@ var (
 
 // first returns the first of keys present in m (also one level down in nested
 // objects such as "attributes" or "data").
-func first(m map[string]any, keys []string) any {
+func first(m jobj, keys []string) any {
 	for _, k := range keys {
-		if v, ok := m[k]; ok && v != nil && v != "" {
+		if v, ok := m.lookup(k); ok && v != nil && v != "" {
 			return v
 		}
 	}
 	for _, k := range []string{"attributes", "data", "listing", "item", "node", "property", "realEstate", "ad"} {
-		if sub, ok := m[k].(map[string]any); ok {
+		if sub, ok := m.get(k).(jobj); ok {
 			for _, kk := range keys {
-				if v, ok := sub[kk]; ok && v != nil && v != "" {
+				if v, ok := sub.lookup(kk); ok && v != nil && v != "" {
 					return v
 				}
 			}
@@ -167,9 +167,11 @@ func bestArray(v any, depth int) ([]any, float64) {
 	var best []any
 	bestScore := 0.0
 	switch x := v.(type) {
-	case map[string]any:
-		for _, c := range x {
-			if a, s := bestArray(c, depth+1); s > bestScore {
+	case jobj:
+		// (In document order: a map's order is unspecified, and on a tie the
+		// first array visited was kept.)
+		for _, c := range x.members() {
+			if a, s := bestArray(c.v, depth+1); s > bestScore {
 				best, bestScore = a, s
 			}
 		}
@@ -194,7 +196,7 @@ func scoreArray(a []any) float64 {
 	}
 	score, good := 0.0, 0
 	for _, e := range a {
-		m, ok := e.(map[string]any)
+		m, ok := e.(jobj)
 		if !ok {
 			continue
 		}
@@ -232,7 +234,7 @@ func scoreArray(a []any) float64 {
 func (p *page) stateListings(a []any) []Listing {
 	var out []Listing
 	for _, e := range a {
-		m, ok := e.(map[string]any)
+		m, ok := e.(jobj)
 		if !ok {
 			continue
 		}
@@ -302,10 +304,10 @@ func scalar(v any) string {
 // stateText flattens a string or an address-like object.
 func stateText(v any) string {
 	switch x := v.(type) {
-	case map[string]any:
+	case jobj:
 		var parts []string
 		for _, k := range []string{"street", "streetAddress", "address", "line1"} {
-			if s := scalar(x[k]); s != "" {
+			if s := scalar(x.get(k)); s != "" {
 				parts = append(parts, s)
 				break
 			}
@@ -315,7 +317,7 @@ func stateText(v any) string {
 		if city != "" {
 			parts = append(parts, city)
 		}
-		if d := scalar(x["district"]); d != "" && len(parts) == 0 {
+		if d := scalar(x.get("district")); d != "" && len(parts) == 0 {
 			parts = append(parts, d)
 		}
 		return fold(strings.Join(parts, ", "))
@@ -326,10 +328,10 @@ func stateText(v any) string {
 
 // statePrice reads a price that may be a number, a string or an object
 // {amount|value, currency, formatted}.
-func statePrice(v any, m map[string]any) (shown string, value float64, cur string) {
+func statePrice(v any, m jobj) (shown string, value float64, cur string) {
 	cur = scalar(first(m, []string{"currency", "priceCurrency", "currencyCode"}))
 	switch x := v.(type) {
-	case map[string]any:
+	case jobj:
 		cur2 := scalar(first(x, []string{"currency", "currencyCode", "priceCurrency"}))
 		if cur2 != "" {
 			cur = cur2
@@ -409,7 +411,7 @@ func (p *page) stateImage(v any) string {
 		if len(x) > 0 {
 			return p.stateImage(x[0])
 		}
-	case map[string]any:
+	case jobj:
 		return p.res.resolveAny(scalar(first(x, []string{"url", "src", "href", "uri", "large", "medium", "small"})))
 	}
 	return ""

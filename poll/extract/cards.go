@@ -108,6 +108,12 @@ func (p *page) cards() []Listing {
 	if len(p.groups) == 0 {
 		return nil
 	}
+	return p.bestCards(p.cardGroups())
+}
+
+// cardGroups are the groups cards examines: the walk's groups and the merged
+// grids, the cardCandidates best by their cheap score.
+func (p *page) cardGroups() []*group {
 	gs := append(slices.Clone(p.groups), p.gridGroups()...)
 	slices.SortStableFunc(gs, func(a, b *group) int {
 		switch {
@@ -121,33 +127,95 @@ func (p *page) cards() []Listing {
 	if len(gs) > cardCandidates {
 		gs = gs[:cardCandidates]
 	}
-	var cands []candidate
-	for _, g := range gs {
-		if c := p.evalGroup(g); c.score > 0 {
-			cands = append(cands, c)
-		}
+	return gs
+}
+
+// bestCards is what evaluating every group of gs, sorting the candidates by
+// score (stably: on a tie, the earlier group first) and building them in that
+// order until one gives two listings returns, without evaluating the groups
+// that cannot come first: a group's score is at most maxScore(g), so once a
+// candidate already evaluated is ahead of every bound still open, it is built
+// next, whatever the remaining groups score. (On a grid laid out in rows, the
+// merged grid decides before its rows are looked at.)
+func (p *page) bestCards(gs []*group) []Listing {
+	type evaluated struct {
+		c      candidate
+		idx    int
+		failed bool
 	}
-	slices.SortStableFunc(cands, func(a, b candidate) int {
-		switch {
-		case a.score > b.score:
+	// Evaluation order: highest bound first (on a tie, the earlier group).
+	order := make([]int, len(gs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch ua, ub := maxScore(gs[a]), maxScore(gs[b]); {
+		case ua > ub:
 			return -1
-		case a.score < b.score:
+		case ua < ub:
 			return 1
 		}
 		return 0
 	})
-	for _, c := range cands {
-		if ls := p.buildCards(c); len(ls) >= 2 {
+	var done []evaluated
+	next := 0
+	for {
+		// The candidate that sorts first among those evaluated and not yet built.
+		best := -1
+		for i := range done {
+			if done[i].failed {
+				continue
+			}
+			if best < 0 || ahead(done[i].c.score, done[i].idx, done[best].c.score, done[best].idx) {
+				best = i
+			}
+		}
+		// Can a group not evaluated yet sort before it? Then evaluate one.
+		if next < len(order) && (best < 0 || !ahead(done[best].c.score, done[best].idx, maxScore(gs[order[next]]), order[next])) {
+			// (order is by bound, then index: when the best is ahead of the
+			// next group's bound, it is ahead of every open group's.)
+			gi := order[next]
+			next++
+			if c := p.evalGroup(gs[gi]); c.score > 0 {
+				done = append(done, evaluated{c: c, idx: gi})
+			}
+			continue
+		}
+		if best < 0 {
+			return nil
+		}
+		if ls := p.buildCards(done[best].c); len(ls) >= 2 {
 			return ls
 		}
+		done[best].failed = true
 	}
-	return nil
+}
+
+// ahead reports whether a candidate with score sa from group ia sorts before
+// one with score sb from group ib (higher score first, then the earlier group).
+func ahead(sa float64, ia int, sb float64, ib int) bool {
+	return sa > sb || sa == sb && ia < ib
+}
+
+// maxScore bounds evalGroup's score for g: at most one candidate member per
+// group member, each worth at most 1 + 2 (price) + 0.5 (image) + 1 (heading).
+func maxScore(g *group) float64 {
+	return 4.5 * float64(len(g.members))
 }
 
 // gridGroups merges the cards of a grid laid out in rows (div.row > div.col
 // ×3): for a group whose members each hold a group of one tag, one group of
 // all those children, in document order.
 func (p *page) gridGroups() []*group {
+	if len(p.groups) <= 32 && !p.anyGridHolder() {
+		return nil // what mergeGrids finds then, without its maps
+	}
+	return p.mergeGrids()
+}
+
+// mergeGrids is gridGroups' work: for each group, the groups its members hold,
+// merged by tag.
+func (p *page) mergeGrids() []*group {
 	byParent := make(map[*html.Node][]*group, len(p.groups))
 	for _, g := range p.groups {
 		byParent[g.parent] = append(byParent[g.parent], g)
@@ -207,6 +275,34 @@ func (p *page) gridGroups() []*group {
 		}
 	}
 	return out
+}
+
+// anyGridHolder reports whether a group has two members that each are the
+// parent of a group (gridGroups merges nothing otherwise), by looking along
+// the list of groups.
+func (p *page) anyGridHolder() bool {
+	isParent := func(n *html.Node) bool {
+		for _, g := range p.groups {
+			if g.parent == n {
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range p.groups {
+		if len(g.members) < 2 {
+			continue
+		}
+		holders := 0
+		for _, m := range g.members {
+			if isParent(m.n) {
+				if holders++; holders >= 2 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // childRecOf summarises n like the walk does for group members; false if n
@@ -359,6 +455,9 @@ func (p *page) evalGroup(g *group) candidate {
 			multi++
 		}
 		seen.add(a.canon)
+		if c.members == nil {
+			c.members = make([]candMember, 0, len(ms))
+		}
 		c.members = append(c.members, candMember{rec: ml.rec, anchor: ai})
 		f := quickFeatures(ml.rec.n)
 		if f.price {
@@ -841,22 +940,21 @@ func (s *cardScan) scan(n *html.Node) {
 			s.img = s.p.imageOf(n)
 		}
 	}
-	if s.titleEl == nil && (ip == "name" || containsWord(cls, "title") || containsWord(cls, "headline") || tidTitle) && !skipped(n) {
+	cf := classFlagsOf(cls)
+	if s.titleEl == nil && (ip == "name" || cf&clsTitle != 0 || tidTitle) && !skipped(n) {
 		if t := s.text(n); t != "" && len(t) < 300 {
 			s.titleEl = n
 		}
 	}
-	if ip == "price" || strings.Contains(cls, "price") || strings.Contains(cls, "preis") || tidPrice {
+	if ip == "price" || cf&clsPrice != 0 || tidPrice {
 		s.priceEls = append(s.priceEls, n)
 	}
-	if s.locEl == nil && (ip == "address" || ip == "addressLocality" || strings.Contains(cls, "address") || strings.Contains(cls, "location") ||
-		strings.Contains(cls, "locality") || strings.Contains(cls, "adresse") || strings.Contains(cls, "standort") ||
-		tidLoc) && !strings.Contains(cls, "pin") {
+	if s.locEl == nil && (ip == "address" || ip == "addressLocality" || cf&clsLocation != 0 || tidLoc) && cf&clsPin == 0 {
 		if t := s.text(n); t != "" && len(t) <= 150 {
 			s.locEl = n
 		}
 	}
-	if s.locIcon == nil && (strings.Contains(cls, "pin") || strings.Contains(cls, "marker") || strings.Contains(cls, "location")) && !strings.Contains(cls, "spinner") {
+	if s.locIcon == nil && cf&clsIcon != 0 {
 		if s.text(n) == "" {
 			s.locIcon = n
 		}
@@ -876,6 +974,63 @@ func (s *cardScan) scan(n *html.Node) {
 		}
 		s.scan(c)
 	}
+}
+
+// What cardScan.scan looks for in a (lower-case) class attribute.
+const (
+	clsTitle    = 1 << iota // a word "title" or "headline" (containsWord)
+	clsPrice                // mentions "price" or "preis"
+	clsLocation             // mentions "address", "location", "locality", "adresse" or "standort"
+	clsPin                  // mentions "pin"
+	clsIcon                 // mentions "pin", "marker" or "location", and not "spinner"
+)
+
+// classFlagsOf is what cardScan.scan looks for in cls, in one pass (most class
+// attributes mention none of the words; TestMatchersMatchWhatTheyReplace holds
+// it to the strings.Contains tests it replaces).
+func classFlagsOf(cls string) uint8 {
+	var title, headline, price, preis, address, adresse, location, locality, standort, pin, marker, spinner bool
+	for i := 0; i < len(cls); i++ {
+		rest := cls[i:]
+		switch cls[i] {
+		case 't':
+			title = title || strings.HasPrefix(rest, "title")
+		case 'h':
+			headline = headline || strings.HasPrefix(rest, "headline")
+		case 'p':
+			price = price || strings.HasPrefix(rest, "price")
+			preis = preis || strings.HasPrefix(rest, "preis")
+			pin = pin || strings.HasPrefix(rest, "pin")
+		case 'a':
+			address = address || strings.HasPrefix(rest, "address")
+			adresse = adresse || strings.HasPrefix(rest, "adresse")
+		case 'l':
+			location = location || strings.HasPrefix(rest, "location")
+			locality = locality || strings.HasPrefix(rest, "locality")
+		case 's':
+			standort = standort || strings.HasPrefix(rest, "standort")
+			spinner = spinner || strings.HasPrefix(rest, "spinner")
+		case 'm':
+			marker = marker || strings.HasPrefix(rest, "marker")
+		}
+	}
+	var f uint8
+	if title && containsWord(cls, "title") || headline && containsWord(cls, "headline") {
+		f |= clsTitle
+	}
+	if price || preis {
+		f |= clsPrice
+	}
+	if address || location || locality || adresse || standort {
+		f |= clsLocation
+	}
+	if pin {
+		f |= clsPin
+	}
+	if (pin || marker || location) && !spinner {
+		f |= clsIcon
+	}
+	return f
 }
 
 func hasDigit(s string) bool {
@@ -997,6 +1152,11 @@ func (p *page) cardFields(card *html.Node, a *anchor, want cardWant) Listing {
 	if card.DataAtom == atom.Tr {
 		want |= wantPrice | wantLocation | wantSizeRooms // the columns override them
 	}
+	if want == wantImage && card.DataAtom != atom.Tr {
+		// Only the picture (what a profile's markup left open): the first
+		// image the scan would find, without reading the rest of the card.
+		return Listing{URL: a.canon, Image: p.firstImage(card)}
+	}
 	s := cardScan{p: p, noImage: want&wantImage == 0}
 	s.scan(card)
 	l := Listing{URL: a.canon}
@@ -1025,6 +1185,32 @@ func (p *page) cardFields(card *html.Node, a *anchor, want cardWant) Listing {
 	return l
 }
 
+// firstImage is the image cardScan.scan finds in n: the first img (in document
+// order, outside scripts, styles, templates and what skipped hides) that
+// imageOf gives a URL.
+func (p *page) firstImage(n *html.Node) string {
+	if n.Type != html.ElementNode {
+		return ""
+	}
+	if n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Template || n.DataAtom == atom.Noscript {
+		return ""
+	}
+	if n.DataAtom == atom.Img {
+		if img := p.imageOf(n); img != "" {
+			return img
+		}
+	}
+	if skipped(n) {
+		return ""
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if img := p.firstImage(c); img != "" {
+			return img
+		}
+	}
+	return ""
+}
+
 // cardTitle: a heading, else an element named title, else the link.
 func (p *page) cardTitle(card *html.Node, a *anchor, s *cardScan) string {
 	var title string
@@ -1042,19 +1228,55 @@ func (p *page) cardTitle(card *html.Node, a *anchor, s *cardScan) string {
 		title = linkTitle(a.n)
 	}
 	if title == "" { // an image link first: the text link to the same URL names it
-		for _, x := range append([]*html.Node{card}, qa(card, anyLink)...) {
-			if x.DataAtom != atom.A || x == a.n {
-				continue
-			}
-			if u, ok := p.res.resolve(attr(x, "href")); ok && u.String() == a.canon {
-				if t := linkTitle(x); t != "" {
-					title = t
-					break
-				}
-			}
-		}
+		title = p.sameURLLinkTitle(card, a)
 	}
 	return title
+}
+
+// sameURLLinkTitle is the first non-empty linkTitle of the links (a[href]) in
+// card, card included, other than a.n, that resolve to a.canon.
+func (p *page) sameURLLinkTitle(card *html.Node, a *anchor) string {
+	try := func(x *html.Node) string {
+		if x.DataAtom != atom.A || x == a.n || !hasAttr(x, "href") {
+			return ""
+		}
+		if c, ok := p.canonOf(attr(x, "href")); ok && c == a.canon {
+			return linkTitle(x)
+		}
+		return ""
+	}
+	if t := try(card); t != "" {
+		return t
+	}
+	var find func(n *html.Node) string
+	find = func(n *html.Node) string {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && c.Data == "a" {
+				if t := try(c); t != "" {
+					return t
+				}
+			}
+			if t := find(c); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+	return find(card)
+}
+
+// canonOf is the canonical URL an href resolves to (u.String() of
+// p.res.resolve), from the anchors already resolved when one had that href.
+func (p *page) canonOf(href string) (string, bool) {
+	if j, ok := p.hrefs[href]; ok {
+		b := &p.anchors[j]
+		return b.canon, b.ok
+	}
+	u, ok := p.res.resolve(href)
+	if !ok {
+		return "", false
+	}
+	return u.String(), true
 }
 
 // firstText is the text of n's first element child that has any (descending
@@ -1116,7 +1338,7 @@ func (p *page) tableColumns(tr *html.Node, l *Listing) {
 		}
 		if i < len(kinds) {
 			if kind := kinds[i]; kind != columnOther {
-				switch v := text(c); {
+				switch v := p.textOf(c); { // the card scan read most cells already
 				case v == "":
 				case kind == columnLocation:
 					l.Location = v

@@ -1,11 +1,13 @@
 package extract
 
 import (
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // The hand-written matchers replace regexps and library calls that cost more
@@ -28,6 +31,11 @@ var (
 )
 
 var matcherCases = []string{
+	"old-PRICE", "Strike", "line-Through", "line-throug", "pric", "x \u212arike", "STRI\u212aE", "old-pri\u212ae strike", "LINE-THROUGH é", "é strike", "sprice", "ppprice",
+	"720 €", "Münster-Hiltrup", "a\u00a0b", "x\u00ad", "Ã¼ber", "MÃƒÂ¼nchen", "a\u2028b", "€ ", " €", "a\u3000b", "\ufffd", "a\u0085b",
+	"a\u200bb", "\ufeffx", "x\u2060", "1\u2007000", "Straße 5 · 3 Zi.", "ü  ä", "ü\tä", "ü", "\u00c3", "a\xc3", "\xe2\x82", "日本 語",
+	"card__title", "price-old spinner", "pinnwand", "location-pin", "headline", "lr-card__headline x", "spinnerpin", "spinner pin",
+	"map-marker", "standort adresse", "title-", "subtitle", "xtitle_ title", "Card-Price", "locality locatio", "pi pr preisx", "t ti tit",
 	"", " ", "1", "12", "1.250 €", "€1,250", "1.250,50 €", "1 250 000", "1\u00a0250", "1\u202f250", "1’250", "1'250.5",
 	"12.", "12,", ".5", "1.2.3", "1,5", "1.55", "1.555", "abc 12 def 34", "12 € 34", "1\xff2", "\xff1", "1\u2019", "1  2",
 	"０１２", "1.1e3", "-5", "5-", "3 Zi.", "Zimmer: 3", "0", "00", "1.", "1.1.", "1,1,1", "x1",
@@ -78,6 +86,14 @@ func checkMatchers(t *testing.T, s string) {
 			t.Errorf("lowerContains(%q, %q) = %v, want %v", s, subs, got, want)
 		}
 	}
+	if got, want := mayMarkStruck(s), lowerContains(s, "price", "strike", "line-through"); got != want {
+		t.Errorf("mayMarkStruck(%q) = %v, want %v", s, got, want)
+	}
+	for _, cls := range []string{s, strings.ToLower(s)} {
+		if got, want := classFlagsOf(cls), origClassFlags(cls); got != want {
+			t.Errorf("classFlagsOf(%q) = %b, want %b", cls, got, want)
+		}
+	}
 	if got, want := (&page{}).lowerClass(s), strings.ToLower(s); got != want {
 		t.Errorf("lowerClass(%q) = %q, want %q", s, got, want)
 	}
@@ -97,6 +113,21 @@ func checkMatchers(t *testing.T, s string) {
 	}
 	if got, want := text(&html.Node{Type: html.TextNode, Data: s}), origFold(s); got != want {
 		t.Errorf("text(%q) = %q, want %q", s, got, want)
+	}
+	for _, tag := range []atom.Atom{atom.Span, atom.Div, atom.S, atom.Script, atom.Li} {
+		el := &html.Node{Type: html.ElementNode, DataAtom: tag, Data: tag.String()}
+		el.AppendChild(&html.Node{Type: html.TextNode, Data: s})
+		want := origFold(s)
+		if tag == atom.S || tag == atom.Script {
+			want = ""
+		}
+		if got := text(el); got != want {
+			t.Errorf("text(<%s>%q</%s>) = %q, want %q", tag, s, tag, got, want)
+		}
+		el.Attr = []html.Attribute{{Key: "hidden"}}
+		if got := text(el); got != "" {
+			t.Errorf("text(<%s hidden>%q</%s>) = %q, want \"\"", tag, s, tag, got)
+		}
 	}
 	if got, want := lowerText(&html.Node{Type: html.TextNode, Data: s}), strings.ToLower(origFold(s))+" "; got != want {
 		t.Errorf("lowerText(%q) = %q, want %q", s, got, want)
@@ -420,5 +451,217 @@ func TestConcurrentExtract(t *testing.T) {
 	close(errs)
 	for name := range errs {
 		t.Errorf("%s: a concurrent extraction differs from the serial one", name)
+	}
+}
+
+// referenceCards is what cards did before bestCards: evaluate every group,
+// sort the candidates by score (stably), build them in that order until one
+// gives two listings.
+func (p *page) referenceCards(gs []*group) []Listing {
+	var cands []candidate
+	for _, g := range gs {
+		if c := p.evalGroup(g); c.score > 0 {
+			if c.score > maxScore(g) {
+				panic("maxScore does not bound evalGroup")
+			}
+			cands = append(cands, c)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	for _, c := range cands {
+		if ls := p.buildCards(c); len(ls) >= 2 {
+			return ls
+		}
+	}
+	return nil
+}
+
+// cardPages are the fixtures and real pages, as bodies with their URLs.
+func cardPages(t *testing.T) (bodies [][]byte, urls []*url.URL) {
+	for _, c := range fixtures {
+		body, err := os.ReadFile(filepath.Join(fixtureDir, c.name+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies, urls = append(bodies, body), append(urls, mustURL(c.url))
+	}
+	dir := sitesDir()
+	if keys, _ := filepath.Glob(filepath.Join(dir, "answers", "*.json")); len(keys) > 0 {
+		for _, pg := range realPages(t) {
+			bodies, urls = append(bodies, pg.body), append(urls, pg.url)
+		}
+	}
+	return bodies, urls
+}
+
+// elementsOf lists doc's elements in document order.
+func elementsOf(doc *html.Node) []*html.Node {
+	var out []*html.Node
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			out = append(out, n)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return out
+}
+
+// TestBestCardsMatchesEvaluatingAll: skipping the groups whose score bound
+// cannot put them first picks the same cards as evaluating them all, on every
+// fixture and real page and on variants of them with one element removed
+// (which moves the winner, the runner-up and the rows of grids around).
+func TestBestCardsMatchesEvaluatingAll(t *testing.T) {
+	bodies, urls := cardPages(t)
+	check := func(name string, doc *html.Node, u *url.URL) {
+		t.Helper()
+		p := newPage(doc, u)
+		p.scan()
+		if !p.anyGridHolder() {
+			if merged := p.mergeGrids(); len(merged) > 0 {
+				t.Errorf("%s: anyGridHolder is false, but mergeGrids merges %d groups", name, len(merged))
+			}
+		}
+		got := p.bestCards(p.cardGroups())
+		p.release()
+		q := newPage(doc, u)
+		q.scan()
+		want := q.referenceCards(q.cardGroups())
+		q.release()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: bestCards\n%+v\nevaluating all\n%+v", name, got, want)
+		}
+	}
+	variants := 0
+	for k, body := range bodies {
+		u := urls[k]
+		check(u.String(), Parse(body), u)
+		n := len(elementsOf(Parse(body)))
+		limit := 400 // every element of a fixture
+		if len(body) > 50_000 {
+			limit = 25 // a real page: a sample (each variant is a parse)
+		}
+		step := max(1, n/limit)
+		for i := 0; i < n; i += step {
+			doc := Parse(body)
+			el := elementsOf(doc)[i]
+			if el.Parent == nil {
+				continue
+			}
+			el.Parent.RemoveChild(el)
+			check(fmt.Sprintf("%s without element %d", u, i), doc, u)
+			variants++
+		}
+	}
+	t.Logf("%d pages, %d variants", len(bodies), variants)
+}
+
+// origClassFlags is what cardScan.scan tested a class attribute for before classFlagsOf.
+func origClassFlags(cls string) uint8 {
+	var f uint8
+	if containsWord(cls, "title") || containsWord(cls, "headline") {
+		f |= clsTitle
+	}
+	if strings.Contains(cls, "price") || strings.Contains(cls, "preis") {
+		f |= clsPrice
+	}
+	if strings.Contains(cls, "address") || strings.Contains(cls, "location") || strings.Contains(cls, "locality") ||
+		strings.Contains(cls, "adresse") || strings.Contains(cls, "standort") {
+		f |= clsLocation
+	}
+	if strings.Contains(cls, "pin") {
+		f |= clsPin
+	}
+	if (strings.Contains(cls, "pin") || strings.Contains(cls, "marker") || strings.Contains(cls, "location")) && !strings.Contains(cls, "spinner") {
+		f |= clsIcon
+	}
+	return f
+}
+
+// TestFirstImageMatchesScan: the image-only path of cardFields finds the image
+// the full card scan finds, for every element of every fixture and real page.
+func TestFirstImageMatchesScan(t *testing.T) {
+	bodies, urls := cardPages(t)
+	checked := 0
+	for k, body := range bodies {
+		doc := Parse(body)
+		p := newPage(doc, urls[k])
+		for _, n := range elementsOf(doc) {
+			s := cardScan{p: p}
+			s.scan(n)
+			if got := p.firstImage(n); got != s.img {
+				t.Errorf("%s: firstImage(<%s>) = %q, the scan finds %q", urls[k], n.Data, got, s.img)
+			}
+			if s.img != "" {
+				checked++
+			}
+		}
+		p.release()
+	}
+	if checked == 0 {
+		t.Error("no element with an image checked")
+	}
+}
+
+// origSameURLLinkTitle is what cardTitle did before sameURLLinkTitle.
+func (p *page) origSameURLLinkTitle(card *html.Node, a *anchor) string {
+	for _, x := range append([]*html.Node{card}, qa(card, anyLink)...) {
+		if x.DataAtom != atom.A || x == a.n {
+			continue
+		}
+		if u, ok := p.res.resolve(attr(x, "href")); ok && u.String() == a.canon {
+			if t := linkTitle(x); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// TestSameURLLinkTitleMatchesQuery: the walk that finds the text link beside
+// an image link finds what the a[href] query did, for every anchor of every
+// fixture and real page, in each of its ancestors up to four levels (as card),
+// before and after the page's links were resolved.
+func TestSameURLLinkTitleMatchesQuery(t *testing.T) {
+	bodies, urls := cardPages(t)
+	found := 0
+	for k, body := range bodies {
+		p := newPage(Parse(body), urls[k])
+		p.scan()
+		for round := range 2 {
+			for i := range p.anchors {
+				if round == 1 {
+					p.link(i) // resolved: canonOf reads the anchors
+				}
+				a := p.anchors[i]
+				if u, ok := p.res.resolve(a.href); ok {
+					a.canon = u.String()
+				}
+				for card, up := a.n, 0; card != nil && up < 4; card, up = card.Parent, up+1 {
+					got, want := p.sameURLLinkTitle(card, &a), p.origSameURLLinkTitle(card, &a)
+					if got != want {
+						t.Errorf("%s: anchor %d in <%s>: %q, the query finds %q", urls[k], i, card.Data, got, want)
+					}
+					if want != "" {
+						found++
+					}
+				}
+			}
+		}
+		p.release()
+	}
+	if found == 0 {
+		t.Error("no same-URL link title found at all")
 	}
 }

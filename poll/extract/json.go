@@ -40,11 +40,104 @@ func decodeFirstJSON(s string) (any, bool) {
 	return d.value()
 }
 
+// unmarshalJSONPairs is unmarshalJSON with objects read as jobj instead of
+// map[string]any (what the script readers use: no hashing, one allocation per
+// object).
+func unmarshalJSONPairs(s string) (any, bool) {
+	d := jsonReader{s: s, pairs: true}
+	v, ok := d.value()
+	if !ok {
+		return nil, false
+	}
+	d.space()
+	if d.i != len(d.s) {
+		return nil, false
+	}
+	return v, true
+}
+
+// decodeFirstJSONPairs is decodeFirstJSON with objects read as jobj.
+func decodeFirstJSONPairs(s string) (any, bool) {
+	d := jsonReader{s: s, useNumber: true, pairs: true}
+	return d.value()
+}
+
+// jobj is a JSON object as its members in document order, each key once: a
+// key repeated keeps its first place and its last value (a map keeps the last
+// value too, and has no order). It stands for the map[string]any that
+// encoding/json builds; the readers only look keys up and, for app state, visit
+// every member (in an order a map could visit them in). It is one pointer, so
+// an any holds it without an allocation; the zero jobj stands for a nil map.
+type jobj struct{ d *jobjData }
+
+type jobjData struct{ ms []jpair }
+
+type jpair struct {
+	k string
+	v any
+}
+
+// newJobj is an object of the given members.
+func newJobj(ms ...jpair) jobj { return jobj{&jobjData{ms}} }
+
+// members are the object's members (to visit or reorder).
+func (o jobj) members() []jpair {
+	if o.d == nil {
+		return nil
+	}
+	return o.d.ms
+}
+
+// get is m[k] of the map the object stands for.
+func (o jobj) get(k string) any {
+	v, _ := o.lookup(k)
+	return v
+}
+
+// lookup is v, ok := m[k] of the map the object stands for.
+func (o jobj) lookup(k string) (any, bool) {
+	if o.d == nil {
+		return nil, false
+	}
+	for i := range o.d.ms {
+		if o.d.ms[i].k == k {
+			return o.d.ms[i].v, true
+		}
+	}
+	return nil, false
+}
+
 type jsonReader struct {
 	s         string
 	i         int
 	depth     int
 	useNumber bool
+	// pairs: objects are read as jobj; their members are gathered on stack.
+	pairs  bool
+	stack  []jpair
+	values []any // the elements of the arrays being read (pairs only)
+	// objects and their members are carved from blocks (a few allocations
+	// per script rather than two per object).
+	objs  []jobjData
+	block []jpair
+}
+
+// newObject returns an object holding a copy of ms.
+func (d *jsonReader) newObject(ms []jpair) jobj {
+	if len(d.objs) == cap(d.objs) {
+		d.objs = make([]jobjData, 0, min(max(8, 2*cap(d.objs)), 256))
+	}
+	var own []jpair
+	if len(ms) > 0 {
+		if cap(d.block)-len(d.block) < len(ms) {
+			d.block = make([]jpair, 0, max(len(ms), min(max(16, 2*cap(d.block)), 1024)))
+		}
+		own = d.block[len(d.block) : len(d.block)+len(ms) : len(d.block)+len(ms)]
+		d.block = d.block[:len(d.block)+len(ms)]
+		copy(own, ms)
+	}
+	d.objs = append(d.objs, jobjData{own})
+	return jobj{&d.objs[len(d.objs)-1]}
 }
 
 func (d *jsonReader) space() {
@@ -151,6 +244,9 @@ func (d *jsonReader) object() (any, bool) {
 	if d.depth > maxJSONDepth {
 		return nil, false
 	}
+	if d.pairs {
+		return d.pairObject()
+	}
 	d.i++ // '{'
 	m := make(map[string]any)
 	d.space()
@@ -195,12 +291,102 @@ func (d *jsonReader) object() (any, bool) {
 	}
 }
 
+// reorderMembers, when set (by a test), reorders each object's members as it
+// is read: the readers must not depend on the order (a map has none).
+var reorderMembers func(jobj)
+
+// dedupeFrom is how many members an object gathers before a repeated key is
+// looked for with a map rather than along the list.
+const dedupeFrom = 32
+
+// pairObject is object for d.pairs (d.depth already counted).
+func (d *jsonReader) pairObject() (any, bool) {
+	d.i++ // '{'
+	start := len(d.stack)
+	var index map[string]int // key → place in d.stack, once the object is long
+	d.space()
+	if d.i < len(d.s) && d.s[d.i] == '}' {
+		d.i++
+		d.depth--
+		return d.newObject(nil), true
+	}
+	for {
+		d.space()
+		if d.i >= len(d.s) || d.s[d.i] != '"' {
+			return nil, false
+		}
+		k, ok := d.str()
+		if !ok {
+			return nil, false
+		}
+		d.space()
+		if d.i >= len(d.s) || d.s[d.i] != ':' {
+			return nil, false
+		}
+		d.i++
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		// A key seen before in this object: the later value replaces it.
+		dup := -1
+		if members := d.stack[start:]; len(members) < dedupeFrom {
+			for j := range members {
+				if members[j].k == k {
+					dup = start + j
+					break
+				}
+			}
+		} else {
+			if index == nil {
+				index = make(map[string]int, 2*len(members))
+				for j := range members {
+					index[members[j].k] = start + j
+				}
+			}
+			if j, ok := index[k]; ok {
+				dup = j
+			} else {
+				index[k] = len(d.stack)
+			}
+		}
+		if dup >= 0 {
+			d.stack[dup].v = v
+		} else {
+			d.stack = append(d.stack, jpair{k, v})
+		}
+		d.space()
+		if d.i >= len(d.s) {
+			return nil, false
+		}
+		switch d.s[d.i] {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			d.depth--
+			o := d.newObject(d.stack[start:])
+			if reorderMembers != nil {
+				reorderMembers(o)
+			}
+			clear(d.stack[start:])
+			d.stack = d.stack[:start]
+			return o, true
+		default:
+			return nil, false
+		}
+	}
+}
+
 func (d *jsonReader) array() (any, bool) {
 	d.depth++
 	if d.depth > maxJSONDepth {
 		return nil, false
 	}
 	d.i++ // '['
+	if d.pairs {
+		return d.pairArray()
+	}
 	a := []any{}
 	d.space()
 	if d.i < len(d.s) && d.s[d.i] == ']' {
@@ -224,6 +410,43 @@ func (d *jsonReader) array() (any, bool) {
 		case ']':
 			d.i++
 			d.depth--
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// pairArray is array for d.pairs (after the '['): the elements are gathered on
+// d.values and copied into a slice of their number.
+func (d *jsonReader) pairArray() (any, bool) {
+	d.space()
+	if d.i < len(d.s) && d.s[d.i] == ']' {
+		d.i++
+		d.depth--
+		return []any{}, true
+	}
+	start := len(d.values)
+	for {
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		d.values = append(d.values, v)
+		d.space()
+		if d.i >= len(d.s) {
+			return nil, false
+		}
+		switch d.s[d.i] {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			d.depth--
+			a := make([]any, len(d.values)-start)
+			copy(a, d.values[start:])
+			clear(d.values[start:])
+			d.values = d.values[:start]
 			return a, true
 		default:
 			return nil, false

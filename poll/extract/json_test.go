@@ -2,9 +2,13 @@ package extract
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,6 +26,26 @@ var jsonCases = []string{
 	`{"a":"x"` + strings.Repeat(" ", 3), `{"a"`, `[`, `{`, `"abc`, `"abc\`, `"\u`, `"\u00`,
 	strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001),
+	longObject(40, 0), longObject(40, 5), longObject(31, 31), longObject(33, 32), longObject(100, 99), `{"a":{"b":1,"b":{"c":2,"c":3}},"a":[{"x":1,"x":2}]}`,
+}
+
+// longObject is an object of n members whose keys repeat every period members
+// (period 0: no repeats), with nested objects as values.
+func longObject(n, period int) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		k := i
+		if period > 0 {
+			k = i % period
+		}
+		fmt.Fprintf(&b, `"k%d":{"i":%d,"k%d":[%d]}`, k, i, k, i)
+	}
+	b.WriteString("}")
+	return b.String()
 }
 
 // checkJSON compares both readers with encoding/json on one input.
@@ -40,6 +64,15 @@ func checkJSON(t *testing.T, s string) {
 	got2, ok := decodeFirstJSON(s)
 	if ok != (wantErr == nil) || ok && !reflect.DeepEqual(got2, want2) {
 		t.Errorf("decodeFirstJSON(%.80q) = %#v, %v; encoding/json: %#v, %v", s, got2, ok, want2, wantErr)
+	}
+	// The readers' form: objects as jobj, standing for the same maps.
+	got3, ok := unmarshalJSONPairs(s)
+	if ok != (wantErrOf(s) == nil) || ok && !reflect.DeepEqual(pairsToMaps(t, got3), want) {
+		t.Errorf("unmarshalJSONPairs(%.80q) = %#v, %v; encoding/json: %#v", s, got3, ok, want)
+	}
+	got4, ok := decodeFirstJSONPairs(s)
+	if ok != (wantErr == nil) || ok && !reflect.DeepEqual(pairsToMaps(t, got4), want2) {
+		t.Errorf("decodeFirstJSONPairs(%.80q) = %#v, %v; encoding/json: %#v, %v", s, got4, ok, want2, wantErr)
 	}
 }
 
@@ -95,4 +128,96 @@ func FuzzJSONDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkJSON(t, s)
 	})
+}
+
+// wantErrOf is json.Unmarshal's error for s into an any.
+func wantErrOf(s string) error {
+	var v any
+	return json.Unmarshal([]byte(s), &v)
+}
+
+// pairsToMaps turns the jobj in v into the maps they stand for, checking that
+// each key occurs once.
+func pairsToMaps(t *testing.T, v any) any {
+	switch x := v.(type) {
+	case jobj:
+		m := make(map[string]any, len(x.members()))
+		for _, p := range x.members() {
+			if _, dup := m[p.k]; dup {
+				t.Errorf("jobj has key %q twice", p.k)
+			}
+			m[p.k] = pairsToMaps(t, p.v)
+			if got, ok := x.lookup(p.k); !ok || !reflect.DeepEqual(pairsToMaps(t, got), m[p.k]) {
+				t.Errorf("jobj.lookup(%q) = %#v, %v", p.k, got, ok)
+			}
+		}
+		if x.get("\x00absent") != nil {
+			t.Errorf("jobj.get of an absent key is not nil")
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = pairsToMaps(t, e)
+		}
+		return out
+	}
+	return v
+}
+
+// TestReadersIgnoreMemberOrder: the JSON-LD and app-state readers give the same
+// listings whatever the order of the objects' members (they read encoding/json's
+// maps before, which have no order), on every fixture and real page, generic
+// strategies and profiles alike.
+func TestReadersIgnoreMemberOrder(t *testing.T) {
+	bodies, urls := cardPages(t)
+	type got struct {
+		ld            []Listing
+		inList        bool
+		state         []Listing
+		method        string
+		generic, full Result
+	}
+	read := func(body []byte, u *url.URL) got {
+		var g got
+		p := newPage(Parse(body), u)
+		p.scan()
+		g.ld, g.inList = p.jsonLD()
+		g.state, g.method = p.appState()
+		p.release()
+		var err error
+		if g.generic, err = ExtractWith(body, u, Selectors{}, Options{NoProfiles: true}); err != nil {
+			t.Fatal(err)
+		}
+		if g.full, err = Extract(body, u, Selectors{}); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	defer func() { reorderMembers = nil }()
+	objects := 0
+	for k, body := range bodies {
+		reorderMembers = func(jobj) { objects++ }
+		want := read(body, urls[k])
+		for seed := range 6 {
+			rng := rand.New(rand.NewPCG(uint64(seed), uint64(k)))
+			reorderMembers = func(o jobj) {
+				switch seed {
+				case 0:
+					slices.Reverse(o.members())
+				case 1:
+					slices.SortFunc(o.members(), func(a, b jpair) int { return strings.Compare(a.k, b.k) })
+				default:
+					ms := o.members()
+					rng.Shuffle(len(ms), func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
+				}
+			}
+			if g := read(body, urls[k]); !reflect.DeepEqual(g, want) {
+				t.Errorf("%s: members reordered (%d) give\n%+v\nin document order\n%+v", urls[k], seed, g, want)
+			}
+		}
+	}
+	if objects == 0 {
+		t.Error("no JSON object read")
+	}
 }

@@ -15,9 +15,9 @@ var listingTypes = map[string]bool{
 }
 
 // ldTypes returns an object's @type values, appended to buf[:0].
-func ldTypes(m map[string]any, buf []string) []string {
+func ldTypes(m jobj, buf []string) []string {
 	out := buf[:0]
-	switch t := m["@type"].(type) {
+	switch t := m.get("@type").(type) {
 	case string:
 		return append(out, ldType(t))
 	case []any:
@@ -34,8 +34,8 @@ func ldType(s string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(s, "http://schema.org/"), "https://schema.org/")
 }
 
-func hasType(m map[string]any, set map[string]bool) bool {
-	switch t := m["@type"].(type) {
+func hasType(m jobj, set map[string]bool) bool {
+	switch t := m.get("@type").(type) {
 	case string:
 		return set[ldType(t)]
 	case []any:
@@ -49,8 +49,8 @@ func hasType(m map[string]any, set map[string]bool) bool {
 }
 
 // noLDType reports whether m has no @type value (ldTypes would be empty).
-func noLDType(m map[string]any) bool {
-	switch t := m["@type"].(type) {
+func noLDType(m jobj) bool {
+	switch t := m.get("@type").(type) {
 	case string:
 		return false
 	case []any:
@@ -68,10 +68,29 @@ func noLDType(m map[string]any) bool {
 // stored listing does not keep the page's scripts alive. (URL and Image are
 // built by url.URL.String, never shared.)
 func detach(ls []Listing) {
+	n := 0
+	for i := range ls {
+		l := &ls[i]
+		n += len(l.ID) + len(l.Title) + len(l.Price) + len(l.Currency) + len(l.Location) + len(l.Size) + len(l.Rooms)
+	}
+	if n == 0 {
+		return
+	}
+	// One copy of all the texts, which the fields then share.
+	var b strings.Builder
+	b.Grow(n)
 	for i := range ls {
 		l := &ls[i]
 		for _, f := range []*string{&l.ID, &l.Title, &l.Price, &l.Currency, &l.Location, &l.Size, &l.Rooms} {
-			*f = strings.Clone(*f)
+			b.WriteString(*f)
+		}
+	}
+	all := b.String()
+	for i := range ls {
+		l := &ls[i]
+		for _, f := range []*string{&l.ID, &l.Title, &l.Price, &l.Currency, &l.Location, &l.Size, &l.Rooms} {
+			k := len(*f)
+			*f, all = all[:k], all[k:]
 		}
 	}
 }
@@ -87,7 +106,7 @@ func (p *page) jsonLD() (ls []Listing, inList bool) {
 		if !strings.EqualFold(strings.TrimSpace(attr(s, "type")), "application/ld+json") || s.FirstChild == nil {
 			continue
 		}
-		v, ok := unmarshalJSON(strings.TrimSpace(s.FirstChild.Data))
+		v, ok := unmarshalJSONPairs(strings.TrimSpace(s.FirstChild.Data))
 		if !ok {
 			continue
 		}
@@ -109,7 +128,7 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 		for _, e := range x {
 			p.ldWalk(e, listCtx, out, inList, seen, depth+1)
 		}
-	case map[string]any:
+	case jobj:
 		var buf [4]string
 		types := ldTypes(x, buf[:])
 		isList := false
@@ -121,17 +140,17 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 				isList = true
 			}
 		}
-		if g, ok := x["@graph"]; ok {
+		if g, ok := x.lookup("@graph"); ok {
 			p.ldWalk(g, listCtx, out, inList, seen, depth+1)
 		}
 		for _, t := range types {
 			if t == "ListItem" {
 				listCtx = true
-				if item, ok := x["item"]; ok {
+				if item, ok := x.lookup("item"); ok {
 					switch it := item.(type) {
 					case string:
-						p.ldAdd(map[string]any{"url": it, "name": x["name"]}, true, out, inList, seen)
-					case map[string]any:
+						p.ldAdd(newJobj(jpair{"url", it}, jpair{"name", x.get("name")}), true, out, inList, seen)
+					case jobj:
 						if hasType(it, listingTypes) || noLDType(it) {
 							p.ldAdd(it, true, out, inList, seen)
 						} else {
@@ -150,7 +169,7 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 			}
 		}
 		for _, k := range []string{"itemListElement", "mainEntity", "about", "hasPart", "offers", "itemOffered"} {
-			if c, ok := x[k]; ok {
+			if c, ok := x.lookup(k); ok {
 				p.ldWalk(c, listCtx || isList || k == "itemListElement", out, inList, seen, depth+1)
 			}
 		}
@@ -159,16 +178,16 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 
 // ldAdd adds one JSON-LD object as a listing if it has a URL on the page's site
 // other than the page itself; reports whether it did.
-func (p *page) ldAdd(m map[string]any, fromList bool, out *[]Listing, inList *bool, seen map[string]bool) bool {
-	href := str(m["url"])
+func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen map[string]bool) bool {
+	href := str(m.get("url"))
 	if href == "" {
-		if id := str(m["@id"]); strings.HasPrefix(id, "http") || strings.HasPrefix(id, "/") {
+		if id := str(m.get("@id")); strings.HasPrefix(id, "http") || strings.HasPrefix(id, "/") {
 			href = id
 		}
 	}
 	if href == "" {
-		if off, ok := m["offers"].(map[string]any); ok {
-			href = str(off["url"])
+		if off, ok := m.get("offers").(jobj); ok {
+			href = str(off.get("url"))
 		}
 	}
 	u, ok := p.res.resolve(href)
@@ -185,7 +204,7 @@ func (p *page) ldAdd(m map[string]any, fromList bool, out *[]Listing, inList *bo
 	}
 	l := Listing{URL: c}
 	for _, k := range []string{"sku", "productID", "identifier", "mpn"} {
-		if s := str(m[k]); s != "" && isIDToken(s) {
+		if s := str(m.get(k)); s != "" && isIDToken(s) {
 			l.ID = s
 			break
 		}
@@ -193,61 +212,61 @@ func (p *page) ldAdd(m map[string]any, fromList bool, out *[]Listing, inList *bo
 	if l.ID == "" {
 		l.ID = idFromURL(u)
 	}
-	l.Title = fold(str(m["name"]))
+	l.Title = fold(str(m.get("name")))
 	if l.Title == "" {
-		l.Title = fold(str(m["headline"]))
+		l.Title = fold(str(m.get("headline")))
 	}
 	// The thing offered may carry the details.
 	obj := m
-	if io, ok := m["itemOffered"].(map[string]any); ok {
+	if io, ok := m.get("itemOffered").(jobj); ok {
 		obj = io
 		if l.Title == "" {
-			l.Title = fold(str(io["name"]))
+			l.Title = fold(str(io.get("name")))
 		}
 	}
 	l.PriceValue, l.Currency, l.Price = ldPrice(m)
-	l.Location = ldAddress(obj["address"])
+	l.Location = ldAddress(obj.get("address"))
 	if l.Location == "" {
-		l.Location = ldAddress(m["address"])
+		l.Location = ldAddress(m.get("address"))
 	}
-	l.Size = ldQuantity(obj["floorSize"])
-	if r := ldNumber(obj["numberOfRooms"]); r != "" {
+	l.Size = ldQuantity(obj.get("floorSize"))
+	if r := ldNumber(obj.get("numberOfRooms")); r != "" {
 		l.Rooms = r
 	}
-	l.Image = p.ldImage(m["image"])
+	l.Image = p.ldImage(m.get("image"))
 	if l.Image == "" {
-		l.Image = p.ldImage(obj["image"])
+		l.Image = p.ldImage(obj.get("image"))
 	}
 	*out = append(*out, l)
 	return true
 }
 
 // ldPrice reads price, priceCurrency (also in offers / priceSpecification).
-func ldPrice(m map[string]any) (float64, string, string) {
-	for _, src := range []any{m, m["offers"], m["priceSpecification"]} {
-		var o map[string]any
+func ldPrice(m jobj) (float64, string, string) {
+	for _, src := range []any{m, m.get("offers"), m.get("priceSpecification")} {
+		var o jobj
 		switch x := src.(type) {
-		case map[string]any:
+		case jobj:
 			o = x
 		case []any:
 			if len(x) > 0 {
-				o, _ = x[0].(map[string]any)
+				o, _ = x[0].(jobj)
 			}
 		}
-		if o == nil {
+		if o.d == nil {
 			continue
 		}
-		pv := o["price"]
+		pv := o.get("price")
 		if pv == nil {
-			pv = o["lowPrice"]
+			pv = o.get("lowPrice")
 		}
 		if pv == nil {
-			if ps, ok := o["priceSpecification"].(map[string]any); ok {
+			if ps, ok := o.get("priceSpecification").(jobj); ok {
 				o = ps
-				pv = o["price"]
+				pv = o.get("price")
 			}
 		}
-		cur := str(o["priceCurrency"])
+		cur := str(o.get("priceCurrency"))
 		switch x := pv.(type) {
 		case float64:
 			return x, cur, formatPrice(x, cur)
@@ -281,12 +300,12 @@ func ldAddress(v any) string {
 	switch x := v.(type) {
 	case string:
 		return fold(x)
-	case map[string]any:
+	case jobj:
 		var parts []string
-		if s := str(x["streetAddress"]); s != "" {
+		if s := str(x.get("streetAddress")); s != "" {
 			parts = append(parts, s)
 		}
-		loc := strings.TrimSpace(str(x["postalCode"]) + " " + str(x["addressLocality"]))
+		loc := strings.TrimSpace(str(x.get("postalCode")) + " " + str(x.get("addressLocality")))
 		if loc != "" {
 			parts = append(parts, loc)
 		}
@@ -297,12 +316,12 @@ func ldAddress(v any) string {
 
 func ldQuantity(v any) string {
 	switch x := v.(type) {
-	case map[string]any:
-		n := ldNumber(x["value"])
+	case jobj:
+		n := ldNumber(x.get("value"))
 		if n == "" {
 			return ""
 		}
-		switch u := str(x["unitCode"]) + str(x["unitText"]); u {
+		switch u := str(x.get("unitCode")) + str(x.get("unitText")); u {
 		case "MTK", "m²", "m2", "sqm", "MTKm²":
 			return n + " m²"
 		case "":
@@ -324,8 +343,8 @@ func ldNumber(v any) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	case string:
 		return strings.TrimSpace(x)
-	case map[string]any:
-		return ldNumber(x["value"])
+	case jobj:
+		return ldNumber(x.get("value"))
 	}
 	return ""
 }
@@ -340,11 +359,11 @@ func (p *page) ldImage(v any) string {
 				return s
 			}
 		}
-	case map[string]any:
-		if s := str(x["url"]); s != "" {
+	case jobj:
+		if s := str(x.get("url")); s != "" {
 			return p.res.resolveAny(s)
 		}
-		return p.res.resolveAny(str(x["contentUrl"]))
+		return p.res.resolveAny(str(x.get("contentUrl")))
 	}
 	return ""
 }

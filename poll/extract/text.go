@@ -21,20 +21,38 @@ func fold(s string) string {
 	return foldSlow(s)
 }
 
-// foldClean reports whether fold leaves s as it is: ASCII with single spaces
-// between words and none at either end.
+// foldClean reports whether fold leaves s as it is: single spaces between
+// words and none at either end, no other white space or invisible character,
+// valid UTF-8 and no C3 byte (so no mojibake to repair either).
 func foldClean[T string | []byte](s T) bool {
 	prevSpace := true
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return false
+			if c == 0xC3 {
+				return false // maybe mojibake: repairMojibake decides
+			}
+			var buf [utf8.UTFMax]byte
+			r, size := utf8.DecodeRune(buf[:copy(buf[:], s[i:])])
+			if r == utf8.RuneError && size == 1 {
+				return false
+			}
+			switch {
+			case r == '\u00ad' || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff':
+				return false // dropped
+			case unicode.IsSpace(r) || r == '\u00a0' || r == '\u202f' || r == '\u2007':
+				return false // folded into a space
+			}
+			prevSpace = false
+			i += size
+			continue
 		}
 		sp := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 		if sp && (prevSpace || c != ' ') {
 			return false
 		}
 		prevSpace = sp
+		i++
 	}
 	return !prevSpace
 }
@@ -374,7 +392,7 @@ func struck(n *html.Node) bool {
 	if c == "" {
 		return false
 	}
-	if !lowerContains(c, "price", "strike", "line-through") {
+	if !mayMarkStruck(c) {
 		return false // every mark below holds one of these
 	}
 	return lowerContains(c, "old-price", "old_price", "oldprice", "strike", "line-through", "was-price", "price-old", "previous-price")
@@ -396,6 +414,19 @@ func block(n *html.Node) bool {
 func text(n *html.Node) string {
 	if n == nil {
 		return ""
+	}
+	// A text, or an element holding one text only, that folding leaves as it
+	// is (with no mojibake either; the spaces a block adds are folded away):
+	// the text itself.
+	switch {
+	case n.Type == html.TextNode:
+		if foldClean(n.Data) {
+			return n.Data
+		}
+	case n.Type == html.ElementNode && n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode:
+		if foldClean(n.FirstChild.Data) && !skipped(n) && !struck(n) {
+			return n.FirstChild.Data
+		}
 	}
 	bp := getBuf()
 	raw := appendText((*bp)[:0], n)
@@ -486,4 +517,40 @@ func truncate(s string, n int) string {
 	}
 	rs := []rune(s)
 	return strings.TrimSpace(string(rs[:n-1])) + "…"
+}
+
+// mayMarkStruck is lowerContains(c, "price", "strike", "line-through") in one
+// pass over ASCII (texts test it on every element they cross).
+func mayMarkStruck(c string) bool {
+	for i := 0; i < len(c); i++ {
+		b := c[i]
+		if b >= utf8.RuneSelf {
+			return lowerContains(c, "price", "strike", "line-through")
+		}
+		var w string
+		switch b | 0x20 {
+		case 'p':
+			w = "price"
+		case 's':
+			w = "strike"
+		case 'l':
+			w = "line-through"
+		default:
+			continue
+		}
+		if len(c)-i >= len(w) && hasPrefixFoldASCII(c[i:], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPrefixFoldASCII reports whether s starts with w (lower-case ASCII) in any case.
+func hasPrefixFoldASCII(s, w string) bool {
+	for j := 0; j < len(w); j++ {
+		if lowerASCII(s[j]) != w[j] {
+			return false
+		}
+	}
+	return true
 }
