@@ -83,11 +83,11 @@ func (p *page) appState() (ls []Listing, method string) {
 			continue
 		case attr(s, "id") == "__NEXT_DATA__":
 			m = MethodNextData
-			if v, ok := decodeJSON(src); ok {
+			if v, ok := p.jr.decodeFirstPairs(src); ok {
 				roots = append(roots, v)
 			}
 		case typ == "application/json":
-			if v, ok := decodeJSON(src); ok {
+			if v, ok := p.jr.decodeFirstPairs(src); ok {
 				roots = append(roots, v)
 			}
 		case typ == "" || strings.Contains(typ, "javascript") || typ == "module":
@@ -105,7 +105,7 @@ func (p *page) appState() (ls []Listing, method string) {
 				if rest == "" || rest[0] != '{' && rest[0] != '[' {
 					continue
 				}
-				if v, ok := decodeJSON(rest); ok {
+				if v, ok := p.jr.decodeFirstPairs(rest); ok {
 					roots = append(roots, v)
 				}
 			}
@@ -124,9 +124,6 @@ func (p *page) appState() (ls []Listing, method string) {
 	detach(ls)
 	return ls, method
 }
-
-// decodeJSON decodes the first JSON value of s (trailing script text ignored).
-func decodeJSON(s string) (any, bool) { return decodeFirstJSONPairs(s) }
 
 var (
 	stateIDKeys    = []string{"id", "adId", "ad_id", "listingId", "listing_id", "exposeId", "expose_id", "objectId", "itemId", "uuid", "_id", "guid", "propertyId", "offerId", "realEstateId"}

@@ -1080,7 +1080,7 @@ func (p *page) imageOf(n *html.Node) string {
 			v, _, _ = strings.Cut(v, " ")
 			v, _, _ = strings.Cut(v, ",")
 		}
-		if strings.HasSuffix(strings.ToLower(v), ".svg") || strings.HasSuffix(strings.ToLower(v), ".gif") {
+		if lv := strings.ToLower(v); strings.HasSuffix(lv, ".svg") || strings.HasSuffix(lv, ".gif") {
 			return "" // icons and spacers, not photos
 		}
 		if u := p.res.resolveAny(v); u != "" {
@@ -1222,10 +1222,10 @@ func (p *page) cardTitle(card *html.Node, a *anchor, s *cardScan) string {
 	case a.n.DataAtom != atom.A: // a row or card that navigates by script: its first text
 		title = firstText(a.n)
 	default:
-		title = linkTitle(a.n)
+		title = p.linkTitle(a.n)
 	}
 	if title == "" {
-		title = linkTitle(a.n)
+		title = p.linkTitle(a.n)
 	}
 	if title == "" { // an image link first: the text link to the same URL names it
 		title = p.sameURLLinkTitle(card, a)
@@ -1399,6 +1399,21 @@ func linkTitle(a *html.Node) string {
 	if t := text(a); t != "" {
 		return t
 	}
+	return linkTitleRest(a)
+}
+
+// linkTitle is linkTitle(a), with a's text remembered for the page (the card
+// search has read the links' texts already).
+func (p *page) linkTitle(a *html.Node) string {
+	if t := p.textOf(a); t != "" {
+		return t
+	}
+	return linkTitleRest(a)
+}
+
+// linkTitleRest is linkTitle of a link without text: its title, else the alt
+// of its first image with one.
+func linkTitleRest(a *html.Node) string {
 	if t := fold(attr(a, "title")); t != "" {
 		return t
 	}

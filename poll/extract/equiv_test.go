@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -663,5 +664,47 @@ func TestSameURLLinkTitleMatchesQuery(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("no same-URL link title found at all")
+	}
+}
+
+// mayBeRoomsContains is what mayBeRooms replaced: one search per word.
+func mayBeRoomsContains(t string) bool {
+	for _, w := range roomWords {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMayBeRoomsMatchesContains: the one-pass mayBeRooms against a search
+// for each word, on the matcher cases, every fixture text, and each word cut,
+// joined and placed at either end.
+func TestMayBeRoomsMatchesContains(t *testing.T) {
+	cases := slices.Clone(matcherCases)
+	for _, w := range roomWords {
+		for i := 0; i <= len(w); i++ {
+			for j := i; j <= len(w); j++ {
+				cases = append(cases, w[i:j], "x"+w[i:j], w[i:j]+"x", w[:i]+" "+w[i:], w[:i]+w[j:])
+			}
+		}
+		cases = append(cases, strings.ToLower(w), strings.ToUpper(w), "3 "+w+".")
+	}
+	for _, s := range cases {
+		if got, want := mayBeRooms(s), mayBeRoomsContains(s); got != want {
+			t.Errorf("mayBeRooms(%q) = %v, searching each word: %v", s, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	alphabet := []string{"Z", "z", "i", "I", "r", "o", "O", "M", "m", "R", "ä", "\xc3", "u", "e", "h", "a", "b", "l", "c", " ", "1"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := b.String()
+		if got, want := mayBeRooms(s), mayBeRoomsContains(s); got != want {
+			t.Errorf("mayBeRooms(%q) = %v, searching each word: %v", s, got, want)
+		}
 	}
 }

@@ -127,6 +127,13 @@ type page struct {
 	tableKinds       []int
 	// ev is evalGroup's scratch space.
 	ev evalScratch
+	// jr reads the page's scripts; what it returns lives in its blocks, reused
+	// by the next page (nothing read from a script outlives the extraction:
+	// listings are detached).
+	jr jsonReader
+	// ldList and ldSeen are jsonLD's scratch space.
+	ldList []Listing
+	ldSeen map[string]bool
 	// hrefs maps an href to the first anchor resolved with it.
 	hrefs map[string]int
 	// lowered maps class attributes with capitals to their lower case.
@@ -216,6 +223,14 @@ func (p *page) release() {
 	clear(p.groupArena)
 	p.ev.reset()
 	clear(p.ev.members[:cap(p.ev.members)])
+	p.jr.reset()
+	ldList, ldSeen := p.ldList[:0], p.ldSeen
+	if cap(ldList) > 256 {
+		ldList = nil
+	}
+	if len(ldSeen) > 0 || cap(ldList) > 256 { // (jsonLD leaves it empty)
+		ldSeen = nil
+	}
 	hrefs := p.hrefs
 	if len(hrefs) > keep {
 		hrefs = nil
@@ -232,7 +247,7 @@ func (p *page) release() {
 	}
 	clear(texts)
 	*p = page{lowered: lowered, texts: texts, scripts: p.scripts[:0], anchors: p.anchors[:0], groups: p.groups[:0], stack: p.stack[:0],
-		memberArena: p.memberArena[:0], groupArena: p.groupArena[:0], ev: p.ev, hrefs: hrefs}
+		memberArena: p.memberArena[:0], groupArena: p.groupArena[:0], ev: p.ev, jr: p.jr, ldList: ldList, ldSeen: ldSeen, hrefs: hrefs}
 	if cap(p.anchors) > keep || cap(p.memberArena) > keep || cap(p.scripts) > keep || cap(p.groups) > keep || cap(p.stack) > keep || cap(p.groupArena) > keep {
 		return
 	}

@@ -44,7 +44,21 @@ func decodeFirstJSON(s string) (any, bool) {
 // map[string]any (what the script readers use: no hashing, one allocation per
 // object).
 func unmarshalJSONPairs(s string) (any, bool) {
-	d := jsonReader{s: s, pairs: true}
+	var d jsonReader
+	return d.unmarshalPairs(s)
+}
+
+// decodeFirstJSONPairs is decodeFirstJSON with objects read as jobj.
+func decodeFirstJSONPairs(s string) (any, bool) {
+	var d jsonReader
+	return d.decodeFirstPairs(s)
+}
+
+// unmarshalPairs is unmarshalJSONPairs reading with d, whose blocks and
+// scratch may be left from earlier scripts: what it returns lives in them, so
+// it is valid until d.reset.
+func (d *jsonReader) unmarshalPairs(s string) (any, bool) {
+	d.start(s, false)
 	v, ok := d.value()
 	if !ok {
 		return nil, false
@@ -56,10 +70,43 @@ func unmarshalJSONPairs(s string) (any, bool) {
 	return v, true
 }
 
-// decodeFirstJSONPairs is decodeFirstJSON with objects read as jobj.
-func decodeFirstJSONPairs(s string) (any, bool) {
-	d := jsonReader{s: s, useNumber: true, pairs: true}
+// decodeFirstPairs is decodeFirstJSONPairs reading with d (see unmarshalPairs).
+func (d *jsonReader) decodeFirstPairs(s string) (any, bool) {
+	d.start(s, true)
 	return d.value()
+}
+
+// start sets d to read s, keeping its blocks (carving goes on after what
+// earlier scripts took) and scratch.
+func (d *jsonReader) start(s string, useNumber bool) {
+	clear(d.stack)
+	clear(d.values)
+	d.s, d.i, d.depth, d.useNumber, d.pairs = s, 0, 0, useNumber, true
+	d.stack, d.values = d.stack[:0], d.values[:0]
+}
+
+// reset drops everything d read (the values it returned must be out of use)
+// and keeps its scratch and its last blocks for the next page, unless large.
+func (d *jsonReader) reset() {
+	const keep = 1 << 12
+	clear(d.stack[:cap(d.stack)])
+	clear(d.values[:cap(d.values)])
+	clear(d.objs)
+	clear(d.block)
+	clear(d.arrs)
+	*d = jsonReader{stack: d.stack[:0], values: d.values[:0], objs: d.objs[:0], block: d.block[:0], arrs: d.arrs[:0]}
+	if cap(d.stack) > keep {
+		d.stack = nil
+	}
+	if cap(d.values) > keep {
+		d.values = nil
+	}
+	if cap(d.block) > keep { // (a block is larger than 1024 for one long object only)
+		d.block = nil
+	}
+	if cap(d.arrs) > keep {
+		d.arrs = nil
+	}
 }
 
 // jobj is a JSON object as its members in document order, each key once: a
@@ -120,6 +167,8 @@ type jsonReader struct {
 	// per script rather than two per object).
 	objs  []jobjData
 	block []jpair
+	// arrs: the arrays' elements, carved likewise (pairs only).
+	arrs []any
 }
 
 // newObject returns an object holding a copy of ms.
@@ -138,6 +187,18 @@ func (d *jsonReader) newObject(ms []jpair) jobj {
 	}
 	d.objs = append(d.objs, jobjData{own})
 	return jobj{&d.objs[len(d.objs)-1]}
+}
+
+// newArray returns a copy of vs (not empty), carved from d.arrs.
+func (d *jsonReader) newArray(vs []any) []any {
+	n := len(vs)
+	if cap(d.arrs)-len(d.arrs) < n {
+		d.arrs = make([]any, 0, max(n, min(max(16, 2*cap(d.arrs)), 1024)))
+	}
+	a := d.arrs[len(d.arrs) : len(d.arrs)+n : len(d.arrs)+n]
+	d.arrs = d.arrs[:len(d.arrs)+n]
+	copy(a, vs)
+	return a
 }
 
 func (d *jsonReader) space() {
@@ -443,8 +504,7 @@ func (d *jsonReader) pairArray() (any, bool) {
 		case ']':
 			d.i++
 			d.depth--
-			a := make([]any, len(d.values)-start)
-			copy(a, d.values[start:])
+			a := d.newArray(d.values[start:])
 			clear(d.values[start:])
 			d.values = d.values[:start]
 			return a, true

@@ -221,3 +221,58 @@ func TestReadersIgnoreMemberOrder(t *testing.T) {
 		t.Error("no JSON object read")
 	}
 }
+
+// TestReusedJSONReader: a reader that goes on from earlier inputs (also ones
+// it failed on halfway) and is reset between pages, as a page's reader is,
+// reads what a fresh one reads, and leaves earlier results untouched until
+// reset.
+func TestReusedJSONReader(t *testing.T) {
+	inputs := append(slices.Clone(jsonCases), fixtureScripts(t)...)
+	var d jsonReader
+	type kept struct {
+		s    string
+		v, w any
+		ok   bool
+	}
+	var page []kept
+	check := func() {
+		for _, k := range page {
+			if !reflect.DeepEqual(k.v, k.w) {
+				t.Errorf("a value read from %.80q changed before the reset: %#v, was %#v", k.s, k.v, k.w)
+			}
+		}
+	}
+	for i, s := range inputs {
+		for _, first := range []bool{false, true} {
+			var v, w any
+			var ok, okW bool
+			if first {
+				v, ok = d.decodeFirstPairs(s)
+				w, okW = decodeFirstJSONPairs(s)
+			} else {
+				v, ok = d.unmarshalPairs(s)
+				w, okW = unmarshalJSONPairs(s)
+			}
+			if ok != okW || !reflect.DeepEqual(v, w) {
+				t.Fatalf("reused reader on %.80q (first %v) = %#v, %v; fresh: %#v, %v", s, first, v, ok, w, okW)
+			}
+			if ok {
+				w2, _ := unmarshalOrFirst(s, first)
+				page = append(page, kept{s, v, w2, ok})
+			}
+		}
+		if i%7 == 6 {
+			check()
+			page = page[:0]
+			d.reset()
+		}
+	}
+	check()
+}
+
+func unmarshalOrFirst(s string, first bool) (any, bool) {
+	if first {
+		return decodeFirstJSONPairs(s)
+	}
+	return unmarshalJSONPairs(s)
+}

@@ -101,20 +101,30 @@ func detach(ls []Listing) {
 // inList reports whether they came from an ItemList (one is enough then);
 // otherwise a single object is a detail page's, not a result list.
 func (p *page) jsonLD() (ls []Listing, inList bool) {
-	seen := map[string]bool{}
+	// The listings are gathered in the page's scratch list and copied out once
+	// (not regrown as they come); seen is the page's too.
+	found := p.ldList[:0]
+	if p.ldSeen == nil {
+		p.ldSeen = make(map[string]bool)
+	}
 	for _, s := range p.scripts {
 		if !strings.EqualFold(strings.TrimSpace(attr(s, "type")), "application/ld+json") || s.FirstChild == nil {
 			continue
 		}
-		v, ok := unmarshalJSONPairs(strings.TrimSpace(s.FirstChild.Data))
+		v, ok := p.jr.unmarshalPairs(strings.TrimSpace(s.FirstChild.Data))
 		if !ok {
 			continue
 		}
-		p.ldWalk(v, false, &ls, &inList, seen, 0)
+		p.ldWalk(v, false, &found, &inList, p.ldSeen, 0)
 	}
-	if len(ls) == 1 && !inList {
-		return nil, false
+	clear(p.ldSeen)
+	// (A single object outside a list is a detail page's: nil, false.)
+	if n := len(found); n > 1 || n == 1 && inList {
+		ls = make([]Listing, n)
+		copy(ls, found)
 	}
+	clear(found)
+	p.ldList = found[:0]
 	detach(ls)
 	return ls, inList
 }

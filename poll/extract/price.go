@@ -311,12 +311,44 @@ func mayBeSize(t string) bool {
 	return strings.Contains(t, "m²") || strings.Contains(t, "m2") || strings.Contains(t, "qm") || strings.Contains(t, "sq") || strings.Contains(t, "m\u00b2")
 }
 
-// mayBeRooms is a quick test before roomsRe.
+// mayBeRooms is a quick test before roomsRe: whether t contains one of
+// roomWords (in one pass rather than one search per word).
 func mayBeRooms(t string) bool {
-	for _, w := range []string{"Zi", "zi", "ZI", "oom", "OOM", "Räume", "hab", "locali", "Zr"} {
-		if strings.Contains(t, w) {
-			return true
+	for i := 0; i < len(t); i++ {
+		r := t[i:]
+		switch t[i] {
+		case 'Z':
+			if len(r) >= 2 && (r[1] == 'i' || r[1] == 'I' || r[1] == 'r') {
+				return true
+			}
+		case 'z':
+			if len(r) >= 2 && r[1] == 'i' {
+				return true
+			}
+		case 'o':
+			if strings.HasPrefix(r, "oom") {
+				return true
+			}
+		case 'O':
+			if strings.HasPrefix(r, "OOM") {
+				return true
+			}
+		case 'R':
+			if strings.HasPrefix(r, "Räume") {
+				return true
+			}
+		case 'h':
+			if strings.HasPrefix(r, "hab") {
+				return true
+			}
+		case 'l':
+			if strings.HasPrefix(r, "locali") {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// roomWords are the words mayBeRooms looks for.
+var roomWords = []string{"Zi", "zi", "ZI", "oom", "OOM", "Räume", "hab", "locali", "Zr"}
