@@ -37,8 +37,8 @@ const appID = "app.notifio.desktop"
 //go:embed Icon.png
 var iconPNG []byte
 
-// headlessMemoryLimit is the soft memory limit of `notifio run` and `once`
-// (GOMEMLIMIT overrides it): the RSS budget of docs/PERFORMANCE.md is 80 MB,
+// headlessMemoryLimit is the soft memory limit of `notifio run` and `once` up
+// to 1,000 searches (16 KiB more per search beyond; GOMEMLIMIT overrides it): the RSS budget of docs/PERFORMANCE.md is 80 MB,
 // of which the binary and its libraries take ~25 MB and the
 // database's mapped pages up to ~15 MB at 1,000 searches.
 const headlessMemoryLimit = 40 << 20

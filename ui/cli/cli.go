@@ -41,11 +41,19 @@ type Env struct {
 	MemoryLimit int64
 }
 
-// applyMemoryLimit sets env.MemoryLimit as the runtime's soft memory limit.
-func (env *Env) applyMemoryLimit() {
+// applyMemoryLimit sets the runtime's soft memory limit for a watcher of the
+// given number of searches (memoryLimitFor), unless GOMEMLIMIT is set.
+func (env *Env) applyMemoryLimit(searches int) {
 	if env.MemoryLimit > 0 && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(env.MemoryLimit)
+		debug.SetMemoryLimit(memoryLimitFor(env.MemoryLimit, searches))
 	}
+}
+
+// memoryLimitFor is base up to 1,000 searches (what docs/PERFORMANCE.md
+// measures), plus 16 KiB for each search beyond: a limit below the live heap
+// would make the garbage collector run all the time.
+func memoryLimitFor(base int64, searches int) int64 {
+	return base + int64(max(0, searches-1000))*16<<10
 }
 
 // ErrUsage marks an error in how a command was called; main prints usage for it.

@@ -168,3 +168,18 @@ func TestCheckCommandJSONIsOneObject(t *testing.T) {
 		t.Errorf("check saved something: %q", out)
 	}
 }
+
+// The soft memory limit of run/once grows with the searches beyond the 1,000
+// the performance figures are measured at, so a large watcher is not starved.
+func TestMemoryLimitFor(t *testing.T) {
+	for _, tc := range []struct {
+		searches int
+		want     int64
+	}{
+		{0, 40 << 20}, {1000, 40 << 20}, {1001, 40<<20 + 16<<10}, {5000, 40<<20 + 4000*16<<10},
+	} {
+		if got := memoryLimitFor(40<<20, tc.searches); got != tc.want {
+			t.Errorf("memoryLimitFor(40 MiB, %d) = %d, want %d", tc.searches, got, tc.want)
+		}
+	}
+}

@@ -29,7 +29,6 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return flagErr(err)
 	}
-	env.applyMemoryLimit()
 	db, dir, err := env.openDB()
 	if err != nil {
 		return err
@@ -52,6 +51,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	env.applyMemoryLimit(len(svc.Snapshot().Searches))
 	defer svc.Close()
 	sw := newStatusWriter(filepath.Join(dir, statusFile), svc.Snapshot)
 	defer func() {
@@ -76,7 +76,6 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return flagErr(err)
 	}
-	env.applyMemoryLimit()
 	db, dir, err := env.openDB()
 	if err != nil {
 		return err
@@ -92,6 +91,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	env.applyMemoryLimit(len(svc.Snapshot().Searches))
 	defer svc.Close()
 	results := svc.Once(ctx)
 	drainCtx, cancel := context.WithTimeout(ctx, *wait)
