@@ -4,7 +4,6 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -33,14 +32,7 @@ type tokenSite struct {
 func newTokenSite(t *testing.T, ids ...string) *tokenSite {
 	t.Helper()
 	s := &tokenSite{mode: "ok", listings: ids}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("cannot listen on loopback: %v", err)
-	}
-	s.srv = httptest.NewUnstartedServer(s)
-	s.srv.Listener = l
-	s.srv.Start()
-	t.Cleanup(s.srv.Close)
+	s.srv = serveOn(t, "127.0.0.1", s)
 	return s
 }
 

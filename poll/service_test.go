@@ -61,15 +61,23 @@ type site struct {
 func newSite(t *testing.T, ip string, ids ...string) *site {
 	t.Helper()
 	s := &site{mode: "ok", listings: ids}
+	s.srv = serveOn(t, ip, s)
+	return s
+}
+
+// serveOn serves h on a loopback address of ip until the test ends (skipped
+// when the machine cannot listen there).
+func serveOn(t *testing.T, ip string, h http.Handler) *httptest.Server {
+	t.Helper()
 	l, err := net.Listen("tcp", ip+":0")
 	if err != nil {
 		t.Skipf("cannot listen on %s: %v", ip, err)
 	}
-	s.srv = httptest.NewUnstartedServer(s)
-	s.srv.Listener = l
-	s.srv.Start()
-	t.Cleanup(s.srv.Close)
-	return s
+	srv := httptest.NewUnstartedServer(h)
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 func (s *site) set(mode, retry string) {

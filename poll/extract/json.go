@@ -22,6 +22,11 @@ const maxJSONDepth = 10000
 // nothing but JSON white space after it.
 func unmarshalJSON(s string) (any, bool) {
 	d := jsonReader{s: s}
+	return d.whole()
+}
+
+// whole reads one value and then nothing but white space to the end.
+func (d *jsonReader) whole() (any, bool) {
 	v, ok := d.value()
 	if !ok {
 		return nil, false
@@ -59,15 +64,7 @@ func decodeFirstJSONPairs(s string) (any, bool) {
 // it is valid until d.reset.
 func (d *jsonReader) unmarshalPairs(s string) (any, bool) {
 	d.start(s, false)
-	v, ok := d.value()
-	if !ok {
-		return nil, false
-	}
-	d.space()
-	if d.i != len(d.s) {
-		return nil, false
-	}
-	return v, true
+	return d.whole()
 }
 
 // decodeFirstPairs is decodeFirstJSONPairs reading with d (see unmarshalPairs).
@@ -310,46 +307,71 @@ func (d *jsonReader) object() (any, bool) {
 	}
 	d.i++ // '{'
 	m := make(map[string]any)
-	d.space()
-	if d.i < len(d.s) && d.s[d.i] == '}' {
-		d.i++
-		d.depth--
+	if d.closes('}') {
 		return m, true
 	}
 	for {
-		d.space()
-		if d.i >= len(d.s) || d.s[d.i] != '"' {
-			return nil, false
-		}
-		k, ok := d.str()
-		if !ok {
-			return nil, false
-		}
-		d.space()
-		if d.i >= len(d.s) || d.s[d.i] != ':' {
-			return nil, false
-		}
-		d.i++
-		v, ok := d.value()
+		k, v, ok := d.member()
 		if !ok {
 			return nil, false
 		}
 		m[k] = v
-		d.space()
-		if d.i >= len(d.s) {
+		if more, ok := d.more('}'); !ok {
 			return nil, false
-		}
-		switch d.s[d.i] {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			d.depth--
+		} else if !more {
 			return m, true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// closes reports whether the container just opened closes at once (after
+// white space) with closer, and then reads it.
+func (d *jsonReader) closes(closer byte) bool {
+	d.space()
+	if d.i < len(d.s) && d.s[d.i] == closer {
+		d.i++
+		d.depth--
+		return true
+	}
+	return false
+}
+
+// member reads one object member, `"key": value`.
+func (d *jsonReader) member() (string, any, bool) {
+	d.space()
+	if d.i >= len(d.s) || d.s[d.i] != '"' {
+		return "", nil, false
+	}
+	k, ok := d.str()
+	if !ok {
+		return "", nil, false
+	}
+	d.space()
+	if d.i >= len(d.s) || d.s[d.i] != ':' {
+		return "", nil, false
+	}
+	d.i++
+	v, ok := d.value()
+	return k, v, ok
+}
+
+// more reads what follows a member or an element: a comma (more is true) or
+// closer (the container ends). ok is false for anything else.
+func (d *jsonReader) more(closer byte) (more, ok bool) {
+	d.space()
+	if d.i >= len(d.s) {
+		return false, false
+	}
+	switch d.s[d.i] {
+	case ',':
+		d.i++
+		return true, true
+	case closer:
+		d.i++
+		d.depth--
+		return false, true
+	}
+	return false, false
 }
 
 // reorderMembers, when set (by a test), reorders each object's members as it
@@ -365,27 +387,11 @@ func (d *jsonReader) pairObject() (any, bool) {
 	d.i++ // '{'
 	start := len(d.stack)
 	var index map[string]int // key → place in d.stack, once the object is long
-	d.space()
-	if d.i < len(d.s) && d.s[d.i] == '}' {
-		d.i++
-		d.depth--
+	if d.closes('}') {
 		return d.newObject(nil), true
 	}
 	for {
-		d.space()
-		if d.i >= len(d.s) || d.s[d.i] != '"' {
-			return nil, false
-		}
-		k, ok := d.str()
-		if !ok {
-			return nil, false
-		}
-		d.space()
-		if d.i >= len(d.s) || d.s[d.i] != ':' {
-			return nil, false
-		}
-		d.i++
-		v, ok := d.value()
+		k, v, ok := d.member()
 		if !ok {
 			return nil, false
 		}
@@ -416,16 +422,9 @@ func (d *jsonReader) pairObject() (any, bool) {
 		} else {
 			d.stack = append(d.stack, jpair{k, v})
 		}
-		d.space()
-		if d.i >= len(d.s) {
+		if more, ok := d.more('}'); !ok {
 			return nil, false
-		}
-		switch d.s[d.i] {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			d.depth--
+		} else if !more {
 			o := d.newObject(d.stack[start:])
 			if reorderMembers != nil {
 				reorderMembers(o)
@@ -433,8 +432,6 @@ func (d *jsonReader) pairObject() (any, bool) {
 			clear(d.stack[start:])
 			d.stack = d.stack[:start]
 			return o, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -449,10 +446,7 @@ func (d *jsonReader) array() (any, bool) {
 		return d.pairArray()
 	}
 	a := []any{}
-	d.space()
-	if d.i < len(d.s) && d.s[d.i] == ']' {
-		d.i++
-		d.depth--
+	if d.closes(']') {
 		return a, true
 	}
 	for {
@@ -461,19 +455,10 @@ func (d *jsonReader) array() (any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		d.space()
-		if d.i >= len(d.s) {
+		if more, ok := d.more(']'); !ok {
 			return nil, false
-		}
-		switch d.s[d.i] {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			d.depth--
+		} else if !more {
 			return a, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -481,10 +466,7 @@ func (d *jsonReader) array() (any, bool) {
 // pairArray is array for d.pairs (after the '['): the elements are gathered on
 // d.values and copied into a slice of their number.
 func (d *jsonReader) pairArray() (any, bool) {
-	d.space()
-	if d.i < len(d.s) && d.s[d.i] == ']' {
-		d.i++
-		d.depth--
+	if d.closes(']') {
 		return []any{}, true
 	}
 	start := len(d.values)
@@ -494,22 +476,13 @@ func (d *jsonReader) pairArray() (any, bool) {
 			return nil, false
 		}
 		d.values = append(d.values, v)
-		d.space()
-		if d.i >= len(d.s) {
+		if more, ok := d.more(']'); !ok {
 			return nil, false
-		}
-		switch d.s[d.i] {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			d.depth--
+		} else if !more {
 			a := d.newArray(d.values[start:])
 			clear(d.values[start:])
 			d.values = d.values[:start]
 			return a, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -582,25 +555,12 @@ func unquoteJSON(s string) string {
 		switch {
 		case c == '\\':
 			i++
+			if e, ok := shortEscape(s[i]); ok {
+				b = append(b, e)
+				i++
+				continue
+			}
 			switch s[i] {
-			case '"', '\\', '/':
-				b = append(b, s[i])
-				i++
-			case 'b':
-				b = append(b, '\b')
-				i++
-			case 'f':
-				b = append(b, '\f')
-				i++
-			case 'n':
-				b = append(b, '\n')
-				i++
-			case 'r':
-				b = append(b, '\r')
-				i++
-			case 't':
-				b = append(b, '\t')
-				i++
 			case 'u':
 				rr := getu4(s[i-1:])
 				i += 5
@@ -647,4 +607,23 @@ func getu4(s string) rune {
 		r = r*16 + rune(c)
 	}
 	return r
+}
+
+// shortEscape is the byte a one-letter JSON escape (after the backslash) stands for.
+func shortEscape(c byte) (byte, bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
 }
