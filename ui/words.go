@@ -226,7 +226,11 @@ func siteRetryAfter(s poll.SiteSnapshot) string {
 // siteStats is the health line of a site card.
 func siteStats(s poll.SiteSnapshot) string {
 	parts := []string{plural(s.Searches, "search", "searches")}
-	if s.AvgResponse > 0 {
+	switch {
+	case s.AvgResponse <= 0:
+	case s.AvgResponse < 10*time.Millisecond:
+		parts = append(parts, "answers in under 10ms") // "about 0s" read as broken
+	default:
 		parts = append(parts, "answers in about "+s.AvgResponse.Round(10*time.Millisecond).String())
 	}
 	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads

@@ -198,3 +198,20 @@ func TestHumanDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestSiteStatsResponseTime(t *testing.T) {
+	for _, tc := range []struct {
+		avg  time.Duration
+		want string
+	}{
+		{0, "2 searches"},
+		{400 * time.Microsecond, "2 searches · answers in under 10ms"},
+		{9 * time.Millisecond, "2 searches · answers in under 10ms"},
+		{423 * time.Millisecond, "2 searches · answers in about 420ms"},
+		{1460 * time.Millisecond, "2 searches · answers in about 1.46s"},
+	} {
+		if got := siteStats(poll.SiteSnapshot{Searches: 2, AvgResponse: tc.avg}); got != tc.want {
+			t.Errorf("siteStats(avg %s) = %q, want %q", tc.avg, got, tc.want)
+		}
+	}
+}
