@@ -148,31 +148,72 @@ func TestTickTouchesNoRowsWhileAnotherViewOrHidden(t *testing.T) {
 	}
 }
 
+// fakeTicker is a Ticker whose ticks the test sends and whose Stop and Reset
+// it sees, in order.
+type fakeTicker struct {
+	c      chan time.Time
+	events chan string
+}
+
+func newFakeTicker() *fakeTicker {
+	return &fakeTicker{c: make(chan time.Time), events: make(chan string, 16)}
+}
+
+func (f *fakeTicker) Chan() <-chan time.Time { return f.c }
+func (f *fakeTicker) Stop()                  { f.record("stop") }
+func (f *fakeTicker) Reset(time.Duration)    { f.record("reset") }
+
+func (f *fakeTicker) record(e string) {
+	select {
+	case f.events <- e:
+	default:
+	}
+}
+
+// fire delivers one tick; it returns once the ticker goroutine took it.
+func (f *fakeTicker) fire(t *testing.T) {
+	t.Helper()
+	select {
+	case f.c <- time.Time{}:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the ticker goroutine does not take ticks")
+	}
+}
+
+// await waits for the ticker goroutine to call Stop or Reset.
+func (f *fakeTicker) await(t *testing.T, want string) {
+	t.Helper()
+	select {
+	case e := <-f.events:
+		if e != want {
+			t.Fatalf("the ticker goroutine called %s, want %s", e, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the ticker goroutine never called %s", want)
+	}
+}
+
 func TestTickerStopsWhileHidden(t *testing.T) {
 	a := test.NewTempApp(t)
 	clock := &fakeClock{t: t0}
 	b := newFakeBackend(clock)
 	b.set(manySearches(3))
 	q := newQueue()
-	u := New(a, b, Options{Now: clock.Now, Dispatch: q.dispatch, TickEvery: time.Millisecond})
+	ft := newFakeTicker()
+	u := New(a, b, Options{Now: clock.Now, Dispatch: q.dispatch, NewTicker: func(time.Duration) Ticker { return ft }})
 	defer u.Close()
 	u.win.Resize(fyne.NewSize(900, 620))
-	q.runNext(t) // ticking
+	ft.fire(t)
+	q.runNext(t) // a tick reaches the UI goroutine
 
 	u.hide()
-	time.Sleep(20 * time.Millisecond) // at most one tick was already on its way
-	q.runAll()
-	drain := func() {
-		for {
-			select {
-			case <-q.signal:
-			default:
-				return
-			}
-		}
+	ft.await(t, "stop")
+	// Stopped, the goroutine waits for the window alone: nobody takes a tick.
+	select {
+	case ft.c <- time.Time{}:
+		t.Error("the ticker goroutine took a tick while the window was hidden")
+	default:
 	}
-	drain()
-	time.Sleep(50 * time.Millisecond) // fifty periods
 	select {
 	case <-q.signal:
 		t.Error("the ticker dispatched while the window was hidden")
@@ -180,7 +221,9 @@ func TestTickerStopsWhileHidden(t *testing.T) {
 	}
 
 	u.show()
+	ft.await(t, "reset")
 	clock.Advance(2 * time.Second)
+	ft.fire(t)
 	q.runNext(t) // ticking again
 	if got := u.searches.rows[0].status; got != "next check in 0:58" {
 		t.Errorf("after the window came back the first row says %q, want %q", got, "next check in 0:58")

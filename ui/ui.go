@@ -60,6 +60,9 @@ type Options struct {
 	StartHidden bool
 	// TickEvery is the period of the countdown ticker; 0 means one second.
 	TickEvery time.Duration
+	// NewTicker makes the countdown ticker; nil means time.NewTicker. Tests pass
+	// one whose ticks they send themselves and whose Stop and Reset they see.
+	NewTicker func(time.Duration) Ticker
 	// Version is shown in the About dialog (main passes FyneApp.toml's Version);
 	// "" or "dev" reads as a development build.
 	Version string
@@ -67,6 +70,21 @@ type Options struct {
 	// (os.UserConfigDir()/notifio).
 	DataDir string
 }
+
+// Ticker is what the countdowns run on: a time.Ticker, or a test's own.
+type Ticker interface {
+	// Chan delivers the ticks.
+	Chan() <-chan time.Time
+	// Stop stops the ticks until Reset.
+	Stop()
+	// Reset starts the ticks again, d apart.
+	Reset(d time.Duration)
+}
+
+// realTicker is a time.Ticker as a Ticker.
+type realTicker struct{ *time.Ticker }
+
+func (t realTicker) Chan() <-chan time.Time { return t.C }
 
 // UI is Notifio's window and tray. Create it with New. Its methods must be called
 // on the Fyne UI goroutine, except Notify and NotifyDigest, which are safe from any
@@ -164,7 +182,11 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 	if every <= 0 {
 		every = time.Second
 	}
-	go u.runTicker(every)
+	newTicker := opts.NewTicker
+	if newTicker == nil {
+		newTicker = func(d time.Duration) Ticker { return realTicker{time.NewTicker(d)} }
+	}
+	go u.runTicker(newTicker(every), every)
 	return u
 }
 
@@ -200,8 +222,7 @@ func (u *UI) Close() {
 // runTicker drives every countdown in the window from one ticker: one dispatch a
 // second, and only labels whose words changed are set. While the window is hidden
 // (setTicking(false)) the ticker is stopped and nothing is dispatched.
-func (u *UI) runTicker(every time.Duration) {
-	t := time.NewTicker(every)
+func (u *UI) runTicker(t Ticker, every time.Duration) {
 	defer t.Stop()
 	for {
 		if u.tickOff.Load() {
@@ -218,7 +239,7 @@ func (u *UI) runTicker(every time.Duration) {
 		case <-u.done:
 			return
 		case <-u.resume:
-		case <-t.C:
+		case <-t.Chan():
 			u.dispatch(u.tick)
 		}
 	}
