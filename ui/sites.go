@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -118,11 +117,8 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 			"header and paste it into the search (Edit, then Advanced, then Cookie). Its searches stay stopped until then.")
 	case st.Kind == "":
 		c.why.SetText("Notifio reads this site normally.")
-	case st.Rung > 0:
-		c.why.SetText("Why: " + st.Site + " " + kindWords(st.Kind) + ". Each refusal in a row makes the wait longer (now at step " +
-			strconv.Itoa(st.Rung) + "); one good answer clears it.")
 	default:
-		c.why.SetText("Why: " + st.Site + " " + kindWords(st.Kind) + ".")
+		c.why.SetText(siteWhy(st))
 	}
 	setText(c.next, siteNextProbe(st, now))
 	c.last.SetText(siteLastResponse(st))

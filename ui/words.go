@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"notifio/hostbackoff"
 	"notifio/poll"
 )
 
@@ -169,6 +170,52 @@ func kindWords(kind string) string {
 		return "is fine"
 	}
 	return "refused us (" + strings.ReplaceAll(kind, "_", " ") + ")"
+}
+
+// siteWhy says what a refusal of this kind means, how long the waits grow, and
+// what the user can do; the card's headline already says which kind and step.
+func siteWhy(s poll.SiteSnapshot) string {
+	var what, todo string
+	k, known := hostbackoff.ParseKind(s.Kind)
+	switch k {
+	case hostbackoff.Challenge:
+		what = "The site showed a captcha or a browser check instead of results: it takes Notifio for a robot."
+		todo = "If you can, open the site in your browser, solve the check, then press \u201cI solved it \u2014 probe now\u201d."
+	case hostbackoff.RateLimited:
+		what = "The site said Notifio asks too often (HTTP 429). When it names a wait (Retry-After), Notifio keeps to it, up to an hour."
+		todo = "If this keeps happening, give this site\u2019s searches a longer interval or watch fewer of them."
+	case hostbackoff.Denied:
+		what = "The site refused access (a 401 or 403 answer, or a \u201cblocked\u201d page)."
+		todo = "If it never lets up, the site does not want to be read automatically from this connection."
+	default:
+		what = "The site did not answer properly: a server error, a timeout or a broken connection. Being offline does not count."
+		todo = "Nothing to do: this usually passes on its own."
+	}
+	if !known {
+		what = "The site refused us (" + strings.ReplaceAll(s.Kind, "_", " ") + ")."
+	}
+	steps := hostbackoff.Ladders[k]
+	if !known {
+		steps = hostbackoff.Ladders[hostbackoff.Error]
+	}
+	words := make([]string, len(steps))
+	for i, d := range steps {
+		words[i] = shortDuration(d)
+	}
+	ladder := "Waits after refusals in a row: " + strings.Join(words, " \u2192 ")
+	if s.Rung > 0 {
+		ladder += " (now at step " + strconv.Itoa(s.Rung) + ")"
+	}
+	return what + " " + ladder + "; one good answer clears it. " + todo
+}
+
+// shortDuration writes a ladder step: "30 s", "2 min", "60 min" (all steps in
+// one unit read as a ladder).
+func shortDuration(d time.Duration) string {
+	if d < time.Minute {
+		return strconv.Itoa(int(d/time.Second)) + " s"
+	}
+	return strconv.Itoa(int(d/time.Minute)) + " min"
 }
 
 // siteHeadline is the one-line state of a site, shown as its card's subtitle.

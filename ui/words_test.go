@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -212,6 +213,32 @@ func TestSiteStatsResponseTime(t *testing.T) {
 	} {
 		if got := siteStats(poll.SiteSnapshot{Searches: 2, AvgResponse: tc.avg}); got != tc.want {
 			t.Errorf("siteStats(avg %s) = %q, want %q", tc.avg, got, tc.want)
+		}
+	}
+}
+
+func TestSiteWhyExplainsTheKindAndItsLadder(t *testing.T) {
+	for _, c := range []struct {
+		snap poll.SiteSnapshot
+		want []string
+	}{
+		{poll.SiteSnapshot{Site: "a.de", Kind: "challenge", Rung: 2},
+			[]string{"captcha", "1 min → 3 min → 8 min → 15 min → 30 min (now at step 2)", "I solved it — probe now"}},
+		{poll.SiteSnapshot{Site: "a.de", Kind: "rate_limited", Rung: 1},
+			[]string{"asks too often (HTTP 429)", "Retry-After", "2 min → 5 min → 15 min → 30 min (now at step 1)", "longer interval"}},
+		{poll.SiteSnapshot{Site: "a.de", Kind: "denied", Rung: 4},
+			[]string{"refused access", "5 min → 15 min → 30 min → 60 min (now at step 4)"}},
+		{poll.SiteSnapshot{Site: "a.de", Kind: "error"},
+			[]string{"did not answer properly", "30 s → 2 min → 5 min;", "Being offline does not count"}},
+	} {
+		got := siteWhy(c.snap)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", c.snap.Kind, got, w)
+			}
+		}
+		if strings.Contains(got, c.snap.Site) {
+			t.Errorf("%s: %q repeats the site's name, which the card's title and headline show", c.snap.Kind, got)
 		}
 	}
 }
