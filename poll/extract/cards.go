@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -114,7 +115,8 @@ func (p *page) cards() []Listing {
 // cardGroups are the groups cards examines: the walk's groups and the merged
 // grids, the cardCandidates best by their cheap score.
 func (p *page) cardGroups() []*group {
-	gs := append(slices.Clone(p.groups), p.gridGroups()...)
+	gs := append(append(p.cardGroupList[:0], p.groups...), p.gridGroups()...)
+	p.cardGroupList = gs[:0]
 	slices.SortStableFunc(gs, func(a, b *group) int {
 		switch {
 		case a.pre > b.pre:
@@ -138,16 +140,13 @@ func (p *page) cardGroups() []*group {
 // next, whatever the remaining groups score. (On a grid laid out in rows, the
 // merged grid decides before its rows are looked at.)
 func (p *page) bestCards(gs []*group) []Listing {
-	type evaluated struct {
-		c      candidate
-		idx    int
-		failed bool
-	}
 	// Evaluation order: highest bound first (on a tie, the earlier group).
-	order := make([]int, len(gs))
-	for i := range order {
-		order[i] = i
+	order := p.bestOrder[:0]
+	for i := range gs {
+		order = append(order, i)
 	}
+	done := p.bestDone[:0]
+	defer func() { p.bestOrder, p.bestDone = order[:0], done[:0] }()
 	slices.SortStableFunc(order, func(a, b int) int {
 		switch ua, ub := maxScore(gs[a]), maxScore(gs[b]); {
 		case ua > ub:
@@ -157,7 +156,6 @@ func (p *page) bestCards(gs []*group) []Listing {
 		}
 		return 0
 	})
-	var done []evaluated
 	next := 0
 	for {
 		// The candidate that sorts first among those evaluated and not yet built.
@@ -191,6 +189,14 @@ func (p *page) bestCards(gs []*group) []Listing {
 	}
 }
 
+// evaluated is a group bestCards has evaluated: its candidate, its index in
+// the groups, and whether building it failed.
+type evaluated struct {
+	c      candidate
+	idx    int
+	failed bool
+}
+
 // ahead reports whether a candidate with score sa from group ia sorts before
 // one with score sb from group ib (higher score first, then the earlier group).
 func ahead(sa float64, ia int, sb float64, ib int) bool {
@@ -214,13 +220,16 @@ func (p *page) gridGroups() []*group {
 }
 
 // mergeGrids is gridGroups' work: for each group, the groups its members hold,
-// merged by tag.
+// merged by tag. (The list it returns is the page's, until the next call.)
 func (p *page) mergeGrids() []*group {
-	byParent := make(map[*html.Node][]*group, len(p.groups))
-	for _, g := range p.groups {
-		byParent[g.parent] = append(byParent[g.parent], g)
+	var byParent map[*html.Node][]*group
+	if len(p.groups) > 32 { // else looked up along the list (heldGroups)
+		byParent = make(map[*html.Node][]*group, len(p.groups))
+		for _, g := range p.groups {
+			byParent[g.parent] = append(byParent[g.parent], g)
+		}
 	}
-	var out []*group
+	out := p.mergedScratch[:0]
 	for _, g := range p.groups {
 		if len(g.members) < 2 {
 			continue
@@ -228,35 +237,44 @@ func (p *page) mergeGrids() []*group {
 		// A merged group needs two members that each hold a group.
 		holders := 0
 		for _, m := range g.members {
-			if len(byParent[m.n]) > 0 {
+			if len(p.heldGroups(m.n, byParent)) > 0 {
 				holders++
 			}
 		}
 		if holders < 2 {
 			continue
 		}
-		tags := map[string]int{}
+		// The tags of the groups held, each with how many there are, by tag.
+		tags := p.tagScratch[:0]
 		for _, m := range g.members {
-			for _, cg := range byParent[m.n] {
-				tags[cg.tag]++
+		held:
+			for _, cg := range p.heldGroups(m.n, byParent) {
+				for k := range tags {
+					if tags[k].tag == cg.tag {
+						tags[k].n++
+						continue held
+					}
+				}
+				tags = append(tags, tagCount{cg.tag, 1})
 			}
 		}
-		keys := make([]string, 0, len(tags))
-		for tag := range tags {
-			keys = append(keys, tag)
-		}
-		slices.Sort(keys)
-		for _, tag := range keys {
-			if tags[tag] < 2 {
+		slices.SortFunc(tags, func(a, b tagCount) int { return strings.Compare(a.tag, b.tag) })
+		p.tagScratch = tags[:0]
+		for _, tc := range tags {
+			if tc.n < 2 {
 				continue
 			}
+			tag := tc.tag
 			merged := p.newGroup()
 			merged.parent, merged.tag = g.parent, tag
+			// The members go to the end of the arena (past every list
+			// handed out, which the appends leave alone).
+			start := len(p.memberArena)
 			for _, m := range g.members {
 				found := false
-				for _, cg := range byParent[m.n] {
+				for _, cg := range p.heldGroups(m.n, byParent) {
 					if cg.tag == tag {
-						merged.members = append(merged.members, cg.members...)
+						p.memberArena = append(p.memberArena, cg.members...)
 						merged.pre += cg.pre
 						found = true
 					}
@@ -264,17 +282,46 @@ func (p *page) mergeGrids() []*group {
 				if !found { // a last row with a single card
 					for c := m.n.FirstChild; c != nil; c = c.NextSibling {
 						if c.Type == html.ElementNode && c.Data == tag {
-							if rec, ok := p.childRecOf(c); ok {
-								merged.members = append(merged.members, rec)
+							if rec, ok := p.childRecOf(c, m); ok {
+								p.memberArena = append(p.memberArena, rec)
 							}
 						}
 					}
 				}
 			}
+			if end := len(p.memberArena); end > start {
+				merged.members = p.memberArena[start:end:end]
+			}
 			out = append(out, merged)
 		}
 	}
+	p.mergedScratch = out[:0]
 	return out
+}
+
+// tagCount is a tag with a count (mergeGrids).
+type tagCount struct {
+	tag string
+	n   int
+}
+
+// heldGroups is byParent[n], the groups whose parent is n in p.groups' order;
+// without byParent, the run of them in p.groups (one addGroups call makes all
+// the groups of a parent, one after the other).
+func (p *page) heldGroups(n *html.Node, byParent map[*html.Node][]*group) []*group {
+	if byParent != nil {
+		return byParent[n]
+	}
+	for i, g := range p.groups {
+		if g.parent == n {
+			j := i + 1
+			for j < len(p.groups) && p.groups[j].parent == n {
+				j++
+			}
+			return p.groups[i:j]
+		}
+	}
+	return nil
 }
 
 // anyGridHolder reports whether a group has two members that each are the
@@ -305,40 +352,39 @@ func (p *page) anyGridHolder() bool {
 	return false
 }
 
-// childRecOf summarises n like the walk does for group members; false if n
-// holds no link.
-func (p *page) childRecOf(n *html.Node) (childRec, bool) {
-	if p.anchorIndex == nil {
-		p.anchorIndex = make(map[*html.Node]int, len(p.anchors))
-		for i, a := range p.anchors {
-			p.anchorIndex[a.n] = i
-		}
-	}
+// childRecOf summarises n, inside member m of a group, like the walk does
+// for group members; false if n holds no link.
+func (p *page) childRecOf(n *html.Node, m childRec) (childRec, bool) {
 	rec := childRec{n: n, firstAnchor: -1}
-	var walk func(*html.Node)
-	walk = func(x *html.Node) {
-		switch x.Type {
-		case html.TextNode:
-			rec.textLen += len(strings.TrimSpace(x.Data))
-			return
-		case html.ElementNode:
-			if x.DataAtom == atom.Script || x.DataAtom == atom.Style || x.DataAtom == atom.Template || x.DataAtom == atom.Noscript {
-				return
+	// n's anchors are among m's: those of a subtree are one run of p.anchors
+	// (and none is inside what the walks skip, scripts, styles, templates).
+	for i := m.firstAnchor; i < m.firstAnchor+m.anchors; i++ {
+		if i >= 0 && within(p.anchors[i].n, n) {
+			if rec.firstAnchor < 0 {
+				rec.firstAnchor = i
 			}
-			rec.elems++
-			if i, ok := p.anchorIndex[x]; ok {
-				if rec.firstAnchor < 0 {
-					rec.firstAnchor = i
-				}
-				rec.anchors++
-			}
-		}
-		for c := x.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+			rec.anchors++
 		}
 	}
-	walk(n)
+	rec.count(n)
 	return rec, rec.anchors > 0
+}
+
+// count adds x's elements and text length to rec, as the walk counts them.
+func (rec *childRec) count(x *html.Node) {
+	switch x.Type {
+	case html.TextNode:
+		rec.textLen += trimmedLen(x.Data)
+		return
+	case html.ElementNode:
+		if x.DataAtom == atom.Script || x.DataAtom == atom.Style || x.DataAtom == atom.Template || x.DataAtom == atom.Noscript {
+			return
+		}
+		rec.elems++
+	}
+	for c := x.FirstChild; c != nil; c = c.NextSibling {
+		rec.count(c)
+	}
 }
 
 // evalGroup picks the group's dominant link pattern and scores the group from
@@ -408,18 +454,22 @@ func (p *page) evalGroup(g *group) candidate {
 	// Listing URLs whose first segment varies ("/berlin/wohnung-1.html",
 	// "/potsdam/haus-2.html"): a coarse pattern without it, when it gathers
 	// clearly more members.
+	// (Each member counts once for a coarse pattern at most: with fewer
+	// than bestN+2 members, none can gather enough, and none is made.)
 	coarseCount := &ev.coarse
-	for _, ml := range ms {
-		seenC := ev.seenC[:0]
-		for k := ml.lo; k < ml.hi; k++ {
-			cp := p.coarseOf(ev.firsts[k])
-			if slices.Contains(seenC, cp) {
-				continue
+	if len(ms) >= bestN+2 {
+		for _, ml := range ms {
+			seenC := ev.seenC[:0]
+			for k := ml.lo; k < ml.hi; k++ {
+				cp := p.coarseOf(ev.firsts[k])
+				if slices.Contains(seenC, cp) {
+					continue
+				}
+				seenC = append(seenC, cp)
+				coarseCount.inc(cp)
 			}
-			seenC = append(seenC, cp)
-			coarseCount.inc(cp)
+			ev.seenC = seenC[:0]
 		}
-		ev.seenC = seenC[:0]
 	}
 	useCoarse := false
 	for ci, cp := range coarseCount.keys {
@@ -430,7 +480,11 @@ func (p *page) evalGroup(g *group) candidate {
 	if bestN < 2 {
 		return candidate{}
 	}
+	// The candidate's members go to the end of the page's arena (past those
+	// of the candidates evaluated before, which stay in use); a group that
+	// fails gives its part back.
 	var c candidate
+	start := len(p.candArena)
 	seen := &ev.urls
 	seen.reset()
 	prices, imgs, heads, textTotal := 0, 0, 0, 0
@@ -448,17 +502,15 @@ func (p *page) evalGroup(g *group) candidate {
 		}
 		ai := ev.firsts[k]
 		a := p.link(ai)
-		if seen.has(a.canon) || adMarked(ml.rec.n) || adMarked(a.n) || adMarked(p.anchors[ml.rec.firstAnchor].n) {
+		if seen.has(a.canon) || p.adMarked(ml.rec.n) || p.adMarked(a.n) || p.adMarked(p.anchors[ml.rec.firstAnchor].n) {
 			continue
 		}
 		if p.distinctURLs(ml.rec, bestPat, useCoarse, p.idOf(ai) != "") >= 2 {
 			multi++
 		}
 		seen.add(a.canon)
-		if c.members == nil {
-			c.members = make([]candMember, 0, len(ms))
-		}
-		c.members = append(c.members, candMember{rec: ml.rec, anchor: ai})
+		p.candArena = append(p.candArena, candMember{rec: ml.rec, anchor: ai})
+		c.members = p.candArena[start:len(p.candArena):len(p.candArena)]
 		f := quickFeatures(ml.rec.n)
 		if f.price {
 			prices++
@@ -466,19 +518,21 @@ func (p *page) evalGroup(g *group) candidate {
 		if f.img {
 			imgs++
 		}
-		if f.heading || len(p.textOf(a.n)) >= 10 {
+		if f.heading || textAtLeast(a.n, 10) {
 			heads++
 		}
 		textTotal += ml.rec.textLen
 	}
 	n := len(c.members)
 	if n < 2 || multi*2 > n {
+		p.candArena = p.candArena[:start]
 		return candidate{}
 	}
 	priceFrac := float64(prices) / float64(n)
 	imgFrac := float64(imgs) / float64(n)
 	avgText := textTotal / n
 	if priceFrac < 0.3 && (n < 4 || avgText < 40 || (imgFrac < 0.5 && heads < n/2)) {
+		p.candArena = p.candArena[:start]
 		return candidate{} // a menu or a link list, not listings
 	}
 	c.score = float64(n) * (1 + 2*priceFrac + 0.5*imgFrac + float64(heads)/float64(n))
@@ -603,18 +657,43 @@ func (p *page) patternOf(i int, useCoarse bool) string {
 	return p.anchors[i].pattern
 }
 
-// coarseOf is coarse(anchor i's pattern), computed once.
+// coarseOf is coarse(anchor i's pattern), computed once for each pattern
+// (the links of a list share a few).
 func (p *page) coarseOf(i int) string {
 	a := &p.anchors[i]
 	if !a.coarseDone {
-		a.coarse, a.coarseDone = coarse(a.pattern), true
+		a.coarse, a.coarseDone = p.coarseMemo.of(a.pattern), true
 	}
 	return a.coarse
 }
 
+// coarseMemo remembers coarse of the last few patterns.
+type coarseMemo struct {
+	pats, coarse [16]string
+	n            int // entries used; the oldest are replaced when full
+}
+
+func (m *coarseMemo) of(pat string) string {
+	for k := range min(m.n, len(m.pats)) {
+		if m.pats[k] == pat {
+			return m.coarse[k]
+		}
+	}
+	c := coarse(pat)
+	k := m.n % len(m.pats)
+	m.pats[k], m.coarse[k] = pat, c
+	m.n++
+	return c
+}
+
 // idOf is idFromURL of resolved anchor i's URL, computed once.
 func (p *page) idOf(i int) string {
-	a := &p.anchors[i]
+	return p.anchors[i].urlID()
+}
+
+// urlID is idFromURL(a.u), computed once (the card search asks first, then
+// the card built asks again); a.u must be set.
+func (a *anchor) urlID() string {
 	if !a.idDone {
 		a.id, a.idDone = idFromURL(a.u), true
 	}
@@ -662,11 +741,8 @@ func asideList(parent *html.Node) bool {
 			if !heading {
 				continue
 			}
-			t := strings.ToLower(text(s))
-			for _, ph := range asidePhrases {
-				if strings.Contains(t, ph) {
-					return true
-				}
+			if lowerContains(text(s), asidePhrases...) {
+				return true
 			}
 		}
 	}
@@ -694,7 +770,7 @@ up:
 			break up // the card's edge
 		}
 	}
-	if len(p.textOf(a)) >= 15 {
+	if textAtLeast(a, 15) {
 		return 1
 	}
 	return 0
@@ -835,10 +911,16 @@ func (p *page) selfLink(u *url.URL) bool {
 // adMarked reports whether a card or link is marked by the site as an ad or a
 // paid placement outside the results (kleinanzeigen TOP ads, wg-gesucht premium ads).
 func adMarked(n *html.Node) bool {
+	return adMarkedBy(n, adClass)
+}
+
+// adMarkedBy is adMarked with class, which tells whether a class attribute
+// marks an ad (adClass, or a memo of it).
+func adMarkedBy(n *html.Node, class func(string) bool) bool {
 	for _, a := range n.Attr {
 		switch {
 		case a.Key == "class":
-			if lowerContains(a.Val, "topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad") {
+			if class(a.Val) {
 				return true
 			}
 		case strings.HasPrefix(a.Key, "data-") && (strings.Contains(a.Key, "campaign") || strings.Contains(a.Key, "ad-type") || strings.Contains(a.Key, "ad_type")):
@@ -850,9 +932,50 @@ func adMarked(n *html.Node) bool {
 	return false
 }
 
+// adClass reports whether a class attribute marks an ad.
+func adClass(cls string) bool {
+	return lowerContains(cls, "topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad")
+}
+
+// adMarked is adMarked(n), with what class attributes say remembered (the
+// card search asks of every member of every group examined, and the cards of
+// a list share their classes).
+func (p *page) adMarked(n *html.Node) bool {
+	return adMarkedBy(n, p.adClassOf)
+}
+
+func (p *page) adClassOf(cls string) bool {
+	m := &p.adClasses
+	if cls == "" {
+		return false // (adClass(""))
+	}
+	k := (len(cls)*7 + int(cls[0]) + int(cls[len(cls)-1])*3) % len(m.cls)
+	if !m.set[k] || m.cls[k] != cls {
+		m.cls[k], m.is[k], m.set[k] = cls, adClass(cls), true
+	}
+	return m.is[k]
+}
+
+// adClassMemo remembers adClass of the class attributes seen last, by a
+// hash of their length and ends.
+type adClassMemo struct {
+	cls     [8]string
+	is, set [8]bool
+}
+
 // promotedMarked reports whether a card is marked as a highlighted (paid) result.
 func promotedMarked(n *html.Node) bool {
 	return lowerContains(attr(n, "class"), "highlight", "premium", "featured", "promoted", "sponsored", "is-top", "top-listing", "spotlight", "boosted")
+}
+
+// promoted is promotedMarked(card), remembered for the last class attribute
+// (the cards of a list share theirs).
+func (p *page) promoted(card *html.Node) bool {
+	cls := attr(card, "class")
+	if cls != p.promotedCls || !p.promotedDone {
+		p.promotedCls, p.promotedDone, p.promotedWas = cls, true, promotedMarked(card)
+	}
+	return p.promotedWas
 }
 
 // cardScan is what one walk over a card collects.
@@ -870,6 +993,10 @@ type cardScan struct {
 	textList [8]nodeText
 	nTexts   int
 	texts    map[*html.Node]string
+	// long is the last element shortText found a text of longAtLeast
+	// bytes or more in (not read in full).
+	long        *html.Node
+	longAtLeast int
 }
 
 type nodeText struct {
@@ -903,6 +1030,27 @@ func (s *cardScan) text(n *html.Node) string {
 	return t
 }
 
+// shortText is s.text(n) when it is shorter than k bytes, else false; a text
+// not read yet is only read as far as needed to tell (a row or a whole card
+// is not).
+func (s *cardScan) shortText(n *html.Node, k int) (string, bool) {
+	for i := range s.textList[:s.nTexts] {
+		if s.textList[i].n == n {
+			return s.textList[i].t, len(s.textList[i].t) < k
+		}
+	}
+	if n == s.long && k <= s.longAtLeast {
+		return "", false // (the card's texts ask about one parent in turn)
+	}
+	if textAtLeast(n, k) {
+		if n != s.long || k > s.longAtLeast {
+			s.long, s.longAtLeast = n, k
+		}
+		return "", false
+	}
+	return s.text(n), true
+}
+
 func (s *cardScan) scan(n *html.Node) {
 	if n.Type != html.ElementNode {
 		return
@@ -910,24 +1058,35 @@ func (s *cardScan) scan(n *html.Node) {
 	if n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Template || n.DataAtom == atom.Noscript {
 		return
 	}
-	cls := s.p.lowerClass(attr(n, "class"))
-	ip := attr(n, "itemprop")
+	// The attributes in one pass: class and itemprop (the first of each, as
+	// attr finds them), test hooks, ids.
 	// Test hooks name things where classes are hashed: data-testid="cardmfe-price-testid".
 	// (No word looked for in them has a space, so each value is searched on its own.)
-	var tidTitle, tidPrice, tidLoc bool
+	var rawCls, ip string
+	var hasCls, hasIP, tidTitle, tidPrice, tidLoc bool
 	for _, a := range n.Attr {
 		switch a.Key {
+		case "class":
+			if !hasCls {
+				rawCls, hasCls = a.Val, true
+			}
+			continue
+		case "itemprop":
+			if !hasIP {
+				ip, hasIP = a.Val, true
+			}
+			continue
 		case "data-testid", "data-test", "data-test-id", "data-qa", "data-cy", "data-e2e":
-			v := strings.ToLower(a.Val)
-			tidTitle = tidTitle || strings.Contains(v, "title") || strings.Contains(v, "headline")
-			tidPrice = tidPrice || strings.Contains(v, "price") || strings.Contains(v, "preis")
-			tidLoc = tidLoc || strings.Contains(v, "address") || strings.Contains(v, "location")
+			tidTitle = tidTitle || lowerContains(a.Val, "title", "headline")
+			tidPrice = tidPrice || lowerContains(a.Val, "price", "preis")
+			tidLoc = tidLoc || lowerContains(a.Val, "address", "location")
 			continue
 		}
 		if strings.HasPrefix(a.Key, "data-") && (strings.HasSuffix(a.Key, "id") || a.Key == "data-adid") && a.Val != "" && isIDToken(a.Val) {
 			s.idAttrs = append(s.idAttrs, a.Val)
 		}
 	}
+	cls := s.p.lowerClass(rawCls)
 	switch n.DataAtom {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		if s.heading == nil && !skipped(n) {
@@ -940,7 +1099,7 @@ func (s *cardScan) scan(n *html.Node) {
 			s.img = s.p.imageOf(n)
 		}
 	}
-	cf := classFlagsOf(cls)
+	cf := s.p.classFlags.of(cls)
 	if s.titleEl == nil && (ip == "name" || cf&clsTitle != 0 || tidTitle) && !skipped(n) {
 		if t := s.text(n); t != "" && len(t) < 300 {
 			s.titleEl = n
@@ -984,6 +1143,26 @@ const (
 	clsPin                  // mentions "pin"
 	clsIcon                 // mentions "pin", "marker" or "location", and not "spinner"
 )
+
+// classFlagsMemo remembers classFlagsOf of the class attributes seen last,
+// by a hash of their length and ends (the cards of a list repeat theirs).
+type classFlagsMemo struct {
+	cls   [32]string
+	flags [32]uint8
+}
+
+func (m *classFlagsMemo) of(cls string) uint8 {
+	if cls == "" {
+		return 0
+	}
+	k := (len(cls)*7 + int(cls[0]) + int(cls[len(cls)-1])*3) % len(m.cls)
+	if m.cls[k] == cls {
+		return m.flags[k]
+	}
+	f := classFlagsOf(cls)
+	m.cls[k], m.flags[k] = cls, f
+	return f
+}
 
 // classFlagsOf is what cardScan.scan looks for in cls, in one pass (most class
 // attributes mention none of the words; TestMatchersMatchWhatTheyReplace holds
@@ -1157,31 +1336,52 @@ func (p *page) cardFields(card *html.Node, a *anchor, want cardWant) Listing {
 		// image the scan would find, without reading the rest of the card.
 		return Listing{URL: a.canon, Image: p.firstImage(card)}
 	}
-	s := cardScan{p: p, noImage: want&wantImage == 0}
+	// The scan's lists live on the page between cards (growing them for every
+	// card was most of a card's allocations).
+	s := cardScan{p: p, noImage: want&wantImage == 0, priceEls: p.cardPriceEls[:0], textEls: p.cardTextEls[:0], idAttrs: p.cardIDAttrs[:0]}
+	defer func() { p.cardPriceEls, p.cardTextEls, p.cardIDAttrs = s.priceEls[:0], s.textEls[:0], s.idAttrs[:0] }()
 	s.scan(card)
 	l := Listing{URL: a.canon}
 	if want&wantPromoted != 0 {
-		l.Promoted = promotedMarked(card)
+		l.Promoted = p.promoted(card)
 	}
 	if want&wantID != 0 {
-		l.ID = cardID(card, s.idAttrs, a.u)
+		l.ID = cardID(card, s.idAttrs, a)
 	}
 	if want&wantTitle != 0 {
 		l.Title = p.cardTitle(card, a, &s)
 	}
+	// A table row's cells, by their column headings, override what the
+	// card scan would guess: it is not asked for what they give.
+	var cells rowCells
+	if card.DataAtom == atom.Tr {
+		cells = p.tableColumns(card, &s)
+	}
 	if want&wantPrice != 0 {
-		l.Price = s.price()
+		if l.Price = cells.price; l.Price == "" {
+			if l.Price = s.price(); l.Price == "" {
+				l.Price = cells.priceWords
+			}
+		}
 	}
 	if want&wantLocation != 0 {
-		l.Location = s.location()
+		if l.Location = cells.location; l.Location == "" {
+			l.Location = s.location()
+		}
 	}
 	if want&wantSizeRooms != 0 {
-		l.Size, l.Rooms = s.sizeRooms()
+		l.Size, l.Rooms = cells.size, cells.rooms
+		if l.Size == "" || l.Rooms == "" {
+			size, rooms := s.sizeRooms()
+			if l.Size == "" {
+				l.Size = size
+			}
+			if l.Rooms == "" {
+				l.Rooms = rooms
+			}
+		}
 	}
 	l.Image = s.img
-	if card.DataAtom == atom.Tr {
-		p.tableColumns(card, &l)
-	}
 	return l
 }
 
@@ -1214,6 +1414,7 @@ func (p *page) firstImage(n *html.Node) string {
 // cardTitle: a heading, else an element named title, else the link.
 func (p *page) cardTitle(card *html.Node, a *anchor, s *cardScan) string {
 	var title string
+	byLink := false // title is the link's title already
 	switch {
 	case s.heading != nil:
 		title = s.text(s.heading)
@@ -1222,9 +1423,9 @@ func (p *page) cardTitle(card *html.Node, a *anchor, s *cardScan) string {
 	case a.n.DataAtom != atom.A: // a row or card that navigates by script: its first text
 		title = firstText(a.n)
 	default:
-		title = p.linkTitle(a.n)
+		title, byLink = p.linkTitle(a.n), true
 	}
-	if title == "" {
+	if title == "" && !byLink {
 		title = p.linkTitle(a.n)
 	}
 	if title == "" { // an image link first: the text link to the same URL names it
@@ -1276,7 +1477,7 @@ func (p *page) canonOf(href string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return u.String(), true
+	return urlString(u), true
 }
 
 // firstText is the text of n's first element child that has any (descending
@@ -1296,9 +1497,18 @@ func firstText(n *html.Node) string {
 	return ""
 }
 
+// rowCells is what a table row's cells say, by their column headings: the
+// last non-empty cell of each kind, but for the price, the last cell showing
+// a digit (price) and the first one without (priceWords). They override what
+// the card scan guesses: a price cell with a digit always, one without only
+// when the scan finds no price.
+type rowCells struct {
+	location, rooms, size, price, priceWords string
+}
+
 // tableColumns reads a table row's cells by their column headings
-// ("Lage", "Zimmer", "Fläche", "Miete"), overriding what the card scan guessed.
-func (p *page) tableColumns(tr *html.Node, l *Listing) {
+// ("Lage", "Zimmer", "Fläche", "Miete"); s is the row's card scan.
+func (p *page) tableColumns(tr *html.Node, s *cardScan) (cells rowCells) {
 	var table *html.Node
 	for x := tr.Parent; x != nil; x = x.Parent {
 		if x.DataAtom == atom.Table {
@@ -1307,7 +1517,7 @@ func (p *page) tableColumns(tr *html.Node, l *Listing) {
 		}
 	}
 	if table == nil {
-		return
+		return cells
 	}
 	// The rows of one table share its heading: found and read once.
 	if p.table != table {
@@ -1322,14 +1532,15 @@ func (p *page) tableColumns(tr *html.Node, l *Listing) {
 		if head != nil {
 			for c := head.FirstChild; c != nil; c = c.NextSibling {
 				if c.Type == html.ElementNode && (c.DataAtom == atom.Th || c.DataAtom == atom.Td) {
-					p.tableKinds = append(p.tableKinds, columnKind(strings.ToLower(text(c))))
+					var buf [64]byte // (headings are short: lowered on the stack)
+					p.tableKinds = append(p.tableKinds, columnKind(appendLower(buf[:0], text(c))))
 				}
 			}
 		}
 	}
 	head, kinds := p.tableHead, p.tableKinds
 	if head == nil || head == tr {
-		return
+		return cells
 	}
 	i := 0
 	for c := tr.FirstChild; c != nil; c = c.NextSibling {
@@ -1338,23 +1549,26 @@ func (p *page) tableColumns(tr *html.Node, l *Listing) {
 		}
 		if i < len(kinds) {
 			if kind := kinds[i]; kind != columnOther {
-				switch v := p.textOf(c); { // the card scan read most cells already
+				switch v := s.text(c); {
 				case v == "":
 				case kind == columnLocation:
-					l.Location = v
+					cells.location = v
 				case kind == columnRooms:
-					l.Rooms = v
+					cells.rooms = v
 				case kind == columnSize:
-					l.Size = v
+					cells.size = v
 				case kind == columnPrice:
-					if hasDigit(v) || l.Price == "" {
-						l.Price = v
+					if hasDigit(v) {
+						cells.price = v
+					} else if cells.priceWords == "" {
+						cells.priceWords = v
 					}
 				}
 			}
 		}
 		i++
 	}
+	return cells
 }
 
 // What a table column holds, by its heading (lower case).
@@ -1366,16 +1580,46 @@ const (
 	columnPrice
 )
 
-func columnKind(lb string) int {
-	switch {
-	case containsAny(lb, "lage", "ort", "stadtteil", "adresse", "location", "address", "bezirk", "region"):
-		return columnLocation
-	case containsAny(lb, "zimmer", "räume", "rooms", "zi."):
-		return columnRooms
-	case containsAny(lb, "fläche", "größe", "size", "area", "m²"):
-		return columnSize
-	case containsAny(lb, "miete", "preis", "price", "rent", "gebühr", "kosten"):
-		return columnPrice
+// columnWords are the words of each column kind, in columnKind's order.
+var columnWords = [...][]string{
+	columnLocation: {"lage", "ort", "stadtteil", "adresse", "location", "address", "bezirk", "region"},
+	columnRooms:    {"zimmer", "räume", "rooms", "zi."},
+	columnSize:     {"fläche", "größe", "size", "area", "m²"},
+	columnPrice:    {"miete", "preis", "price", "rent", "gebühr", "kosten"},
+}
+
+// columnByFirst is columnWords by their first byte, with their kind.
+var columnByFirst = func() (t [256][]struct {
+	w    string
+	kind int
+}) {
+	for kind, ws := range columnWords {
+		for _, w := range ws {
+			t[w[0]] = append(t[w[0]], struct {
+				w    string
+				kind int
+			}{w, kind})
+		}
+	}
+	return t
+}()
+
+// columnKind is the kind of the first of columnWords' lists with a word in
+// lb, a heading in lower case, found in one pass (each word looked for where
+// its first byte is, rather than searched for one by one).
+func columnKind(lb []byte) int {
+	found := 0 // bit k: a word of kind k
+	for i, c := range lb {
+		for _, cw := range columnByFirst[c] {
+			if len(lb)-i >= len(cw.w) && string(lb[i:i+len(cw.w)]) == cw.w {
+				found |= 1 << cw.kind
+			}
+		}
+	}
+	for k := columnLocation; k <= columnPrice; k++ {
+		if found&(1<<k) != 0 {
+			return k
+		}
 	}
 	return columnOther
 }
@@ -1384,15 +1628,6 @@ var (
 	theadRow = sel("thead tr")
 	thCell   = sel("tr > th")
 )
-
-func containsAny(s string, subs ...string) bool {
-	for _, x := range subs {
-		if strings.Contains(s, x) {
-			return true
-		}
-	}
-	return false
-}
 
 // linkTitle is a link's text, else its title attribute, else an image's alt text.
 func linkTitle(a *html.Node) string {
@@ -1484,8 +1719,8 @@ func (s *cardScan) price() string {
 		}
 		// "<span>1.250</span> <span>€</span>": the parent adds only the currency.
 		for x, up := el.Parent, 0; x != nil && up < 2; x, up = x.Parent, up+1 {
-			tx := s.text(x)
-			if len(tx) > len(t)+8 {
+			tx, ok := s.shortText(x, len(t)+9)
+			if !ok {
 				break
 			}
 			if looksLikePrice(tx) {
@@ -1521,8 +1756,34 @@ func onRequest(t string) bool {
 	if len(t) < 2 || len(t) > 40 {
 		return false
 	}
+	// An ASCII character at either end is fold(t)'s too (folding drops and
+	// repairs only other characters): most texts are ruled out unfolded.
+	if c := t[0]; c < utf8.RuneSelf && !startsLikeOnRequest(c) {
+		return false
+	}
+	if c := t[len(t)-1]; c < utf8.RuneSelf && !endsLikeOnRequestByte(c) {
+		return false
+	}
 	f := fold(t)
 	return endsLikeOnRequest(f) && onRequestRe.MatchString(f)
+}
+
+// startsLikeOnRequest and endsLikeOnRequestByte are endsLikeOnRequest's tests
+// of an ASCII first and last byte.
+func startsLikeOnRequest(c byte) bool {
+	switch c | 0x20 {
+	case 'p', 'a', 'n', 'v', 'o', 's':
+		return true
+	}
+	return false
+}
+
+func endsLikeOnRequestByte(c byte) bool {
+	switch c | 0x20 {
+	case 'e', 'g', 'b', 's', 't', 'r', 'a':
+		return true
+	}
+	return false
 }
 
 // endsLikeOnRequest is a quick test before onRequestRe: every phrase it
@@ -1532,18 +1793,10 @@ func endsLikeOnRequest(f string) bool {
 	if f == "" {
 		return false
 	}
-	switch f[0] | 0x20 {
-	case 'p', 'a', 'n', 'v', 'o', 's':
-	default:
-		if !strings.HasPrefix(f, "ſ") {
-			return false
-		}
+	if !startsLikeOnRequest(f[0]) && !strings.HasPrefix(f, "ſ") {
+		return false
 	}
-	switch f[len(f)-1] | 0x20 {
-	case 'e', 'g', 'b', 's', 't', 'r', 'a':
-		return true
-	}
-	return strings.HasSuffix(f, "ſ")
+	return endsLikeOnRequestByte(f[len(f)-1]) || strings.HasSuffix(f, "ſ")
 }
 
 // onRequestRe is a price shown without an amount.
@@ -1574,6 +1827,16 @@ func inline(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.Span, atom.Strong, atom.B, atom.Em, atom.I, atom.Small, atom.U, atom.Mark, atom.Sup, atom.Sub, atom.Font, atom.A:
 		return true
+	}
+	return false
+}
+
+// within reports whether n is a or inside it.
+func within(n, a *html.Node) bool {
+	for x := n; x != nil; x = x.Parent {
+		if x == a {
+			return true
+		}
 	}
 	return false
 }
@@ -1624,7 +1887,8 @@ func (s *cardScan) sizeRooms() (size, rooms string) {
 			rooms = findRooms(t)
 		}
 		if isBareNumber(t) { // "3" with a label beside it: <dt>Zimmer</dt><dd>3</dd>
-			switch label := strings.ToLower(strings.TrimSuffix(s.text(prevElement(el)), ":")); label {
+			var buf [32]byte // (labels are short: lowered on the stack)
+			switch label := appendLower(buf[:0], strings.TrimSuffix(s.text(prevElement(el)), ":")); string(label) {
 			case "zimmer", "zi.", "räume", "rooms", "bedrooms", "habitaciones", "locali", "pièces":
 				if rooms == "" {
 					rooms = t
@@ -1644,7 +1908,9 @@ func (s *cardScan) sizeRooms() (size, rooms string) {
 
 // cardID: an id attribute whose value appears in the listing URL, else the id
 // in the URL, else the card's own data-id, else "" (the caller hashes the URL).
-func cardID(card *html.Node, idAttrs []string, u *url.URL) string {
+// a is the card's link.
+func cardID(card *html.Node, idAttrs []string, a *anchor) string {
+	u := a.u
 	if u == nil {
 		return ""
 	}
@@ -1653,7 +1919,7 @@ func cardID(card *html.Node, idAttrs []string, u *url.URL) string {
 			return v
 		}
 	}
-	if id := idFromURL(u); id != "" {
+	if id := a.urlID(); id != "" {
 		return id
 	}
 	for _, k := range []string{"data-id", "data-adid", "data-ad-id", "data-listing-id", "data-item-id", "data-object-id", "data-obid", "data-expose-id", "data-guid"} {

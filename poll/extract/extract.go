@@ -114,19 +114,41 @@ type page struct {
 	// stack is scratch space for the walk.
 	stack  []childRec
 	walked bool
-	// anchorIndex maps anchor nodes to their index, built when first needed.
-	anchorIndex map[*html.Node]int
 	// lowerText is the page's visible text in lower case, once needed.
 	lowerText string
 	// memberArena backs the groups' member lists, groupArena the groups.
 	memberArena []childRec
 	groupArena  []group
+	// mergedScratch backs mergeGrids' list, tagScratch its tag counts;
+	// cardGroupList backs cardGroups' list.
+	mergedScratch, cardGroupList []*group
+	tagScratch                   []tagCount
+	// candArena backs the members of evalGroup's candidates; bestOrder and
+	// bestDone are bestCards' lists.
+	candArena []candMember
+	bestOrder []int
+	bestDone  []evaluated
 	// table is the last table whose rows were read, with its heading row and
 	// what its columns hold (columnKind of each heading).
 	table, tableHead *html.Node
 	tableKinds       []int
 	// ev is evalGroup's scratch space.
 	ev evalScratch
+	// coarseMemo is coarseOf's.
+	coarseMemo coarseMemo
+	// seenIDs is finish's.
+	seenIDs strSet
+	// classFlags remembers classFlagsOf and adClasses adClass; promotedCls
+	// and promotedWas what promotedMarked said of the last card's class
+	// (when promotedDone).
+	classFlags                classFlagsMemo
+	adClasses                 adClassMemo
+	promotedCls               string
+	promotedDone, promotedWas bool
+	// cardPriceEls, cardTextEls and cardIDAttrs back the lists of the card
+	// being read (cardFields).
+	cardPriceEls, cardTextEls []*html.Node
+	cardIDAttrs               []string
 	// jr reads the page's scripts; what it returns lives in its blocks, reused
 	// by the next page (nothing read from a script outlives the extraction:
 	// listings are detached).
@@ -143,8 +165,14 @@ type page struct {
 	texts map[*html.Node]string
 }
 
-// textOf is text(n), remembered for the page.
+// textOf is text(n), remembered for the page (but the texts the tree holds
+// as they are, which are found again quicker than looked up).
 func (p *page) textOf(n *html.Node) string {
+	if n != nil {
+		if t, ok := textShort(n); ok {
+			return t
+		}
+	}
 	if t, ok := p.texts[n]; ok {
 		return t
 	}
@@ -222,7 +250,16 @@ func (p *page) release() {
 	clear(p.memberArena)
 	clear(p.groupArena)
 	p.ev.reset()
+	p.seenIDs.reset()
 	clear(p.ev.members[:cap(p.ev.members)])
+	clear(p.cardPriceEls[:cap(p.cardPriceEls)])
+	clear(p.cardTextEls[:cap(p.cardTextEls)])
+	clear(p.cardIDAttrs[:cap(p.cardIDAttrs)])
+	clear(p.mergedScratch[:cap(p.mergedScratch)])
+	clear(p.cardGroupList[:cap(p.cardGroupList)])
+	clear(p.tagScratch[:cap(p.tagScratch)])
+	clear(p.candArena[:cap(p.candArena)])
+	clear(p.bestDone[:cap(p.bestDone)])
 	p.jr.reset()
 	ldList, ldSeen := p.ldList[:0], p.ldSeen
 	if cap(ldList) > 256 {
@@ -247,8 +284,13 @@ func (p *page) release() {
 	}
 	clear(texts)
 	*p = page{lowered: lowered, texts: texts, scripts: p.scripts[:0], anchors: p.anchors[:0], groups: p.groups[:0], stack: p.stack[:0],
-		memberArena: p.memberArena[:0], groupArena: p.groupArena[:0], ev: p.ev, jr: p.jr, ldList: ldList, ldSeen: ldSeen, hrefs: hrefs}
-	if cap(p.anchors) > keep || cap(p.memberArena) > keep || cap(p.scripts) > keep || cap(p.groups) > keep || cap(p.stack) > keep || cap(p.groupArena) > keep {
+		memberArena: p.memberArena[:0], groupArena: p.groupArena[:0], ev: p.ev, jr: p.jr, ldList: ldList, ldSeen: ldSeen, hrefs: hrefs,
+		cardPriceEls: p.cardPriceEls[:0], cardTextEls: p.cardTextEls[:0], cardIDAttrs: p.cardIDAttrs[:0], tableKinds: p.tableKinds[:0],
+		mergedScratch: p.mergedScratch[:0], cardGroupList: p.cardGroupList[:0], tagScratch: p.tagScratch[:0],
+		candArena: p.candArena[:0], bestOrder: p.bestOrder[:0], bestDone: p.bestDone[:0], seenIDs: p.seenIDs}
+	if cap(p.anchors) > keep || cap(p.memberArena) > keep || cap(p.scripts) > keep || cap(p.groups) > keep || cap(p.stack) > keep || cap(p.groupArena) > keep ||
+		cap(p.cardTextEls) > keep || cap(p.mergedScratch) > keep || cap(p.cardGroupList) > keep ||
+		cap(p.candArena) > keep {
 		return
 	}
 	pages.Put(p)
@@ -302,7 +344,7 @@ func (p *page) link(i int) *anchor {
 		}
 		p.hrefs[a.href] = i
 		if u, ok := p.res.resolve(a.href); ok {
-			a.u, a.ok, a.canon = u, true, u.String()
+			a.u, a.ok, a.canon = u, true, urlString(u) // (u.String(), built in one go)
 			a.pattern = pathPattern(u)
 		}
 	}
@@ -329,7 +371,7 @@ func (p *page) walk(n *html.Node, inHead bool) walkStats {
 	st := walkStats{firstAnchor: -1}
 	switch n.Type {
 	case html.TextNode:
-		st.textLen = len(strings.TrimSpace(n.Data))
+		st.textLen = trimmedLen(n.Data)
 		return st
 	case html.ElementNode:
 		st.elems = 1
@@ -400,22 +442,17 @@ func (p *page) walk(n *html.Node, inHead bool) walkStats {
 
 // captchaScript returns evidence when a script src belongs to a bot check.
 func captchaScript(src string) string {
-	s := strings.ToLower(src)
-	for _, m := range []string{"geetest", "recaptcha", "hcaptcha", "captcha-delivery", "challenges.cloudflare.com", "px-captcha", "perimeterx", "distil", "/cdn-cgi/challenge-platform"} {
-		if strings.Contains(s, m) {
-			return "captcha script " + src
-		}
+	// (lowerContains: no lower-case copy of every script's src)
+	if lowerContains(src, "geetest", "recaptcha", "hcaptcha", "captcha-delivery", "challenges.cloudflare.com", "px-captcha", "perimeterx", "distil", "/cdn-cgi/challenge-platform") {
+		return "captcha script " + src
 	}
 	return ""
 }
 
 // captchaID returns evidence when an element id belongs to a bot check.
 func captchaID(id string) string {
-	s := strings.ToLower(id)
-	for _, m := range []string{"captcha", "challenge-form", "cf-challenge", "challenge-running", "px-captcha", "distil"} {
-		if strings.Contains(s, m) {
-			return "element #" + id
-		}
+	if lowerContains(id, "captcha", "challenge-form", "cf-challenge", "challenge-running", "px-captcha", "distil") {
+		return "element #" + id
 	}
 	return ""
 }
@@ -445,8 +482,8 @@ func (p *page) finish(r *Result) {
 	if r.Method == "" {
 		r.Method = MethodNone
 	}
-	var seenBuf [16]string
-	seen := strSet{list: seenBuf[:0]}
+	seen := &p.seenIDs // (a list of its own would escape: one allocation a page)
+	seen.reset()
 	out := r.Listings[:0]
 	for _, l := range r.Listings {
 		if l.URL == "" {

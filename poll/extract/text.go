@@ -23,15 +23,21 @@ func fold(s string) string {
 
 // foldClean reports whether fold leaves s as it is: single spaces between
 // words and none at either end, no other white space or invisible character,
-// valid UTF-8 and no C3 byte (so no mojibake to repair either).
+// valid UTF-8 and nothing repairMojibake would repair (German text is full of
+// C3 bytes, "ä", "ü", "ß", and almost never mojibake: folding it to a copy of
+// itself was most of the allocations of small pages).
 func foldClean[T string | []byte](s T) bool {
 	prevSpace := true
+	c3 := false
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c > ' ' && c < utf8.RuneSelf { // most bytes: not white space, not to decode
+			prevSpace = false
+			i++
+			continue
+		}
 		if c >= utf8.RuneSelf {
-			if c == 0xC3 {
-				return false // maybe mojibake: repairMojibake decides
-			}
+			c3 = c3 || c == 0xC3
 			var buf [utf8.UTFMax]byte
 			r, size := utf8.DecodeRune(buf[:copy(buf[:], s[i:])])
 			if r == utf8.RuneError && size == 1 {
@@ -54,7 +60,31 @@ func foldClean[T string | []byte](s T) bool {
 		prevSpace = sp
 		i++
 	}
-	return !prevSpace
+	// Every lead character of mojibake (U+00C2..U+00F4) is encoded C3 xx.
+	return len(s) == 0 || !prevSpace && !(c3 && mayBeMojibake(s))
+}
+
+// mayBeMojibake is repairOnce's quick check: a lead character (U+00C2..U+00F4)
+// followed by one that stands for a continuation byte. Without one,
+// repairMojibake returns s as it is.
+//
+// The lead characters are the bytes C3 82..C3 B4, and a C3 byte always starts
+// a character (it is no continuation byte): only the character after such a
+// pair is decoded.
+func mayBeMojibake[T string | []byte](s T) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != 0xC3 || s[i+1] < 0x82 || s[i+1] > 0xB4 {
+			continue
+		}
+		var buf [utf8.UTFMax]byte
+		r, _ := utf8.DecodeRune(buf[:copy(buf[:], s[i+2:])])
+		if r >= utf8.RuneSelf { // (mojiByte maps no ASCII)
+			if b, ok := mojiByte(r); ok && b >= 0x80 && b <= 0xBF {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func foldSlow[T string | []byte](s T) string {
@@ -118,7 +148,7 @@ func foldInto(raw, other []byte) []byte {
 }
 
 // appendLower appends strings.ToLower(string(s)) to dst.
-func appendLower(dst, s []byte) []byte {
+func appendLower[T string | []byte](dst []byte, s T) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -129,7 +159,8 @@ func appendLower(dst, s []byte) []byte {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRune(s[i:])
+		var buf [utf8.UTFMax]byte
+		r, size := utf8.DecodeRune(buf[:copy(buf[:], s[i:])])
 		i += size
 		dst = utf8.AppendRune(dst, unicode.ToLower(r))
 	}
@@ -221,18 +252,7 @@ func repairMojibake(s string) string {
 
 func repairOnce(s string) (string, bool) {
 	// Quick check: a lead byte (U+00C2..U+00F4) followed by a continuation byte.
-	found := false
-	prevLead := false
-	for _, r := range s {
-		if prevLead {
-			if b, ok := mojiByte(r); ok && b >= 0x80 && b <= 0xBF {
-				found = true
-				break
-			}
-		}
-		prevLead = r >= 0xC2 && r <= 0xF4
-	}
-	if !found {
+	if !mayBeMojibake(s) {
 		return s, false
 	}
 	rs := []rune(s)
@@ -276,6 +296,17 @@ func repairOnce(s string) (string, bool) {
 		i++
 	}
 	return out.String(), changed
+}
+
+// trimmedLen is len(strings.TrimSpace(s)), without looking further when s
+// starts and ends with ASCII other than white space (most texts do).
+func trimmedLen(s string) int {
+	if s != "" {
+		if c, d := s[0], s[len(s)-1]; c > ' ' && c < utf8.RuneSelf && d > ' ' && d < utf8.RuneSelf {
+			return len(s)
+		}
+	}
+	return len(strings.TrimSpace(s))
 }
 
 // skipped reports whether n's subtree carries no visible text.
@@ -415,18 +446,8 @@ func text(n *html.Node) string {
 	if n == nil {
 		return ""
 	}
-	// A text, or an element holding one text only, that folding leaves as it
-	// is (with no mojibake either; the spaces a block adds are folded away):
-	// the text itself.
-	switch {
-	case n.Type == html.TextNode:
-		if foldClean(n.Data) {
-			return n.Data
-		}
-	case n.Type == html.ElementNode && n.FirstChild != nil && n.FirstChild == n.LastChild && n.FirstChild.Type == html.TextNode:
-		if foldClean(n.FirstChild.Data) && !skipped(n) && !struck(n) {
-			return n.FirstChild.Data
-		}
+	if t, ok := textShort(n); ok {
+		return t
 	}
 	bp := getBuf()
 	raw := appendText((*bp)[:0], n)
@@ -441,6 +462,130 @@ func text(n *html.Node) string {
 	}
 	putBuf(bp, raw)
 	return t
+}
+
+// textShort is text(n) when it is a text the tree holds as it is: n is a
+// text, or elements each holding only the next down to one text
+// (<h2><a>Title</a></h2>), that folding leaves as it is (with no mojibake
+// either; the spaces blocks add are folded away). false otherwise.
+func textShort(n *html.Node) (string, bool) {
+	switch n.Type {
+	case html.TextNode:
+		if foldClean(n.Data) {
+			return n.Data, true
+		}
+	case html.ElementNode:
+		x := n
+		for x.Type == html.ElementNode && x.FirstChild != nil && x.FirstChild == x.LastChild && !skipped(x) && !struck(x) {
+			x = x.FirstChild
+		}
+		if x.Type == html.TextNode && foldClean(x.Data) {
+			return x.Data, true
+		}
+	}
+	return "", false
+}
+
+// textAtLeast reports whether len(text(n)) >= k, reading n's text only as
+// far as it has to and building no string (the card search asks whether a
+// link's text, often a whole table row's, is of some length). It counts what
+// foldAppend would write; mojibake repair, which shortens text, changes it
+// only from a lead character on, and every lead character is encoded with a
+// C3 byte: up to the first C3 byte the count is exact, and from there on text
+// decides.
+func textAtLeast(n *html.Node, k int) bool {
+	if k <= 0 {
+		return true
+	}
+	if n == nil {
+		return false
+	}
+	c := textCount{k: k}
+	switch c.node(n) {
+	case countReached:
+		return true
+	case countUnsure:
+		return len(text(n)) >= k
+	}
+	return false
+}
+
+// textCount is textAtLeast's count of folded bytes.
+type textCount struct {
+	k, n    int
+	pending bool // white space seen since the last character written
+}
+
+const (
+	countGoing   = iota // under k so far
+	countReached        // k bytes reached
+	countUnsure         // a C3 byte came first: maybe mojibake
+)
+
+// node counts n's text as appendText gathers it.
+func (c *textCount) node(n *html.Node) int {
+	switch n.Type {
+	case html.TextNode:
+		return c.str(n.Data)
+	case html.ElementNode:
+		if skipped(n) || struck(n) {
+			return countGoing
+		}
+	case html.DocumentNode:
+	default:
+		return countGoing
+	}
+	blk := n.Type == html.ElementNode && block(n)
+	if blk {
+		c.pending = c.n > 0
+	}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if st := c.node(ch); st != countGoing {
+			return st
+		}
+	}
+	if blk {
+		c.pending = c.n > 0
+	}
+	return countGoing
+}
+
+// str counts s as foldAppend writes it.
+func (c *textCount) str(s string) int {
+	for i := 0; i < len(s); {
+		b := s[i]
+		w := 1 // bytes written for the character
+		if b < utf8.RuneSelf {
+			i++
+			switch b {
+			case ' ', '\t', '\n', '\r', '\f', '\v':
+				c.pending = c.n > 0
+				continue
+			}
+		} else {
+			if b == 0xC3 {
+				return countUnsure
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			switch {
+			case r == '\u00ad' || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff':
+				continue
+			case unicode.IsSpace(r) || r == '\u00a0' || r == '\u202f' || r == '\u2007':
+				c.pending = c.n > 0
+				continue
+			}
+			w = utf8.RuneLen(r) // (an invalid byte is written as U+FFFD)
+		}
+		if c.pending {
+			c.n++
+			c.pending = false
+		}
+		if c.n += w; c.n >= c.k {
+			return countReached
+		}
+	}
+	return countGoing
 }
 
 func appendText(b []byte, n *html.Node) []byte {
