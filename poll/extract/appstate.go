@@ -2,7 +2,8 @@ package extract
 
 import (
 	"encoding/json"
-	"fmt"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -133,27 +134,176 @@ var (
 	stateLocKeys   = []string{"address", "location", "locationText", "city", "district", "locality", "place", "region"}
 	stateSizeKeys  = []string{"livingSpace", "livingArea", "size", "area", "sqm", "squareMeters", "surface", "floorSize", "space"}
 	stateRoomKeys  = []string{"rooms", "numberOfRooms", "roomCount", "noRooms", "roomsCount"}
+	stateCurKeys   = []string{"currency", "priceCurrency", "currencyCode"}
 	stateImgKeys   = []string{"image", "imageUrl", "imageURL", "thumbnail", "thumbnailUrl", "picture", "photo", "mainImage", "previewImage", "images", "pictures", "photos"}
 )
 
+// The fields a listing object's keys name, in stateLists' order.
+const (
+	fID = iota
+	fURL
+	fTitle
+	fPrice
+	fLoc
+	fSize
+	fRooms
+	fImg
+	fCur // the listing's currency, beside its price (statePrice)
+	nStateFields
+)
+
+// stateLists are the key lists of the fields, and stateSubKeys the nested
+// objects first looks into.
+var (
+	stateLists   = [nStateFields][]string{stateIDKeys, stateURLKeys, stateTitleKeys, statePriceKeys, stateLocKeys, stateSizeKeys, stateRoomKeys, stateImgKeys, stateCurKeys}
+	stateSubKeys = [...]string{"attributes", "data", "listing", "item", "node", "property", "realEstate", "ad"}
+)
+
+// stateKeyRanks maps each key of stateLists and stateSubKeys to its place
+// (from 1; 0 where it is not) in each list, and in stateSubKeys last.
+var stateKeyRanks = func() map[string]*[nStateFields + 1]uint8 {
+	m := make(map[string]*[nStateFields + 1]uint8)
+	add := func(list []string, i int) {
+		for r, k := range list {
+			if m[k] == nil {
+				m[k] = new([nStateFields + 1]uint8)
+			}
+			m[k][i] = uint8(r + 1)
+		}
+	}
+	for i, list := range stateLists {
+		add(list, i)
+	}
+	add(stateSubKeys[:], nStateFields)
+	return m
+}()
+
+// stateKeyTable holds stateKeyRanks in an open-addressing table with a hash
+// of a few bytes (a map's string hashing was most of stateFields' cost, one
+// lookup per member of every object in an array).
+var stateKeyTable = func() (t [stateKeyTableSize]struct {
+	k string
+	r *[nStateFields + 1]uint8
+}) {
+	for k, r := range stateKeyRanks {
+		i := stateKeyHash(k)
+		for t[i].r != nil {
+			i = (i + 1) % stateKeyTableSize
+		}
+		t[i].k, t[i].r = k, r
+	}
+	return t
+}()
+
+// stateKeyHash is k's place in stateKeyTable (k not empty).
+func stateKeyHash(k string) uint {
+	return (uint(len(k))*131 + uint(k[0])*31 + uint(k[len(k)/2])*7 + uint(k[len(k)-1])) % stateKeyTableSize
+}
+
+// stateKeyTableSize leaves most of the table empty (about 80 keys), so that
+// probes are short and a key not in it soon meets an empty slot.
+const stateKeyTableSize = 256
+
+// stateKeyRank is stateKeyRanks[k], looked up in stateKeyTable.
+func stateKeyRank(k string) *[nStateFields + 1]uint8 {
+	if k == "" {
+		return nil
+	}
+	for i := stateKeyHash(k); ; i = (i + 1) % stateKeyTableSize {
+		e := &stateKeyTable[i]
+		if e.r == nil || e.k == k {
+			return e.r
+		}
+	}
+}
+
+// stateFields returns first(m, stateLists[f]) for every field f, in one pass
+// over m's members (and over those of its nested objects for the fields m
+// lacks): looking up each list's keys in turn, for every object of every
+// array and again for the listings, was a quarter of extraction on app-state
+// pages. (The key with the lowest place among those present is the first
+// found, a key being in an object once.) TestStateFieldsMatchFirst holds it
+// to first.
+func stateFields(m jobj) (out [nStateFields]any) {
+	var rank [nStateFields]uint8     // place of out[f]'s key in its list
+	var subs [len(stateSubKeys)]jobj // the nested objects by place in stateSubKeys
+	for _, p := range m.members() {
+		r := stateKeyRank(p.k)
+		if r == nil {
+			continue
+		}
+		if s := r[nStateFields]; s > 0 {
+			if o, ok := p.v.(jobj); ok {
+				subs[s-1] = o
+			}
+		}
+		if !present(p.v) {
+			continue
+		}
+		for f := range nStateFields {
+			if r[f] > 0 && (rank[f] == 0 || r[f] < rank[f]) {
+				rank[f], out[f] = r[f], p.v
+			}
+		}
+	}
+	missing := false
+	for f := range nStateFields {
+		missing = missing || rank[f] == 0
+	}
+	if !missing {
+		return out
+	}
+	for _, sub := range subs {
+		if sub.d == nil {
+			continue
+		}
+		var subRank [nStateFields]uint8
+		var subOut [nStateFields]any
+		for _, p := range sub.members() {
+			r := stateKeyRank(p.k)
+			if r == nil || !present(p.v) {
+				continue
+			}
+			for f := range nStateFields {
+				if rank[f] == 0 && r[f] > 0 && (subRank[f] == 0 || r[f] < subRank[f]) {
+					subRank[f], subOut[f] = r[f], p.v
+				}
+			}
+		}
+		for f := range nStateFields {
+			if subRank[f] > 0 {
+				rank[f], out[f] = subRank[f], subOut[f]
+			}
+		}
+	}
+	return out
+}
+
 // first returns the first of keys present in m (also one level down in nested
-// objects such as "attributes" or "data").
+// objects such as "attributes" or "data"), with a value that is neither null
+// nor "".
 func first(m jobj, keys []string) any {
 	for _, k := range keys {
-		if v, ok := m.lookup(k); ok && v != nil && v != "" {
+		if v, ok := m.lookup(k); ok && present(v) {
 			return v
 		}
 	}
-	for _, k := range []string{"attributes", "data", "listing", "item", "node", "property", "realEstate", "ad"} {
+	for _, k := range stateSubKeys {
 		if sub, ok := m.get(k).(jobj); ok {
 			for _, kk := range keys {
-				if v, ok := sub.lookup(kk); ok && v != nil && v != "" {
+				if v, ok := sub.lookup(kk); ok && present(v) {
 					return v
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// present reports a value other than null and "".
+func present(v any) bool {
+	s, isStr := v.(jstr)
+	return v != nil && (!isStr || s.val() != "")
 }
 
 // bestArray finds the array of objects that looks most like a result list.
@@ -172,11 +322,12 @@ func bestArray(v any, depth int) ([]any, float64) {
 				best, bestScore = a, s
 			}
 		}
-	case []any:
-		if s := scoreArray(x); s > bestScore {
-			best, bestScore = x, s
+	case jarr:
+		es := x.elems()
+		if s := scoreArray(es); s > bestScore {
+			best, bestScore = es, s
 		}
-		for _, c := range x {
+		for _, c := range es {
 			if a, s := bestArray(c, depth+1); s > bestScore {
 				best, bestScore = a, s
 			}
@@ -197,10 +348,11 @@ func scoreArray(a []any) float64 {
 		if !ok {
 			continue
 		}
-		if first(m, stateIDKeys) == nil {
+		fs := stateFields(m)
+		if fs[fID] == nil {
 			continue
 		}
-		hasTitle, hasPrice := first(m, stateTitleKeys) != nil, first(m, statePriceKeys) != nil
+		hasTitle, hasPrice := fs[fTitle] != nil, fs[fPrice] != nil
 		if !hasTitle && !hasPrice {
 			continue
 		}
@@ -212,10 +364,10 @@ func scoreArray(a []any) float64 {
 		if hasPrice {
 			s += 1.5
 		}
-		if first(m, stateURLKeys) != nil {
+		if fs[fURL] != nil {
 			s++
 		}
-		if first(m, stateLocKeys) != nil || first(m, stateSizeKeys) != nil || first(m, stateRoomKeys) != nil {
+		if fs[fLoc] != nil || fs[fSize] != nil || fs[fRooms] != nil {
 			s += 0.5
 		}
 		score += s
@@ -226,23 +378,30 @@ func scoreArray(a []any) float64 {
 	return score
 }
 
-// stateListings turns the chosen array's objects into listings. An object
-// without a usable URL gets the page link whose URL carries its id, if any.
+// stateListings turns the chosen array's objects into listings (nil when
+// fewer than two). An object without a usable URL gets the page link whose
+// URL carries its id, if any.
+//
+// The listings are gathered in the page's scratch list (p.ldList, which
+// jsonLD is done with) and copied out when there are at least two (fewer are
+// no result list).
 func (p *page) stateListings(a []any) []Listing {
-	var out []Listing
+	out := p.ldList[:0]
 	for _, e := range a {
 		m, ok := e.(jobj)
 		if !ok {
 			continue
 		}
-		id := scalar(first(m, stateIDKeys))
+		fs := stateFields(m)
+		id := scalar(fs[fID])
 		if id == "" {
 			continue
 		}
 		l := Listing{ID: id}
-		if href := scalar(first(m, stateURLKeys)); href != "" {
-			if u, ok := p.res.resolve(href); ok && !p.selfLink(u) {
-				l.URL = u.String()
+		if href := scalar(fs[fURL]); href != "" {
+			var u url.URL // (read here only)
+			if p.res.resolveTo(href, &u) && !p.selfLink(&u) {
+				l.URL = urlString(&u)
 			}
 		}
 		if l.URL == "" {
@@ -251,18 +410,24 @@ func (p *page) stateListings(a []any) []Listing {
 		if l.URL == "" {
 			continue
 		}
-		l.Title = fold(scalar(first(m, stateTitleKeys)))
-		l.Price, l.PriceValue, l.Currency = statePrice(first(m, statePriceKeys), m)
-		l.Location = stateText(first(m, stateLocKeys))
-		l.Size = scalar(first(m, stateSizeKeys))
+		l.Title = fold(scalar(fs[fTitle]))
+		l.Price, l.PriceValue, l.Currency = statePrice(fs[fPrice], fs[fCur])
+		l.Location = stateText(fs[fLoc])
+		l.Size = scalar(fs[fSize])
 		if l.Size != "" && hasDigit(l.Size) && !strings.ContainsAny(l.Size, "mq") {
 			l.Size += " m²"
 		}
-		l.Rooms = scalar(first(m, stateRoomKeys))
-		l.Image = p.stateImage(first(m, stateImgKeys))
+		l.Rooms = scalar(fs[fRooms])
+		l.Image = p.stateImage(fs[fImg])
 		out = append(out, l)
 	}
-	return out
+	var ls []Listing
+	if len(out) >= 2 {
+		ls = slices.Clone(out)
+	}
+	clear(out)
+	p.ldList = out[:0]
+	return ls
 }
 
 // linkWithToken returns the first same-site link on the page whose URL carries
@@ -286,14 +451,10 @@ func (p *page) linkWithToken(tok string) string {
 // scalar returns strings and numbers as text.
 func scalar(v any) string {
 	switch x := v.(type) {
-	case string:
-		return strings.TrimSpace(x)
-	case json.Number:
-		return x.String()
-	case float64:
-		return fmt.Sprint(x)
-	case bool:
-		return ""
+	case jstr:
+		return strings.TrimSpace(x.val())
+	case jnum:
+		return x.lit() // (read as json.Number)
 	}
 	return ""
 }
@@ -302,31 +463,43 @@ func scalar(v any) string {
 func stateText(v any) string {
 	switch x := v.(type) {
 	case jobj:
-		var parts []string
+		// "street, zip city" without the parts that are empty (each
+		// scalar is trimmed), else the district; built in one buffer.
+		street := ""
 		for _, k := range []string{"street", "streetAddress", "address", "line1"} {
-			if s := scalar(x.get(k)); s != "" {
-				parts = append(parts, s)
+			if street = scalar(x.get(k)); street != "" {
 				break
 			}
 		}
-		city := strings.TrimSpace(scalar(first(x, []string{"zip", "zipCode", "postalCode", "postcode", "plz"})) + " " +
-			scalar(first(x, []string{"city", "addressLocality", "town", "locality", "name"})))
-		if city != "" {
-			parts = append(parts, city)
+		zip := scalar(first(x, []string{"zip", "zipCode", "postalCode", "postcode", "plz"}))
+		town := scalar(first(x, []string{"city", "addressLocality", "town", "locality", "name"}))
+		if only, ok := onlyOne(street, zip, town); ok {
+			return fold(only) // (no copy)
 		}
-		if d := scalar(x.get("district")); d != "" && len(parts) == 0 {
-			parts = append(parts, d)
+		var buf [128]byte
+		b := append(buf[:0], street...)
+		if street != "" && (zip != "" || town != "") {
+			b = append(b, ", "...)
 		}
-		return fold(strings.Join(parts, ", "))
+		b = append(b, zip...)
+		if zip != "" && town != "" {
+			b = append(b, ' ')
+		}
+		b = append(b, town...)
+		if len(b) == 0 {
+			b = append(b, scalar(x.get("district"))...)
+		}
+		return fold(string(b))
 	default:
 		return fold(scalar(v))
 	}
 }
 
 // statePrice reads a price that may be a number, a string or an object
-// {amount|value, currency, formatted}.
-func statePrice(v any, m jobj) (shown string, value float64, cur string) {
-	cur = scalar(first(m, []string{"currency", "priceCurrency", "currencyCode"}))
+// {amount|value, currency, formatted}; curV is the listing's currency
+// (first(m, stateCurKeys) of the listing m).
+func statePrice(v, curV any) (shown string, value float64, cur string) {
+	cur = scalar(curV)
 	switch x := v.(type) {
 	case jobj:
 		cur2 := scalar(first(x, []string{"currency", "currencyCode", "priceCurrency"}))
@@ -402,11 +575,11 @@ func digitsAt(s string, i int) int {
 
 func (p *page) stateImage(v any) string {
 	switch x := v.(type) {
-	case string:
-		return p.res.resolveAny(x)
-	case []any:
-		if len(x) > 0 {
-			return p.stateImage(x[0])
+	case jstr:
+		return p.res.resolveAny(x.val())
+	case jarr:
+		if es := x.elems(); len(es) > 0 {
+			return p.stateImage(es[0])
 		}
 	case jobj:
 		return p.res.resolveAny(scalar(first(x, []string{"url", "src", "href", "uri", "large", "medium", "small"})))

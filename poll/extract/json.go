@@ -14,6 +14,12 @@ import (
 // where encoding/json fails, but in one pass without reflection: on the small
 // pages of unknown sites, decoding JSON with encoding/json cost as much as
 // parsing the page. TestJSONMatchesEncodingJSON and FuzzJSONDecode compare the two.
+//
+// The script readers use its pairs form, which stands for the same values
+// without an allocation per value: objects as jobj, arrays as jarr, strings
+// as jstr and numbers as jnum, all pointers into blocks the reader reuses
+// (an interface holding a string, a float64 or a slice header boxes it, and
+// boxing was most of the allocations of a page with JSON-LD).
 
 // maxJSONDepth is encoding/json's nesting limit.
 const maxJSONDepth = 10000
@@ -46,14 +52,15 @@ func decodeFirstJSON(s string) (any, bool) {
 }
 
 // unmarshalJSONPairs is unmarshalJSON with objects read as jobj instead of
-// map[string]any (what the script readers use: no hashing, one allocation per
-// object).
+// map[string]any, arrays as jarr, strings as jstr and numbers as jnum (what the
+// script readers use: no hashing, no allocation per value).
 func unmarshalJSONPairs(s string) (any, bool) {
 	var d jsonReader
 	return d.unmarshalPairs(s)
 }
 
-// decodeFirstJSONPairs is decodeFirstJSON with objects read as jobj.
+// decodeFirstJSONPairs is decodeFirstJSON with objects read as jobj, arrays
+// as jarr, strings as jstr and numbers as jnum.
 func decodeFirstJSONPairs(s string) (any, bool) {
 	var d jsonReader
 	return d.decodeFirstPairs(s)
@@ -91,7 +98,9 @@ func (d *jsonReader) reset() {
 	clear(d.objs)
 	clear(d.block)
 	clear(d.arrs)
-	*d = jsonReader{stack: d.stack[:0], values: d.values[:0], objs: d.objs[:0], block: d.block[:0], arrs: d.arrs[:0]}
+	clear(d.strs)
+	clear(d.heads)
+	*d = jsonReader{stack: d.stack[:0], values: d.values[:0], objs: d.objs[:0], block: d.block[:0], arrs: d.arrs[:0], strs: d.strs[:0], heads: d.heads[:0]}
 	if cap(d.stack) > keep {
 		d.stack = nil
 	}
@@ -104,7 +113,46 @@ func (d *jsonReader) reset() {
 	if cap(d.arrs) > keep {
 		d.arrs = nil
 	}
+	if cap(d.strs) > keep {
+		d.strs = nil
+	}
+	if cap(d.heads) > keep {
+		d.heads = nil
+	}
 }
+
+// jstr is a JSON string read by the pairs reader: a pointer to its value,
+// which is carved from the reader's blocks. An interface holding a string
+// boxes it (an allocation for every string of a script, the reader's main
+// cost when it built strings); it holds a pointer as it is.
+type jstr struct{ p *string }
+
+// val is the string's value.
+func (s jstr) val() string { return *s.p }
+
+// jnum is a JSON number read by the pairs reader: its literal (valid JSON,
+// and in range for a float64 when read as encoding/json reads into an any),
+// held as jstr holds a string. It stands for float64(literal) to the JSON-LD
+// readers (json.Unmarshal) and for json.Number(literal) to the app-state ones
+// (a Decoder with UseNumber); it is parsed only when used.
+type jnum struct{ p *string }
+
+// lit is the number's literal (its json.Number).
+func (n jnum) lit() string { return *n.p }
+
+// float is the number's float64 value (as json.Unmarshal gives it).
+func (n jnum) float() float64 {
+	f, _ := strconv.ParseFloat(*n.p, 64) // (valid: checked when read)
+	return f
+}
+
+// jarr is a JSON array read by the pairs reader: a pointer to its elements
+// (nil for an empty array), their slice carved from the reader's blocks as
+// jstr's string is (an interface holding a slice boxes its header).
+type jarr struct{ p *[]any }
+
+// elems are the array's elements.
+func (a jarr) elems() []any { return *a.p }
 
 // jobj is a JSON object as its members in document order, each key once: a
 // key repeated keeps its first place and its last value (a map keeps the last
@@ -166,6 +214,11 @@ type jsonReader struct {
 	block []jpair
 	// arrs: the arrays' elements, carved likewise (pairs only).
 	arrs []any
+	// strs: the values of strings and the literals of numbers, which jstr
+	// and jnum point at; heads: the arrays' slices, which jarr points at
+	// (pairs only).
+	strs  []string
+	heads [][]any
 }
 
 // newObject returns an object holding a copy of ms.
@@ -186,8 +239,30 @@ func (d *jsonReader) newObject(ms []jpair) jobj {
 	return jobj{&d.objs[len(d.objs)-1]}
 }
 
-// newArray returns a copy of vs (not empty), carved from d.arrs.
-func (d *jsonReader) newArray(vs []any) []any {
+// newStr returns a pointer to a copy of s, carved from d.strs.
+func (d *jsonReader) newStr(s string) *string {
+	if len(d.strs) == cap(d.strs) {
+		d.strs = make([]string, 0, min(max(16, 2*cap(d.strs)), 1024))
+	}
+	d.strs = append(d.strs, s)
+	return &d.strs[len(d.strs)-1]
+}
+
+// newArray returns an array of a copy of vs, carved from d.arrs and d.heads.
+func (d *jsonReader) newArray(vs []any) jarr {
+	if len(d.heads) == cap(d.heads) {
+		d.heads = make([][]any, 0, min(max(8, 2*cap(d.heads)), 256))
+	}
+	d.heads = append(d.heads, nil)
+	h := &d.heads[len(d.heads)-1]
+	if len(vs) > 0 {
+		*h = d.copyElems(vs)
+	}
+	return jarr{h}
+}
+
+// copyElems returns a copy of vs (not empty), carved from d.arrs.
+func (d *jsonReader) copyElems(vs []any) []any {
 	n := len(vs)
 	if cap(d.arrs)-len(d.arrs) < n {
 		d.arrs = make([]any, 0, max(n, min(max(16, 2*cap(d.arrs)), 1024)))
@@ -223,6 +298,9 @@ func (d *jsonReader) value() (any, bool) {
 		s, ok := d.str()
 		if !ok {
 			return nil, false
+		}
+		if d.pairs {
+			return jstr{d.newStr(s)}, true
 		}
 		return s, true // may share the script's memory: see detach
 	case 't':
@@ -287,6 +365,16 @@ func (d *jsonReader) number() (any, bool) {
 	}
 	d.i = i
 	lit := s[start:i]
+	if d.pairs {
+		// Only a literal with an exponent or of over 308 digits can be
+		// out of a float64's range (encoding/json fails on it then).
+		if !d.useNumber && (strings.ContainsAny(lit, "eE") || len(lit) > 300) {
+			if _, err := strconv.ParseFloat(lit, 64); err != nil {
+				return nil, false
+			}
+		}
+		return jnum{d.newStr(lit)}, true
+	}
 	if d.useNumber {
 		return json.Number(lit), true
 	}
@@ -429,7 +517,9 @@ func (d *jsonReader) pairObject() (any, bool) {
 			if reorderMembers != nil {
 				reorderMembers(o)
 			}
-			clear(d.stack[start:])
+			// (The members left past the stack's end are not cleared:
+			// they point into this page's script and blocks, which stay
+			// until reset, which clears the whole stack.)
 			d.stack = d.stack[:start]
 			return o, true
 		}
@@ -467,7 +557,7 @@ func (d *jsonReader) array() (any, bool) {
 // d.values and copied into a slice of their number.
 func (d *jsonReader) pairArray() (any, bool) {
 	if d.closes(']') {
-		return []any{}, true
+		return d.newArray(nil), true
 	}
 	start := len(d.values)
 	for {
@@ -480,8 +570,7 @@ func (d *jsonReader) pairArray() (any, bool) {
 			return nil, false
 		} else if !more {
 			a := d.newArray(d.values[start:])
-			clear(d.values[start:])
-			d.values = d.values[:start]
+			d.values = d.values[:start] // (cleared by reset, as the stack)
 			return a, true
 		}
 	}
@@ -490,17 +579,23 @@ func (d *jsonReader) pairArray() (any, bool) {
 // str reads a string literal at d.i (on its opening quote) and returns its
 // value as encoding/json unquotes it (invalid UTF-8 and lone surrogates become
 // U+FFFD). Without escapes and invalid bytes the result is a part of d.s.
+//
+// Most bytes of a string need no look: the inner loop skips printable ASCII
+// by a table lookup (every byte went through the switch before, most of the
+// time spent reading a script: nearly half).
 func (d *jsonReader) str() (string, bool) {
 	s := d.s
 	i := d.i + 1
 	start := i
 	simple := true
 	for {
+		for i < len(s) && strPlain[s[i]] {
+			i++
+		}
 		if i >= len(s) {
 			return "", false
 		}
-		c := s[i]
-		switch {
+		switch c := s[i]; {
 		case c == '"':
 			d.i = i + 1
 			if simple {
@@ -531,8 +626,6 @@ func (d *jsonReader) str() (string, bool) {
 			}
 		case c < ' ':
 			return "", false
-		case c < utf8.RuneSelf:
-			i++
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -542,6 +635,15 @@ func (d *jsonReader) str() (string, bool) {
 		}
 	}
 }
+
+// strPlain marks the bytes a string literal holds as they are: printable
+// ASCII but the quote and the backslash.
+var strPlain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= ' ' && c < utf8.RuneSelf && c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'

@@ -65,13 +65,14 @@ func checkJSON(t *testing.T, s string) {
 	if ok != (wantErr == nil) || ok && !reflect.DeepEqual(got2, want2) {
 		t.Errorf("decodeFirstJSON(%.80q) = %#v, %v; encoding/json: %#v, %v", s, got2, ok, want2, wantErr)
 	}
-	// The readers' form: objects as jobj, standing for the same maps.
+	// The readers' form: objects as jobj, strings as jstr and numbers as
+	// jnum, standing for the same maps, strings and numbers.
 	got3, ok := unmarshalJSONPairs(s)
-	if ok != (wantErrOf(s) == nil) || ok && !reflect.DeepEqual(pairsToMaps(t, got3), want) {
+	if ok != (wantErrOf(s) == nil) || ok && !reflect.DeepEqual(pairsToMaps(t, got3, false), want) {
 		t.Errorf("unmarshalJSONPairs(%.80q) = %#v, %v; encoding/json: %#v", s, got3, ok, want)
 	}
 	got4, ok := decodeFirstJSONPairs(s)
-	if ok != (wantErr == nil) || ok && !reflect.DeepEqual(pairsToMaps(t, got4), want2) {
+	if ok != (wantErr == nil) || ok && !reflect.DeepEqual(pairsToMaps(t, got4, true), want2) {
 		t.Errorf("decodeFirstJSONPairs(%.80q) = %#v, %v; encoding/json: %#v, %v", s, got4, ok, want2, wantErr)
 	}
 }
@@ -136,18 +137,28 @@ func wantErrOf(s string) error {
 	return json.Unmarshal([]byte(s), &v)
 }
 
-// pairsToMaps turns the jobj in v into the maps they stand for, checking that
-// each key occurs once.
-func pairsToMaps(t *testing.T, v any) any {
+// pairsToMaps turns the jobj, jstr and jnum in v into the maps, strings and
+// numbers they stand for (float64, or json.Number for useNumber), checking
+// that each key occurs once.
+func pairsToMaps(t *testing.T, v any, useNumber bool) any {
 	switch x := v.(type) {
+	case jstr:
+		return x.val()
+	case jnum:
+		if useNumber {
+			return json.Number(x.lit())
+		}
+		return x.float()
+	case string, float64, json.Number, []any:
+		t.Errorf("the pairs reader gave %T %v", x, x)
 	case jobj:
 		m := make(map[string]any, len(x.members()))
 		for _, p := range x.members() {
 			if _, dup := m[p.k]; dup {
 				t.Errorf("jobj has key %q twice", p.k)
 			}
-			m[p.k] = pairsToMaps(t, p.v)
-			if got, ok := x.lookup(p.k); !ok || !reflect.DeepEqual(pairsToMaps(t, got), m[p.k]) {
+			m[p.k] = pairsToMaps(t, p.v, useNumber)
+			if got, ok := x.lookup(p.k); !ok || !reflect.DeepEqual(pairsToMaps(t, got, useNumber), m[p.k]) {
 				t.Errorf("jobj.lookup(%q) = %#v, %v", p.k, got, ok)
 			}
 		}
@@ -155,10 +166,10 @@ func pairsToMaps(t *testing.T, v any) any {
 			t.Errorf("jobj.get of an absent key is not nil")
 		}
 		return m
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = pairsToMaps(t, e)
+	case jarr:
+		out := make([]any, len(x.elems()))
+		for i, e := range x.elems() {
+			out[i] = pairsToMaps(t, e, useNumber)
 		}
 		return out
 	}

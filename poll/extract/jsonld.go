@@ -1,7 +1,8 @@
 package extract
 
 import (
-	"encoding/json"
+	"errors"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -18,12 +19,12 @@ var listingTypes = map[string]bool{
 func ldTypes(m jobj, buf []string) []string {
 	out := buf[:0]
 	switch t := m.get("@type").(type) {
-	case string:
-		return append(out, ldType(t))
-	case []any:
-		for _, x := range t {
-			if s, ok := x.(string); ok {
-				out = append(out, ldType(s))
+	case jstr:
+		return append(out, ldType(t.val()))
+	case jarr:
+		for _, x := range t.elems() {
+			if s, ok := x.(jstr); ok {
+				out = append(out, ldType(s.val()))
 			}
 		}
 	}
@@ -36,11 +37,11 @@ func ldType(s string) string {
 
 func hasType(m jobj, set map[string]bool) bool {
 	switch t := m.get("@type").(type) {
-	case string:
-		return set[ldType(t)]
-	case []any:
-		for _, x := range t {
-			if s, ok := x.(string); ok && set[ldType(s)] {
+	case jstr:
+		return set[ldType(t.val())]
+	case jarr:
+		for _, x := range t.elems() {
+			if s, ok := x.(jstr); ok && set[ldType(s.val())] {
 				return true
 			}
 		}
@@ -51,11 +52,11 @@ func hasType(m jobj, set map[string]bool) bool {
 // noLDType reports whether m has no @type value (ldTypes would be empty).
 func noLDType(m jobj) bool {
 	switch t := m.get("@type").(type) {
-	case string:
+	case jstr:
 		return false
-	case []any:
-		for _, x := range t {
-			if _, ok := x.(string); ok {
+	case jarr:
+		for _, x := range t.elems() {
+			if _, ok := x.(jstr); ok {
 				return false
 			}
 		}
@@ -134,8 +135,8 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 		return
 	}
 	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
+	case jarr:
+		for _, e := range x.elems() {
 			p.ldWalk(e, listCtx, out, inList, seen, depth+1)
 		}
 	case jobj:
@@ -158,7 +159,7 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 				listCtx = true
 				if item, ok := x.lookup("item"); ok {
 					switch it := item.(type) {
-					case string:
+					case jstr:
 						p.ldAdd(newJobj(jpair{"url", it}, jpair{"name", x.get("name")}), true, out, inList, seen)
 					case jobj:
 						if hasType(it, listingTypes) || noLDType(it) {
@@ -200,11 +201,11 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen m
 			href = str(off.get("url"))
 		}
 	}
-	u, ok := p.res.resolve(href)
-	if !ok || p.selfLink(u) {
+	var u url.URL // (read here only: the listing keeps its string)
+	if !p.res.resolveTo(href, &u) || p.selfLink(&u) {
 		return false
 	}
-	c := u.String()
+	c := urlString(&u)
 	if seen[c] {
 		return true
 	}
@@ -220,7 +221,7 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen m
 		}
 	}
 	if l.ID == "" {
-		l.ID = idFromURL(u)
+		l.ID = idFromURL(&u)
 	}
 	l.Title = fold(str(m.get("name")))
 	if l.Title == "" {
@@ -258,9 +259,9 @@ func ldPrice(m jobj) (float64, string, string) {
 		switch x := src.(type) {
 		case jobj:
 			o = x
-		case []any:
-			if len(x) > 0 {
-				o, _ = x[0].(jobj)
+		case jarr:
+			if es := x.elems(); len(es) > 0 {
+				o, _ = es[0].(jobj)
 			}
 		}
 		if o.d == nil {
@@ -278,18 +279,29 @@ func ldPrice(m jobj) (float64, string, string) {
 		}
 		cur := str(o.get("priceCurrency"))
 		switch x := pv.(type) {
-		case float64:
-			return x, cur, formatPrice(x, cur)
-		case string:
-			if x == "" {
+		case jnum:
+			v := x.float()
+			return v, cur, formatPrice(v, cur)
+		case jstr:
+			t := x.val()
+			if t == "" {
 				continue
 			}
-			v, c := parsePrice(x)
-			if f, err := strconv.ParseFloat(x, 64); err == nil {
-				v = f
+			// A machine number is its value (then the text is parsed for
+			// its currency only, if need be); else the price as shown.
+			// (parsePrice's currency is currencyOf(t) either way.)
+			v, err := 0.0, errNotFloat
+			if mayBeFloat(t) {
+				v, err = strconv.ParseFloat(t, 64)
 			}
-			if cur == "" {
-				cur = c
+			if err != nil {
+				var c string
+				v, c = parsePrice(t)
+				if cur == "" {
+					cur = c
+				}
+			} else if cur == "" {
+				cur = currencyOf(t)
 			}
 			return v, cur, formatPrice(v, cur)
 		}
@@ -297,51 +309,95 @@ func ldPrice(m jobj) (float64, string, string) {
 	return 0, "", ""
 }
 
-// formatPrice shows a machine price as "1250 EUR" (the page shows no text for it).
-func formatPrice(v float64, cur string) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if cur != "" {
-		s += " " + cur
+// errNotFloat stands for ParseFloat's error on text mayBeFloat rejects.
+var errNotFloat = errors.New("not a float")
+
+// mayBeFloat reports whether strconv.ParseFloat could accept s: false when s
+// holds a byte no float syntax has (decimal, hex, "Inf", "NaN"), such as a
+// space, a comma or a currency sign, which ParseFloat would reject with an
+// allocated error.
+func mayBeFloat(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i] | 0x20; { // (lower case for letters)
+		case s[i] >= '0' && s[i] <= '9', s[i] == '.', s[i] == '+', s[i] == '-', s[i] == '_':
+		case c >= 'a' && c <= 'f', c == 'i', c == 'n', c == 't', c == 'y', c == 'x', c == 'p':
+		default:
+			return false
+		}
 	}
-	return s
+	return true
+}
+
+// formatPrice shows a machine price as "1250 EUR" (the page shows no text for
+// it), built in one allocation.
+func formatPrice(v float64, cur string) string {
+	var buf [48]byte
+	b := strconv.AppendFloat(buf[:0], v, 'f', -1, 64)
+	if cur != "" {
+		b = append(append(b, ' '), cur...)
+	}
+	return string(b)
 }
 
 func ldAddress(v any) string {
 	switch x := v.(type) {
-	case string:
-		return fold(x)
+	case jstr:
+		return fold(x.val())
 	case jobj:
-		var parts []string
-		if s := str(x.get("streetAddress")); s != "" {
-			parts = append(parts, s)
+		// "street, postcode locality", without the parts that are empty
+		// (each str is trimmed), built in one buffer.
+		street, code, town := str(x.get("streetAddress")), str(x.get("postalCode")), str(x.get("addressLocality"))
+		if only, ok := onlyOne(street, code, town); ok {
+			return fold(only) // (no copy)
 		}
-		loc := strings.TrimSpace(str(x.get("postalCode")) + " " + str(x.get("addressLocality")))
-		if loc != "" {
-			parts = append(parts, loc)
+		var buf [128]byte
+		b := append(buf[:0], street...)
+		if street != "" && (code != "" || town != "") {
+			b = append(b, ", "...)
 		}
-		return fold(strings.Join(parts, ", "))
+		b = append(b, code...)
+		if code != "" && town != "" {
+			b = append(b, ' ')
+		}
+		b = append(b, town...)
+		return fold(string(b))
 	}
 	return ""
+}
+
+// onlyOne returns the one of a, b and c that is not empty, if there is
+// exactly one.
+func onlyOne(a, b, c string) (string, bool) {
+	switch {
+	case b == "" && c == "":
+		return a, a != ""
+	case a == "" && c == "":
+		return b, true
+	case a == "" && b == "":
+		return c, true
+	}
+	return "", false
 }
 
 func ldQuantity(v any) string {
 	switch x := v.(type) {
 	case jobj:
-		n := ldNumber(x.get("value"))
-		if n == "" {
+		var buf [64]byte
+		n := appendLDNumber(buf[:0], x.get("value"))
+		if len(n) == 0 {
 			return ""
 		}
-		switch u := str(x.get("unitCode")) + str(x.get("unitText")); u {
-		case "MTK", "m²", "m2", "sqm", "MTKm²":
-			return n + " m²"
-		case "":
-			return n + " m²"
+		code, text := str(x.get("unitCode")), str(x.get("unitText"))
+		switch code + text {
+		case "MTK", "m²", "m2", "sqm", "MTKm²", "":
+			return string(append(n, " m²"...))
 		default:
-			return n + " " + u
+			return string(append(append(append(n, ' '), code...), text...))
 		}
-	case float64, string:
-		if n := ldNumber(x); n != "" {
-			return n + " m²"
+	case jnum, jstr:
+		var buf [64]byte
+		if n := appendLDNumber(buf[:0], x); len(n) > 0 {
+			return string(append(n, " m²"...))
 		}
 	}
 	return ""
@@ -349,22 +405,36 @@ func ldQuantity(v any) string {
 
 func ldNumber(v any) string {
 	switch x := v.(type) {
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case string:
-		return strings.TrimSpace(x)
+	case jnum:
+		return strconv.FormatFloat(x.float(), 'f', -1, 64)
+	case jstr:
+		return strings.TrimSpace(x.val())
 	case jobj:
 		return ldNumber(x.get("value"))
 	}
 	return ""
 }
 
+// appendLDNumber appends ldNumber(v) to b (so that a size is built in one
+// allocation).
+func appendLDNumber(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case jnum:
+		return strconv.AppendFloat(b, x.float(), 'f', -1, 64)
+	case jstr:
+		return append(b, strings.TrimSpace(x.val())...)
+	case jobj:
+		return appendLDNumber(b, x.get("value"))
+	}
+	return b
+}
+
 func (p *page) ldImage(v any) string {
 	switch x := v.(type) {
-	case string:
-		return p.res.resolveAny(x)
-	case []any:
-		for _, e := range x {
+	case jstr:
+		return p.res.resolveAny(x.val())
+	case jarr:
+		for _, e := range x.elems() {
 			if s := p.ldImage(e); s != "" {
 				return s
 			}
@@ -378,15 +448,14 @@ func (p *page) ldImage(v any) string {
 	return ""
 }
 
-// str returns v as a string (numbers formatted), "" for other kinds.
+// str returns v as a string (numbers formatted as the float64s they are to
+// json.Unmarshal), "" for other kinds.
 func str(v any) string {
 	switch x := v.(type) {
-	case string:
-		return strings.TrimSpace(x)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case json.Number:
-		return x.String()
+	case jstr:
+		return strings.TrimSpace(x.val())
+	case jnum:
+		return strconv.FormatFloat(x.float(), 'f', -1, 64)
 	}
 	return ""
 }

@@ -65,16 +65,18 @@ func parsePrice(s string) (float64, string) {
 
 // currencyOf returns the ISO code of the currency s shows, "" if none.
 func currencyOf(s string) string {
-	// Where each sign first occurs (strings.Index of each), in one pass.
+	// Where each sign first occurs (strings.Index of each), plus one (0:
+	// nowhere), in one pass; bytes that start no sign are passed over by
+	// a table lookup (every card text goes through here).
 	var at [len(currencies)]int
-	for k := range at {
-		at[k] = -1
-	}
 	found := false
 	for i := 0; i < len(s); i++ {
+		if !currencyLead[s[i]] {
+			continue
+		}
 		for _, k := range currencyByLead[s[i]] {
-			if at[k] < 0 && strings.HasPrefix(s[i:], currencies[k].sign) {
-				at[k], found = i, true
+			if at[k] == 0 && strings.HasPrefix(s[i:], currencies[k].sign) {
+				at[k], found = i+1, true
 			}
 		}
 	}
@@ -82,7 +84,7 @@ func currencyOf(s string) string {
 		return ""
 	}
 	for k, c := range currencies {
-		i := at[k]
+		i := at[k] - 1
 		if i < 0 {
 			continue
 		}
@@ -97,13 +99,22 @@ func currencyOf(s string) string {
 	return ""
 }
 
-// currencyByLead lists, for each byte, the currencies whose sign starts with it.
-var currencyByLead = func() (t [256][]uint8) {
-	for k, c := range currencies {
-		t[c.sign[0]] = append(t[c.sign[0]], uint8(k))
-	}
-	return t
-}()
+// currencyByLead lists, for each byte, the currencies whose sign starts with
+// it; currencyLead marks the bytes that start one.
+var (
+	currencyByLead = func() (t [256][]uint8) {
+		for k, c := range currencies {
+			t[c.sign[0]] = append(t[c.sign[0]], uint8(k))
+		}
+		return t
+	}()
+	currencyLead = func() (t [256]bool) {
+		for _, c := range currencies {
+			t[c.sign[0]] = true
+		}
+		return t
+	}()
+)
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
@@ -119,44 +130,96 @@ func isLetters(s string) bool {
 // parseNumber reads a number with locale-dependent separators. The last of '.'
 // and ',' is the decimal separator unless it is followed by exactly three digits
 // and is the only kind of separator (then it groups thousands: "1.250", "1,250").
-// Spaces and apostrophes always group thousands.
+// Spaces and apostrophes always group thousands. m is what findNumber finds
+// (digits, separators, a digit at both ends).
+//
+// Every card's price goes through here, so it works without allocating: the
+// digits are gathered on the stack, and a number of up to 15 digits with at
+// most 22 decimals is computed as strconv does on its exact path (one
+// correctly rounded division of exact values, so the same float64);
+// TestParseNumberMatchesStrconv holds it to the strings.Map + ParseFloat
+// version it replaces.
 func parseNumber(m string) float64 {
-	var digits strings.Builder
-	// Split off groups separated by spaces / apostrophes: they only group.
-	m = strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\u00a0', '\u202f', '\'', '’':
-			return -1
+	// Where the last '.' and ',' are, and how many of each, counted in bytes
+	// once the grouping characters are left out.
+	lastDot, lastComma, dots, commas, n := -1, -1, 0, 0, 0
+	for i := 0; i < len(m); {
+		if size := groupingAt(m, i); size > 0 {
+			i += size
+			continue
 		}
-		return r
-	}, m)
-	lastDot, lastComma := strings.LastIndexByte(m, '.'), strings.LastIndexByte(m, ',')
-	dec := -1 // index of the decimal separator
+		switch m[i] {
+		case '.':
+			lastDot, dots = n, dots+1
+		case ',':
+			lastComma, commas = n, commas+1
+		}
+		n++
+		i++
+	}
+	dec := -1 // place of the decimal separator among the n kept bytes
 	switch {
 	case lastDot >= 0 && lastComma >= 0:
 		dec = max(lastDot, lastComma)
-	case lastDot >= 0 || lastComma >= 0:
-		sep := max(lastDot, lastComma)
-		ch := m[sep]
-		if strings.Count(m, string(ch)) == 1 && len(m)-sep-1 != 3 {
-			dec = sep
-		}
+	case dots == 1 && n-lastDot-1 != 3:
+		dec = lastDot
+	case commas == 1 && n-lastComma-1 != 3:
+		dec = lastComma
 	}
-	for i := 0; i < len(m); i++ {
-		c := m[i]
-		switch {
+	var buf [64]byte
+	digits := buf[:0]
+	var mant uint64
+	nd, frac := 0, 0 // significant digits, digits after the separator
+	for i, k := 0, 0; i < len(m); {
+		if size := groupingAt(m, i); size > 0 {
+			i += size
+			continue
+		}
+		switch c := m[i]; {
 		case c >= '0' && c <= '9':
-			digits.WriteByte(c)
-		case i == dec:
-			digits.WriteByte('.')
+			digits = append(digits, c)
+			if mant > 0 || c != '0' {
+				nd++
+			}
+			mant = mant*10 + uint64(c-'0') // (meaningless past 15 digits, and then unused)
+			if dec >= 0 && k > dec {
+				frac++
+			}
+		case k == dec:
+			digits = append(digits, '.')
 		}
+		k++
+		i++
 	}
-	v, err := strconv.ParseFloat(strings.TrimSuffix(digits.String(), "."), 64)
+	if nd <= 15 && frac <= 22 {
+		return float64(mant) / float64pow10[frac]
+	}
+	v, err := strconv.ParseFloat(strings.TrimSuffix(string(digits), "."), 64)
 	if err != nil {
 		return 0
 	}
 	return v
 }
+
+// groupingAt returns the length of the character at s[i] when it only groups
+// thousands (a space, an apostrophe, a no-break space), else 0.
+func groupingAt(s string, i int) int {
+	switch c := s[i]; {
+	case c == ' ' || c == '\'':
+		return 1
+	case c < utf8.RuneSelf:
+		return 0
+	}
+	switch r, size := utf8.DecodeRuneInString(s[i:]); r {
+	case '\u00a0', '\u202f', '’':
+		return size
+	}
+	return 0
+}
+
+// float64pow10 are the powers of ten a float64 holds exactly.
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // looksLikePrice reports whether s (short text) shows an amount with a currency.
 func looksLikePrice(s string) bool {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -95,13 +96,13 @@ func (p *page) byProfile(prof *profile) Result {
 // linkListing fills URL (canonical, on the page's site) from href; false if the
 // link is unusable.
 func (p *page) linkListing(l *Listing, href string) bool {
-	u, ok := p.res.resolve(href)
-	if !ok {
+	var u url.URL // (on the stack: only its string is kept)
+	if !p.res.resolveTo(href, &u) {
 		return false
 	}
-	l.URL = u.String()
+	l.URL = urlString(&u)
 	if l.ID == "" {
-		l.ID = idFromURL(u)
+		l.ID = idFromURL(&u)
 	}
 	return true
 }

@@ -73,7 +73,7 @@ func (p *page) bySelectors(us *userSelectors) Result {
 		var anc *anchor
 		if a != nil {
 			if uu, ok := p.res.resolve(attr(a, "href")); ok {
-				anc = &anchor{n: a, ok: true, u: uu, canon: uu.String()}
+				anc = &anchor{n: a, ok: true, u: uu, canon: urlString(uu)}
 			}
 		} else {
 			anc = p.firstLink(it)
@@ -107,7 +107,7 @@ func (p *page) firstLink(it *html.Node) *anchor {
 	cands = append(cands, qa(it, anyLink)...)
 	for _, a := range cands {
 		if u, ok := p.res.resolve(attr(a, "href")); ok && !p.selfLink(u) {
-			return &anchor{n: a, ok: true, u: u, canon: u.String()}
+			return &anchor{n: a, ok: true, u: u, canon: urlString(u)}
 		}
 	}
 	return nil

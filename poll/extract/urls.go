@@ -79,35 +79,58 @@ func newResolver(page *url.URL) resolver {
 // utm_* tracking parameters. It reports false for empty and fragment-only links,
 // javascript:/data:/mailto: and other schemes, URLs with userinfo and other sites.
 func (r *resolver) resolve(href string) (*url.URL, bool) {
+	href, ok := linkable(href)
+	if !ok {
+		return nil, false
+	}
+	u, ok := r.reference(href)
+	if !ok || !r.canonicalize(u) {
+		return nil, false
+	}
+	return u, true
+}
+
+// resolveTo is resolve writing the URL to *dst, for a caller that only reads
+// it for a while (dst may be on its stack: no allocation for a plain href).
+func (r *resolver) resolveTo(href string, dst *url.URL) bool {
+	href, ok := linkable(href)
+	return ok && r.referenceTo(href, dst) && r.canonicalize(dst)
+}
+
+// linkable trims href and reports whether it may be a listing link: not
+// empty, not a fragment, no scheme other than http(s).
+func linkable(href string) (string, bool) {
 	href = strings.TrimSpace(href)
 	if href == "" || href[0] == '#' {
-		return nil, false
+		return "", false
 	}
 	if i := strings.IndexByte(href, ':'); i > 0 {
 		switch strings.ToLower(strings.TrimSpace(href[:i])) {
 		case "http", "https":
 		default:
 			if !strings.ContainsAny(href[:i], "/?#") { // a scheme, not a path with ':'
-				return nil, false
+				return "", false
 			}
 		}
 	}
-	u, ok := r.reference(href)
-	if !ok {
-		return nil, false
-	}
+	return href, true
+}
+
+// canonicalize makes the resolved u canonical (see resolve) and reports
+// whether it is an http(s) URL on the page's site without userinfo.
+func (r *resolver) canonicalize(u *url.URL) bool {
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "http" && u.Scheme != "https" || u.User != nil || u.Host == "" || u.Opaque != "" {
-		return nil, false
+		return false
 	}
 	u.Host = strings.ToLower(u.Host)
 	if h := u.Hostname(); h != r.host && registrable(h) != r.domain {
-		return nil, false
+		return false
 	}
 	u.Fragment, u.RawFragment = "", ""
 	u.RawQuery = stripTracking(u.RawQuery)
 	u.ForceQuery = false
-	return u, true
+	return true
 }
 
 // resolveAny resolves href against the page without the same-site rule (images
@@ -117,14 +140,14 @@ func (r *resolver) resolveAny(href string) string {
 	if href == "" || strings.HasPrefix(href, "data:") {
 		return ""
 	}
-	u, ok := r.reference(href)
-	if !ok {
+	var u url.URL // (only its string is kept)
+	if !r.referenceTo(href, &u) {
 		return ""
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.User != nil || u.Host == "" {
 		return ""
 	}
-	return u.String()
+	return urlString(&u)
 }
 
 // reference is href parsed and resolved against the page (url.Parse, then
@@ -133,6 +156,23 @@ func (r *resolver) reference(href string) (*url.URL, bool) {
 	if u, ok := r.plainReference(href); ok {
 		return u, true
 	}
+	return r.parsedReference(href)
+}
+
+// referenceTo is reference writing the URL to *dst.
+func (r *resolver) referenceTo(href string, dst *url.URL) bool {
+	if r.plainReferenceTo(href, dst) {
+		return true
+	}
+	u, ok := r.parsedReference(href)
+	if ok {
+		*dst = *u
+	}
+	return ok
+}
+
+// parsedReference is reference by url.Parse and ResolveReference.
+func (r *resolver) parsedReference(href string) (*url.URL, bool) {
 	u, err := url.Parse(href)
 	if err != nil {
 		return nil, false
@@ -144,62 +184,104 @@ func (r *resolver) reference(href string) (*url.URL, bool) {
 }
 
 // plainReference resolves the hrefs most links are — a path of plain
-// characters, maybe a query — without url.Parse and ResolveReference (most of
-// a link's cost), to the very URL they give; false for any other href.
+// characters, maybe a query, maybe a fragment of plain characters — without
+// url.Parse and ResolveReference (most of a link's cost), to the very URL they
+// give; false for any other href.
 func (r *resolver) plainReference(href string) (*url.URL, bool) {
-	if r.page == nil {
+	var u url.URL
+	if !r.plainReferenceTo(href, &u) {
 		return nil, false
+	}
+	c := u // (allocated only when href is plain)
+	return &c, true
+}
+
+// plainReferenceTo is plainReference writing the URL to *dst (left alone
+// when it reports false).
+func (r *resolver) plainReferenceTo(href string, dst *url.URL) bool {
+	if r.page == nil {
+		return false
+	}
+	href, frag, hasFrag := strings.Cut(href, "#")
+	if hasFrag && frag == "" {
+		return false
+	}
+	for i := 0; i < len(frag); i++ {
+		if !plainPathByte(frag[i]) { // (what url.Parse keeps as it is, RawFragment "")
+			return false
+		}
 	}
 	path, query, hasQuery := strings.Cut(href, "?")
 	if hasQuery && query == "" {
-		return nil, false
+		return false
 	}
 	scheme, host := "", ""
 	if i := strings.Index(path, "://"); i >= 0 { // absolute: http(s)://host[:port]/path
 		scheme = path[:i]
 		if !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
-			return nil, false
+			return false
 		}
 		host, path = path[i+3:], ""
 		if j := strings.IndexByte(host, '/'); j >= 0 {
 			host, path = host[:j], host[j:]
 		}
 		if !plainHost(host) {
-			return nil, false
+			return false
 		}
 	} else if path == "" || strings.HasPrefix(path, "//") {
-		return nil, false
+		return false
 	}
 	for i := 0; i < len(path); i++ {
 		if !plainPathByte(path[i]) {
-			return nil, false
+			return false
 		}
 	}
 	for i := 0; i < len(query); i++ {
 		if c := query[i]; c <= ' ' || c >= 0x7f || c == '#' {
-			return nil, false
+			return false
 		}
 	}
 	if scheme != "" {
 		if dotSegment(path) {
-			return nil, false
+			return false
 		}
-		return &url.URL{Scheme: strings.ToLower(scheme), Host: host, Path: path, RawQuery: query}, true
+		*dst = url.URL{Scheme: strings.ToLower(scheme), Host: host, Path: path, RawQuery: query, Fragment: frag}
+		return true
 	}
 	full := path
 	if path[0] != '/' { // relative to the page's directory
 		if !r.baseDirPlain {
-			return nil, false
+			return false
 		}
 		full = r.baseDir + path
 	}
 	if dotSegment(full) {
-		return nil, false
+		return false
 	}
 	if full[0] != '/' {
 		full = "/" + full
 	}
-	return &url.URL{Scheme: r.page.Scheme, User: r.page.User, Host: r.page.Host, Path: full, RawQuery: query}, true
+	*dst = url.URL{Scheme: r.page.Scheme, User: r.page.User, Host: r.page.Host, Path: full, RawQuery: query, Fragment: frag}
+	return true
+}
+
+// urlString is u.String(), built in one concatenation for the URLs resolve
+// gives from plain hrefs (http(s), a plain host, a plain path, no userinfo):
+// String escapes the host and the path again and sizes a builder for them.
+// Other URLs go to String.
+func urlString(u *url.URL) string {
+	if u.Scheme == "" || u.Opaque != "" || u.User != nil || u.RawPath != "" || u.RawFragment != "" || u.OmitHost ||
+		!plainHost(u.Host) || u.Path != "" && u.Path[0] != '/' || !plainPath(u.Path) || !plainPath(u.Fragment) {
+		return u.String()
+	}
+	q, f := "", ""
+	if u.ForceQuery || u.RawQuery != "" {
+		q = "?"
+	}
+	if u.Fragment != "" {
+		f = "#"
+	}
+	return u.Scheme + "://" + u.Host + u.Path + q + u.RawQuery + f + u.Fragment
 }
 
 // plainHost reports a host name of letters, digits, dots and dashes, with an
@@ -224,13 +306,23 @@ func plainHost(h string) bool {
 
 // plainPathByte is a byte a path may hold as it is: escaping and unescaping
 // leave it alone, and it starts no scheme, query or fragment.
-func plainPathByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '-' || c == '_' || c == '.' || c == '~' || c == '/' || c == '+' || c == ',' || c == ';' || c == '=' || c == '@'
-}
+func plainPathByte(c byte) bool { return plainPathBytes[c] }
+
+// plainPathBytes is plainPathByte as a table (every link's path goes
+// through it).
+var plainPathBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '-' || c == '_' || c == '.' || c == '~' || c == '/' || c == '+' || c == ',' || c == ';' || c == '=' || c == '@'
+	}
+	return t
+}()
 
 // dotSegment reports whether path has a "." or ".." segment.
 func dotSegment(path string) bool {
+	if strings.IndexByte(path, '.') < 0 {
+		return false // (most paths: no segment to look at)
+	}
 	for path != "" {
 		seg, rest, _ := strings.Cut(path, "/")
 		if seg == "." || seg == ".." {
@@ -244,15 +336,24 @@ func dotSegment(path string) bool {
 // setPage makes u the URL links are resolved against.
 func (r *resolver) setPage(u *url.URL) {
 	r.page = u
-	ep := u.EscapedPath()
-	r.baseDir = ep[:strings.LastIndex(ep, "/")+1]
-	r.baseDirPlain = true
-	for i := 0; i < len(r.baseDir); i++ {
-		if !plainPathByte(r.baseDir[i]) {
-			r.baseDirPlain = false
-			break
+	// A path of plain characters is its own escaped form (no need for
+	// EscapedPath's escaping pass on every page).
+	ep := u.Path
+	if u.RawPath != "" || !plainPath(ep) {
+		ep = u.EscapedPath()
+	}
+	r.baseDir = ep[:strings.LastIndexByte(ep, '/')+1]
+	r.baseDirPlain = plainPath(r.baseDir)
+}
+
+// plainPath reports whether every byte of p is a plainPathByte.
+func plainPath(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if !plainPathByte(p[i]) {
+			return false
 		}
 	}
+	return true
 }
 
 // stripTracking removes utm_* parameters, keeping the others in their order.
@@ -260,15 +361,23 @@ func stripTracking(q string) string {
 	if q == "" || !strings.Contains(q, "utm_") {
 		return q
 	}
-	parts := strings.Split(q, "&")
-	out := parts[:0]
-	for _, p := range parts {
-		if p == "" || strings.HasPrefix(strings.ToLower(p), "utm_") {
+	// The parameters kept, joined by '&', in one buffer. (A parameter
+	// whose lower case starts with "utm_" is one whose first four bytes
+	// are "utm_" in any case: no other character lowers to u, t, m or _.)
+	var b strings.Builder
+	b.Grow(len(q))
+	for rest, more := q, true; more; {
+		var p string
+		p, rest, more = strings.Cut(rest, "&")
+		if p == "" || len(p) >= 4 && strings.EqualFold(p[:4], "utm_") {
 			continue
 		}
-		out = append(out, p)
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(p)
 	}
-	return strings.Join(out, "&")
+	return b.String()
 }
 
 // hashID is the stable id of a listing whose site shows none: the first 16 hex
@@ -279,7 +388,9 @@ func hashID(canonical string) string {
 }
 
 // idQueryKeys are query parameters that carry a listing id.
-var idQueryKeys = []string{"id", "adid", "ad_id", "adId", "expose", "exposeId", "expose_id", "listing", "listingId",
+var idQueryKeys = idQueryKeyArray[:]
+
+var idQueryKeyArray = [...]string{"id", "adid", "ad_id", "adId", "expose", "exposeId", "expose_id", "listing", "listingId",
 	"listing_id", "objectId", "object_id", "objektid", "obj", "objekt", "itemId", "item_id", "oid", "immo_id", "angebot", "anzeige"}
 
 // idFromURL finds the site's listing id in a listing URL: an id query parameter,
@@ -288,11 +399,8 @@ var idQueryKeys = []string{"id", "adid", "ad_id", "adId", "expose", "exposeId", 
 // digits at the end of the last segment ("…-GZTNQ2"). "" if there is none.
 func idFromURL(u *url.URL) string {
 	if u.RawQuery != "" {
-		q := newQuery(u.RawQuery)
-		for _, k := range idQueryKeys {
-			if v := strings.TrimSpace(q.get(k)); v != "" && isIDToken(v) {
-				return v
-			}
+		if v := queryID(u.RawQuery); v != "" {
+			return v
 		}
 	}
 	// The path's segments, last first (strings.Split(strings.Trim(path, "/"), "/")).
@@ -324,6 +432,49 @@ func idFromURL(u *url.URL) string {
 			return ""
 		}
 	}
+}
+
+// queryID returns the value of the first of idQueryKeys that the query
+// carries with an id as its (first) value, "" if none: what looking each key
+// up with newQuery(raw).get gives, in one pass over a raw query that needs no
+// unescaping (looking the keys up one by one went over the query 21 times).
+func queryID(raw string) string {
+	q := newQuery(raw)
+	if q.parsed != nil {
+		for _, k := range idQueryKeys {
+			if v := strings.TrimSpace(q.get(k)); v != "" && isIDToken(v) {
+				return v
+			}
+		}
+		return ""
+	}
+	var vals [len(idQueryKeyArray)]string // each key's first value
+	var seen [len(idQueryKeyArray)]bool
+	found := false
+	for rest := raw; rest != ""; {
+		var kv string
+		kv, rest, _ = strings.Cut(rest, "&")
+		if kv == "" || strings.IndexByte(kv, ';') >= 0 {
+			continue // ParseQuery skips these
+		}
+		k, v, _ := strings.Cut(kv, "=")
+		for i, ik := range idQueryKeys {
+			if k == ik {
+				if !seen[i] {
+					vals[i], seen[i], found = v, true, true
+				}
+				break
+			}
+		}
+	}
+	if found {
+		for _, v := range vals {
+			if v = strings.TrimSpace(v); v != "" && isIDToken(v) {
+				return v
+			}
+		}
+	}
+	return ""
 }
 
 // query reads values from a raw query as url.ParseQuery(raw).Get does, without
@@ -479,8 +630,8 @@ func isIDToken(v string) bool {
 func pathPattern(u *url.URL) string {
 	p := u.Path
 	var b strings.Builder
+	b.Grow(len(u.Host) + 24) // (before the first write: one allocation)
 	b.WriteString(u.Host)
-	b.Grow(len(u.Host) + 24)
 	trimmed := strings.Trim(p, "/")
 	nsegs := 0
 	if trimmed != "" {
