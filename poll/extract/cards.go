@@ -106,10 +106,19 @@ type candMember struct {
 // size and by how listing-like its members are (a price, an image, a heading).
 // Only the winner's cards are read in full.
 func (p *page) cards() []Listing {
+	ls, _ := p.cardsWanting(wantAll)
+	return ls
+}
+
+// cardsWanting is cards reading only the fields in want besides the id and
+// the price, which decide which cards count (buildCards), so the same cards
+// come out as with wantAll; c is the winning candidate, for buildCards to
+// read in full when the other fields turn out to be needed after all.
+func (p *page) cardsWanting(want cardWant) (ls []Listing, c candidate) {
 	if len(p.groups) == 0 {
-		return nil
+		return nil, candidate{}
 	}
-	return p.bestCards(p.cardGroups())
+	return p.bestCards(p.cardGroups(), want|wantID|wantPrice)
 }
 
 // cardGroups are the groups cards examines: the walk's groups and the merged
@@ -139,7 +148,7 @@ func (p *page) cardGroups() []*group {
 // candidate already evaluated is ahead of every bound still open, it is built
 // next, whatever the remaining groups score. (On a grid laid out in rows, the
 // merged grid decides before its rows are looked at.)
-func (p *page) bestCards(gs []*group) []Listing {
+func (p *page) bestCards(gs []*group, want cardWant) ([]Listing, candidate) {
 	// Evaluation order: highest bound first (on a tie, the earlier group).
 	order := p.bestOrder[:0]
 	for i := range gs {
@@ -180,10 +189,10 @@ func (p *page) bestCards(gs []*group) []Listing {
 			continue
 		}
 		if best < 0 {
-			return nil
+			return nil, candidate{}
 		}
-		if ls := p.buildCards(done[best].c); len(ls) >= 2 {
-			return ls
+		if ls := p.buildCards(done[best].c, want); len(ls) >= 2 {
+			return ls, done[best].c
 		}
 		done[best].failed = true
 	}
@@ -862,14 +871,15 @@ func quickFeatures(n *html.Node) features {
 	return f
 }
 
-// buildCards reads the candidate's cards in full. Listings of one list either
+// buildCards reads the candidate's cards: the fields in want, which must hold
+// wantID and wantPrice (wantAll: in full). Listings of one list either
 // all carry the site's id or none do: when most do, the few without one are
 // promo and info cards that share the list (dropped; with a narrow majority,
 // only those that show no price).
-func (p *page) buildCards(c candidate) []Listing {
+func (p *page) buildCards(c candidate, want cardWant) []Listing {
 	out := make([]Listing, 0, len(c.members))
 	for _, m := range c.members {
-		out = append(out, p.cardListing(m.rec.n, p.link(m.anchor)))
+		out = append(out, p.cardFields(m.rec.n, p.link(m.anchor), want))
 	}
 	withID := 0
 	for _, l := range out {

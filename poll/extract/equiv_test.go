@@ -478,7 +478,7 @@ func (p *page) referenceCards(gs []*group) []Listing {
 		return 0
 	})
 	for _, c := range cands {
-		if ls := p.buildCards(c); len(ls) >= 2 {
+		if ls := p.buildCards(c, wantAll); len(ls) >= 2 {
 			return ls
 		}
 	}
@@ -534,7 +534,7 @@ func TestBestCardsMatchesEvaluatingAll(t *testing.T) {
 				t.Errorf("%s: anyGridHolder is false, but mergeGrids merges %d groups", name, len(merged))
 			}
 		}
-		got := p.bestCards(p.cardGroups())
+		got, _ := p.bestCards(p.cardGroups(), wantAll)
 		p.release()
 		q := newPage(doc, u)
 		q.scan()

@@ -9,31 +9,47 @@ import "strings"
 func (p *page) generic() Result {
 	p.scan()
 	var r Result
-	var cards []Listing
-	cardsDone := false
-	getCards := func() []Listing {
-		if !cardsDone {
-			cards, cardsDone = p.cards(), true
-		}
-		return cards
-	}
 	if ls, inList := p.jsonLD(); len(ls) >= 2 || len(ls) == 1 && inList {
-		if cs := getCards(); supersedes(cs, ls) {
-			r.Method, r.Listings = MethodCards, cs
-		} else {
-			r.Method, r.Listings = MethodJSONLD, enrich(ls, cs, true)
-		}
+		r.Method, r.Listings = p.withCards(ls, MethodJSONLD, true)
 	} else if ls, m := p.appState(); len(ls) >= 2 {
-		if cs := getCards(); supersedes(cs, ls) {
-			r.Method, r.Listings = MethodCards, cs
-		} else {
-			r.Method, r.Listings = m, enrich(ls, cs, false)
-		}
-	} else if cs := getCards(); len(cs) > 0 {
+		r.Method, r.Listings = p.withCards(ls, m, false)
+	} else if cs := p.cards(); len(cs) > 0 {
 		r.Method, r.Listings = MethodCards, cs
 	}
 	r.Container = len(r.Listings) > 0
 	return r
+}
+
+// withCards settles listings from structured data against the page's cards:
+// the cards when they supersede it, else the listings enriched from them.
+// Cards that only enrich are read for the fields enrich can use (the id, the
+// price, promotion, and what some listing lacks); read in full only when they
+// win.
+func (p *page) withCards(ls []Listing, method string, idFromCard bool) (string, []Listing) {
+	want := wantID | wantPrice | wantPromoted
+	for i := range ls {
+		l := &ls[i]
+		if l.Title == "" {
+			want |= wantTitle
+		}
+		if l.Location == "" {
+			want |= wantLocation
+		}
+		if l.Size == "" || l.Rooms == "" {
+			want |= wantSizeRooms
+		}
+		if l.Image == "" {
+			want |= wantImage
+		}
+	}
+	cs, c := p.cardsWanting(want)
+	if supersedes(cs, ls) {
+		if want != wantAll {
+			cs = p.buildCards(c, wantAll)
+		}
+		return MethodCards, cs
+	}
+	return method, enrich(ls, cs, idFromCard)
 }
 
 // supersedes reports whether the cards show more listings than the structured
