@@ -198,24 +198,25 @@ func siteWhy(s poll.SiteSnapshot) string {
 	if !known {
 		steps = hostbackoff.Ladders[hostbackoff.Error]
 	}
+	// In words, not arrows: "→" came out garbled after a line break in the real
+	// window. Minutes are named once, after the last: "1, 3, 8, then 15 minutes".
 	words := make([]string, len(steps))
 	for i, d := range steps {
-		words[i] = shortDuration(d)
+		switch {
+		case d < time.Minute:
+			words[i] = strconv.Itoa(int(d/time.Second)) + " seconds"
+		case i == len(steps)-1:
+			words[i] = strconv.Itoa(int(d/time.Minute)) + " minutes"
+		default:
+			words[i] = strconv.Itoa(int(d / time.Minute))
+		}
 	}
-	ladder := "Waits after refusals in a row: " + strings.Join(words, " \u2192 ")
+	last := len(words) - 1
+	ladder := "Waits after refusals in a row: " + strings.Join(words[:last], ", ") + ", then " + words[last]
 	if s.Rung > 0 {
 		ladder += " (now at step " + strconv.Itoa(s.Rung) + ")"
 	}
 	return what + " " + ladder + "; one good answer clears it. " + todo
-}
-
-// shortDuration writes a ladder step: "30 s", "2 min", "60 min" (all steps in
-// one unit read as a ladder).
-func shortDuration(d time.Duration) string {
-	if d < time.Minute {
-		return strconv.Itoa(int(d/time.Second)) + " s"
-	}
-	return strconv.Itoa(int(d/time.Minute)) + " min"
 }
 
 // siteHeadline is the one-line state of a site, shown as its card's subtitle.

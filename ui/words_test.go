@@ -223,13 +223,13 @@ func TestSiteWhyExplainsTheKindAndItsLadder(t *testing.T) {
 		want []string
 	}{
 		{poll.SiteSnapshot{Site: "a.de", Kind: "challenge", Rung: 2},
-			[]string{"captcha", "1 min → 3 min → 8 min → 15 min → 30 min (now at step 2)", "I solved it — probe now"}},
+			[]string{"captcha", "1, 3, 8, 15, then 30 minutes (now at step 2)", "I solved it — probe now"}},
 		{poll.SiteSnapshot{Site: "a.de", Kind: "rate_limited", Rung: 1},
-			[]string{"asks too often (HTTP 429)", "Retry-After", "2 min → 5 min → 15 min → 30 min (now at step 1)", "longer interval"}},
+			[]string{"asks too often (HTTP 429)", "Retry-After", "2, 5, 15, then 30 minutes (now at step 1)", "longer interval"}},
 		{poll.SiteSnapshot{Site: "a.de", Kind: "denied", Rung: 4},
-			[]string{"refused access", "5 min → 15 min → 30 min → 60 min (now at step 4)"}},
+			[]string{"refused access", "5, 15, 30, then 60 minutes (now at step 4)"}},
 		{poll.SiteSnapshot{Site: "a.de", Kind: "error"},
-			[]string{"did not answer properly", "30 s → 2 min → 5 min;", "Being offline does not count"}},
+			[]string{"did not answer properly", "30 seconds, 2, then 5 minutes;", "Being offline does not count"}},
 	} {
 		got := siteWhy(c.snap)
 		for _, w := range c.want {
