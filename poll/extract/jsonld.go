@@ -15,10 +15,11 @@ var listingTypes = map[string]bool{
 	"Vehicle": true, "Car": true, "ClassifiedAd": true,
 }
 
-// ldTypes returns an object's @type values, appended to buf[:0].
-func ldTypes(m jobj, buf []string) []string {
+// ldTypesOf returns the @type values of an object whose @type member is v
+// (nil when it has none), appended to buf[:0].
+func ldTypesOf(v any, buf []string) []string {
 	out := buf[:0]
-	switch t := m.get("@type").(type) {
+	switch t := v.(type) {
 	case jstr:
 		return append(out, ldType(t.val()))
 	case jarr:
@@ -140,8 +141,17 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 			p.ldWalk(e, listCtx, out, inList, seen, depth+1)
 		}
 	case jobj:
+		// The members ldWalk reads, found in one pass (a lookup each went
+		// along the members again, for every object of every script).
+		var ks [nLDWalkKeys]any
+		var has [nLDWalkKeys]bool
+		for _, m := range x.members() {
+			if k := ldWalkKey(m.k); k >= 0 {
+				ks[k], has[k] = m.v, true
+			}
+		}
 		var buf [4]string
-		types := ldTypes(x, buf[:])
+		types := ldTypesOf(ks[ldkType], buf[:])
 		isList := false
 		for _, t := range types {
 			if t == "BreadcrumbList" || t == "SiteNavigationElement" || t == "WebSite" || t == "Organization" {
@@ -151,14 +161,14 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 				isList = true
 			}
 		}
-		if g, ok := x.lookup("@graph"); ok {
-			p.ldWalk(g, listCtx, out, inList, seen, depth+1)
+		if has[ldkGraph] {
+			p.ldWalk(ks[ldkGraph], listCtx, out, inList, seen, depth+1)
 		}
 		for _, t := range types {
 			if t == "ListItem" {
 				listCtx = true
-				if item, ok := x.lookup("item"); ok {
-					switch it := item.(type) {
+				if has[ldkItem] {
+					switch it := ks[ldkItem].(type) {
 					case jstr:
 						p.ldAdd(newJobj(jpair{"url", it}, jpair{"name", x.get("name")}), true, out, inList, seen)
 					case jobj:
@@ -174,30 +184,83 @@ func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen ma
 				return
 			}
 		}
-		if hasType(x, listingTypes) && !isList {
+		// (hasType(x, listingTypes): types are x's @type values.)
+		listing := false
+		for _, t := range types {
+			listing = listing || listingTypes[t]
+		}
+		if listing && !isList {
 			if p.ldAdd(x, listCtx, out, inList, seen) {
 				return
 			}
 		}
-		for _, k := range []string{"itemListElement", "mainEntity", "about", "hasPart", "offers", "itemOffered"} {
-			if c, ok := x.lookup(k); ok {
-				p.ldWalk(c, listCtx || isList || k == "itemListElement", out, inList, seen, depth+1)
+		for k := ldkItemListElement; k < nLDWalkKeys; k++ {
+			if has[k] {
+				p.ldWalk(ks[k], listCtx || isList || k == ldkItemListElement, out, inList, seen, depth+1)
 			}
 		}
 	}
 }
 
+// The members ldWalk reads: @type, @graph, a ListItem's item, and the ones
+// that may hold listings, in the order they are walked.
+const (
+	ldkType = iota
+	ldkGraph
+	ldkItem
+	ldkItemListElement // (the first of the ones walked: itemListElement,
+	ldkMainEntity      // mainEntity, about, hasPart, offers, itemOffered)
+	ldkAbout
+	ldkHasPart
+	ldkOffers
+	ldkItemOffered
+	nLDWalkKeys
+)
+
+// ldWalkKey is k's place among the members ldWalk reads, or -1.
+func ldWalkKey(k string) int {
+	switch k {
+	case "@type":
+		return ldkType
+	case "@graph":
+		return ldkGraph
+	case "item":
+		return ldkItem
+	case "itemListElement":
+		return ldkItemListElement
+	case "mainEntity":
+		return ldkMainEntity
+	case "about":
+		return ldkAbout
+	case "hasPart":
+		return ldkHasPart
+	case "offers":
+		return ldkOffers
+	case "itemOffered":
+		return ldkItemOffered
+	}
+	return -1
+}
+
 // ldAdd adds one JSON-LD object as a listing if it has a URL on the page's site
 // other than the page itself; reports whether it did.
 func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen map[string]bool) bool {
-	href := str(m.get("url"))
+	// The members read here, found in one pass (a lookup each went along
+	// the members again: fourteen of them, most absent).
+	var f [nLDAddKeys]any
+	for _, mb := range m.members() {
+		if k := ldAddKey(mb.k); k >= 0 {
+			f[k] = mb.v
+		}
+	}
+	href := str(f[ldaURL])
 	if href == "" {
-		if id := str(m.get("@id")); strings.HasPrefix(id, "http") || strings.HasPrefix(id, "/") {
+		if id := str(f[ldaID]); strings.HasPrefix(id, "http") || strings.HasPrefix(id, "/") {
 			href = id
 		}
 	}
 	if href == "" {
-		if off, ok := m.get("offers").(jobj); ok {
+		if off, ok := f[ldaOffers].(jobj); ok {
 			href = str(off.get("url"))
 		}
 	}
@@ -214,8 +277,8 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen m
 		*inList = true
 	}
 	l := Listing{URL: c}
-	for _, k := range []string{"sku", "productID", "identifier", "mpn"} {
-		if s := str(m.get(k)); s != "" && isIDToken(s) {
+	for _, k := range [...]int{ldaSKU, ldaProductID, ldaIdentifier, ldaMPN} {
+		if s := str(f[k]); s != "" && isIDToken(s) {
 			l.ID = s
 			break
 		}
@@ -223,38 +286,101 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen m
 	if l.ID == "" {
 		l.ID = idFromURL(&u)
 	}
-	l.Title = fold(str(m.get("name")))
+	l.Title = fold(str(f[ldaName]))
 	if l.Title == "" {
-		l.Title = fold(str(m.get("headline")))
+		l.Title = fold(str(f[ldaHeadline]))
 	}
 	// The thing offered may carry the details.
-	obj := m
-	if io, ok := m.get("itemOffered").(jobj); ok {
-		obj = io
+	address, floorSize, rooms, image := f[ldaAddress], f[ldaFloorSize], f[ldaRooms], f[ldaImage]
+	if io, ok := f[ldaItemOffered].(jobj); ok {
+		address, floorSize, rooms, image = io.get("address"), io.get("floorSize"), io.get("numberOfRooms"), io.get("image")
 		if l.Title == "" {
 			l.Title = fold(str(io.get("name")))
 		}
 	}
 	l.PriceValue, l.Currency, l.Price = ldPrice(m)
-	l.Location = ldAddress(obj.get("address"))
+	l.Location = ldAddress(address)
 	if l.Location == "" {
-		l.Location = ldAddress(m.get("address"))
+		l.Location = ldAddress(f[ldaAddress])
 	}
-	l.Size = ldQuantity(obj.get("floorSize"))
-	if r := ldNumber(obj.get("numberOfRooms")); r != "" {
+	l.Size = ldQuantity(floorSize)
+	if r := ldNumber(rooms); r != "" {
 		l.Rooms = r
 	}
-	l.Image = p.ldImage(m.get("image"))
+	l.Image = p.ldImage(f[ldaImage])
 	if l.Image == "" {
-		l.Image = p.ldImage(obj.get("image"))
+		l.Image = p.ldImage(image)
 	}
 	*out = append(*out, l)
 	return true
 }
 
+// The members of a listing object ldAdd reads.
+const (
+	ldaURL = iota
+	ldaID
+	ldaOffers
+	ldaSKU       // (the ids, in the order they are tried: sku, productID,
+	ldaProductID // identifier, mpn)
+	ldaIdentifier
+	ldaMPN
+	ldaName
+	ldaHeadline
+	ldaItemOffered
+	ldaAddress
+	ldaFloorSize
+	ldaRooms
+	ldaImage
+	nLDAddKeys
+)
+
+// ldAddKey is k's place among the members ldAdd reads, or -1.
+func ldAddKey(k string) int {
+	switch k {
+	case "url":
+		return ldaURL
+	case "@id":
+		return ldaID
+	case "offers":
+		return ldaOffers
+	case "sku":
+		return ldaSKU
+	case "productID":
+		return ldaProductID
+	case "identifier":
+		return ldaIdentifier
+	case "mpn":
+		return ldaMPN
+	case "name":
+		return ldaName
+	case "headline":
+		return ldaHeadline
+	case "itemOffered":
+		return ldaItemOffered
+	case "address":
+		return ldaAddress
+	case "floorSize":
+		return ldaFloorSize
+	case "numberOfRooms":
+		return ldaRooms
+	case "image":
+		return ldaImage
+	}
+	return -1
+}
+
 // ldPrice reads price, priceCurrency (also in offers / priceSpecification).
 func ldPrice(m jobj) (float64, string, string) {
-	for _, src := range []any{m, m.get("offers"), m.get("priceSpecification")} {
+	for i := range 3 {
+		// m, then its offers, then its priceSpecification: each looked
+		// up only when the one before gives no price (most give one).
+		var src any = m
+		switch i {
+		case 1:
+			src = m.get("offers")
+		case 2:
+			src = m.get("priceSpecification")
+		}
 		var o jobj
 		switch x := src.(type) {
 		case jobj:
@@ -281,7 +407,7 @@ func ldPrice(m jobj) (float64, string, string) {
 		switch x := pv.(type) {
 		case jnum:
 			v := x.float()
-			return v, cur, formatPrice(v, cur)
+			return v, cur, formatPrice(x.lit(), v, cur)
 		case jstr:
 			t := x.val()
 			if t == "" {
@@ -294,16 +420,18 @@ func ldPrice(m jobj) (float64, string, string) {
 			if mayBeFloat(t) {
 				v, err = strconv.ParseFloat(t, 64)
 			}
+			lit := t // (v's literal, when t is a machine number)
 			if err != nil {
 				var c string
 				v, c = parsePrice(t)
 				if cur == "" {
 					cur = c
 				}
+				lit = ""
 			} else if cur == "" {
 				cur = currencyOf(t)
 			}
-			return v, cur, formatPrice(v, cur)
+			return v, cur, formatPrice(lit, v, cur)
 		}
 	}
 	return 0, "", ""
@@ -329,10 +457,11 @@ func mayBeFloat(s string) bool {
 }
 
 // formatPrice shows a machine price as "1250 EUR" (the page shows no text for
-// it), built in one allocation.
-func formatPrice(v float64, cur string) string {
+// it), built in one allocation; lit is v's literal, if known (see
+// appendFloat).
+func formatPrice(lit string, v float64, cur string) string {
 	var buf [48]byte
-	b := strconv.AppendFloat(buf[:0], v, 'f', -1, 64)
+	b := appendFloat(buf[:0], lit, v)
 	if cur != "" {
 		b = append(append(b, ' '), cur...)
 	}
@@ -406,7 +535,7 @@ func ldQuantity(v any) string {
 func ldNumber(v any) string {
 	switch x := v.(type) {
 	case jnum:
-		return strconv.FormatFloat(x.float(), 'f', -1, 64)
+		return formatFloat(x.lit(), x.float())
 	case jstr:
 		return strings.TrimSpace(x.val())
 	case jobj:
@@ -420,7 +549,7 @@ func ldNumber(v any) string {
 func appendLDNumber(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case jnum:
-		return strconv.AppendFloat(b, x.float(), 'f', -1, 64)
+		return appendFloat(b, x.lit(), x.float())
 	case jstr:
 		return append(b, strings.TrimSpace(x.val())...)
 	case jobj:
@@ -455,7 +584,29 @@ func str(v any) string {
 	case jstr:
 		return strings.TrimSpace(x.val())
 	case jnum:
-		return strconv.FormatFloat(x.float(), 'f', -1, 64)
+		return formatFloat(x.lit(), x.float())
 	}
 	return ""
+}
+
+// appendFloat is strconv.AppendFloat(b, v, 'f', -1, 64), where lit is v's
+// literal or "": an integer literal of at most 15 digits without a leading
+// zero is v's shortest form as it is (v holds it exactly, and every integer
+// below 2^53 is a float64 of its own), so the most common prices, sizes and
+// rooms are copied rather than formatted. TestAppendFloatMatchesStrconv
+// holds it to strconv.
+func appendFloat(b []byte, lit string, v float64) []byte {
+	if smallInt(lit) {
+		return append(b, lit...)
+	}
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
+}
+
+// formatFloat is appendFloat as a string (lit itself when it is a small
+// integer: no allocation).
+func formatFloat(lit string, v float64) string {
+	if smallInt(lit) {
+		return lit
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
