@@ -1775,7 +1775,7 @@ func onRequest(t string) bool {
 		return false
 	}
 	f := fold(t)
-	return endsLikeOnRequest(f) && onRequestRe.MatchString(f)
+	return endsLikeOnRequest(f) && onRequestPhrase(f)
 }
 
 // startsLikeOnRequest and endsLikeOnRequestByte are endsLikeOnRequest's tests
@@ -1809,8 +1809,34 @@ func endsLikeOnRequest(f string) bool {
 	return endsLikeOnRequestByte(f[len(f)-1]) || strings.HasSuffix(f, "ſ")
 }
 
-// onRequestRe is a price shown without an amount.
-var onRequestRe = regexp.MustCompile(`(?i)^(?:preis\s+)?(?:auf anfrage|nach vereinbarung|vb|verhandlungsbasis|on request|price on request|a consultar|su richiesta|sur demande)$`)
+// onRequestPhrases are the words of a price shown without an amount.
+var onRequestPhrases = []string{"auf anfrage", "nach vereinbarung", "vb", "verhandlungsbasis", "on request",
+	"price on request", "a consultar", "su richiesta", "sur demande"}
+
+// onRequestPhrase reports whether f is one of onRequestPhrases, perhaps after
+// "Preis " — in any case, as the regexp
+// (?i)^(?:preis\s+)?(?:auf anfrage|…|sur demande)$ matches (held to it by
+// TestOnRequestPhraseMatchesRegexp): strings.EqualFold folds case as (?i)
+// does, and \s is ASCII white space.
+func onRequestPhrase(f string) bool {
+	const space = " \t\n\f\r"
+	for _, ph := range onRequestPhrases {
+		if strings.EqualFold(f, ph) {
+			return true
+		}
+	}
+	i := strings.IndexAny(f, space)
+	if i <= 0 || !strings.EqualFold(f[:i], "preis") {
+		return false
+	}
+	rest := strings.TrimLeft(f[i:], space)
+	for _, ph := range onRequestPhrases {
+		if strings.EqualFold(rest, ph) {
+			return true
+		}
+	}
+	return false
+}
 
 // inProse reports whether n is inline markup inside running text (a price
 // mentioned in a description: "Die Warmmiete beträgt <strong>890€</strong> …").

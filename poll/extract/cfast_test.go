@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -99,6 +100,41 @@ func FuzzCardShortcuts(f *testing.F) {
 		checkCardFields(t, s, doc, mustURL("https://www.x.de/suche"))
 		checkMergeGrids(t, s, doc, mustURL("https://www.x.de/suche"))
 	})
+}
+
+// onRequestRe is what onRequestPhrase matched before it was written by hand.
+var onRequestRe = regexp.MustCompile(`(?i)^(?:preis\s+)?(?:auf anfrage|nach vereinbarung|vb|verhandlungsbasis|on request|price on request|a consultar|su richiesta|sur demande)$`)
+
+// TestOnRequestPhraseMatchesRegexp: the hand-written matcher agrees with the
+// regexp on every phrase in other cases, with and without "Preis" and other
+// white space, cut short or run on, with the letters (?i) folds from afar
+// (ſ for s), and on random strings of their letters.
+func TestOnRequestPhraseMatchesRegexp(t *testing.T) {
+	check := func(f string) {
+		t.Helper()
+		if got, want := onRequestPhrase(f), onRequestRe.MatchString(f); got != want {
+			t.Errorf("onRequestPhrase(%q) = %v, the regexp says %v", f, got, want)
+		}
+	}
+	var cases []string
+	for _, ph := range onRequestPhrases {
+		for _, v := range []string{ph, strings.ToUpper(ph), strings.ToUpper(ph[:1]) + ph[1:], strings.ReplaceAll(ph, "s", "ſ"), strings.ReplaceAll(strings.ToUpper(ph), "S", "ſ")} {
+			cases = append(cases, v, "preis "+v, "Preis  "+v, "PREIS\t"+v, "preis\u00a0"+v, "preisx "+v, " "+v, v+" ", v[:len(v)-1], v+"x", "preis", "preis ", "xpreis "+v, "prei\u017f "+v)
+		}
+	}
+	for _, c := range cases {
+		check(c)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	const letters = "preisaufnchvbungodqltſ \t"
+	for range 20000 {
+		n := 1 + r.IntN(24)
+		b := make([]rune, n)
+		for i := range b {
+			b[i] = []rune(letters)[r.IntN(len([]rune(letters)))]
+		}
+		check(string(b))
+	}
 }
 
 // origOnRequest is onRequest before it looked at the ends of the text unfolded.
