@@ -503,6 +503,30 @@ func cardPages(t *testing.T) (bodies [][]byte, urls []*url.URL) {
 	return bodies, urls
 }
 
+// variantLimit is how many one-element-removed variants of a page a test
+// makes: every element of a fixture, a sample of a real page (each variant is
+// a parse).
+func variantLimit(body []byte) int {
+	if len(body) > 50_000 {
+		return 25
+	}
+	return 400
+}
+
+// eachWithoutOneElement calls fn with the page parsed and one element removed,
+// for up to limit elements spread over the page (i is the element's index in
+// document order).
+func eachWithoutOneElement(body []byte, limit int, fn func(i int, doc *html.Node)) {
+	n := len(elementsOf(Parse(body)))
+	for i := 0; i < n; i += max(1, n/limit) {
+		doc := Parse(body)
+		if el := elementsOf(doc)[i]; el.Parent != nil {
+			el.Parent.RemoveChild(el)
+			fn(i, doc)
+		}
+	}
+}
+
 // elementsOf lists doc's elements in document order.
 func elementsOf(doc *html.Node) []*html.Node {
 	var out []*html.Node
@@ -548,22 +572,10 @@ func TestBestCardsMatchesEvaluatingAll(t *testing.T) {
 	for k, body := range bodies {
 		u := urls[k]
 		check(u.String(), Parse(body), u)
-		n := len(elementsOf(Parse(body)))
-		limit := 400 // every element of a fixture
-		if len(body) > 50_000 {
-			limit = 25 // a real page: a sample (each variant is a parse)
-		}
-		step := max(1, n/limit)
-		for i := 0; i < n; i += step {
-			doc := Parse(body)
-			el := elementsOf(doc)[i]
-			if el.Parent == nil {
-				continue
-			}
-			el.Parent.RemoveChild(el)
+		eachWithoutOneElement(body, variantLimit(body), func(i int, doc *html.Node) {
 			check(fmt.Sprintf("%s without element %d", u, i), doc, u)
 			variants++
-		}
+		})
 	}
 	t.Logf("%d pages, %d variants", len(bodies), variants)
 }

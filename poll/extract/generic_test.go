@@ -77,14 +77,10 @@ func TestGenericCardsReadForEnrichingMatchReadingAll(t *testing.T) {
 	for k, body := range bodies {
 		u := urls[k]
 		check(u.String(), body, nil, u)
-		if n := len(elementsOf(Parse(body))); len(body) < 50_000 {
-			for i := 0; i < n; i++ {
-				doc := Parse(body)
-				if el := elementsOf(doc)[i]; el.Parent != nil {
-					el.Parent.RemoveChild(el)
-					check(fmt.Sprintf("%s without element %d", u, i), nil, doc, u)
-				}
-			}
+		if len(body) < 50_000 { // (a real page's generic run is slow under -race)
+			eachWithoutOneElement(body, variantLimit(body), func(i int, doc *html.Node) {
+				check(fmt.Sprintf("%s without element %d", u, i), nil, doc, u)
+			})
 		}
 		if !bytes.Contains(body, []byte("<script")) {
 			continue
