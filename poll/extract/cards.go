@@ -1159,6 +1159,7 @@ const (
 type classFlagsMemo struct {
 	cls   [32]string
 	flags [32]uint8
+	used  bool // something was stored (page.reset clears it then only)
 }
 
 func (m *classFlagsMemo) of(cls string) uint8 {
@@ -1170,7 +1171,7 @@ func (m *classFlagsMemo) of(cls string) uint8 {
 		return m.flags[k]
 	}
 	f := classFlagsOf(cls)
-	m.cls[k], m.flags[k] = cls, f
+	m.cls[k], m.flags[k], m.used = cls, f, true
 	return f
 }
 
@@ -1479,7 +1480,7 @@ func (p *page) sameURLLinkTitle(card *html.Node, a *anchor) string {
 // canonOf is the canonical URL an href resolves to (u.String() of
 // p.res.resolve), from the anchors already resolved when one had that href.
 func (p *page) canonOf(href string) (string, bool) {
-	if j, ok := p.hrefs[href]; ok {
+	if j := p.resolvedHref(href, -1); j >= 0 {
 		b := &p.anchors[j]
 		return b.canon, b.ok
 	}

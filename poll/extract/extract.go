@@ -156,7 +156,8 @@ type page struct {
 	// ldList and ldSeen are jsonLD's scratch space.
 	ldList []Listing
 	ldSeen map[string]bool
-	// hrefs maps an href to the first anchor resolved with it.
+	// hrefs maps an href to the first anchor resolved with it, on pages of
+	// more than fewAnchors anchors (see resolvedHref).
 	hrefs map[string]int
 	// lowered maps class attributes with capitals to their lower case.
 	lowered map[string]string
@@ -242,6 +243,20 @@ var pages = sync.Pool{New: func() any { return new(page) }}
 
 // release returns p to the pool; nothing may use it after.
 func (p *page) release() {
+	if p.reset() {
+		pages.Put(p)
+	}
+}
+
+// reset empties p for the next page, keeping its lists (emptied) unless they
+// grew long; it reports whether p is worth keeping.
+//
+// The fields are reset one by one rather than by assigning a new page: that
+// built the page's 2 KB in a temporary and copied it over p with a write
+// barrier on each of its pointer slots while the collector marked, and the
+// memos, mostly unused on a small page, are cleared only when used.
+// TestPageResetLeavesNothing holds every field of page to it.
+func (p *page) reset() bool {
 	const keep = 1 << 14 // longer lists are left to the garbage collector
 	clear(p.scripts)
 	clear(p.anchors)
@@ -283,17 +298,27 @@ func (p *page) release() {
 		texts = nil
 	}
 	clear(texts)
-	*p = page{lowered: lowered, texts: texts, scripts: p.scripts[:0], anchors: p.anchors[:0], groups: p.groups[:0], stack: p.stack[:0],
-		memberArena: p.memberArena[:0], groupArena: p.groupArena[:0], ev: p.ev, jr: p.jr, ldList: ldList, ldSeen: ldSeen, hrefs: hrefs,
-		cardPriceEls: p.cardPriceEls[:0], cardTextEls: p.cardTextEls[:0], cardIDAttrs: p.cardIDAttrs[:0], tableKinds: p.tableKinds[:0],
-		mergedScratch: p.mergedScratch[:0], cardGroupList: p.cardGroupList[:0], tagScratch: p.tagScratch[:0],
-		candArena: p.candArena[:0], bestOrder: p.bestOrder[:0], bestDone: p.bestDone[:0], seenIDs: p.seenIDs}
-	if cap(p.anchors) > keep || cap(p.memberArena) > keep || cap(p.scripts) > keep || cap(p.groups) > keep || cap(p.stack) > keep || cap(p.groupArena) > keep ||
-		cap(p.cardTextEls) > keep || cap(p.mergedScratch) > keep || cap(p.cardGroupList) > keep ||
-		cap(p.candArena) > keep {
-		return
+	p.root, p.url, p.res, p.title, p.captcha, p.walked, p.lowerText = nil, nil, resolver{}, "", "", false, ""
+	p.scripts, p.anchors, p.groups, p.stack = p.scripts[:0], p.anchors[:0], p.groups[:0], p.stack[:0]
+	p.memberArena, p.groupArena = p.memberArena[:0], p.groupArena[:0]
+	p.mergedScratch, p.cardGroupList, p.tagScratch = p.mergedScratch[:0], p.cardGroupList[:0], p.tagScratch[:0]
+	p.candArena, p.bestOrder, p.bestDone = p.candArena[:0], p.bestOrder[:0], p.bestDone[:0]
+	p.table, p.tableHead, p.tableKinds = nil, nil, p.tableKinds[:0]
+	if p.coarseMemo.n > 0 {
+		p.coarseMemo = coarseMemo{}
 	}
-	pages.Put(p)
+	if p.classFlags.used {
+		p.classFlags = classFlagsMemo{}
+	}
+	if p.adClasses.set != [len(p.adClasses.set)]bool{} {
+		p.adClasses = adClassMemo{}
+	}
+	p.promotedCls, p.promotedDone, p.promotedWas = "", false, false
+	p.cardPriceEls, p.cardTextEls, p.cardIDAttrs = p.cardPriceEls[:0], p.cardTextEls[:0], p.cardIDAttrs[:0]
+	p.ldList, p.ldSeen, p.hrefs, p.lowered, p.texts = ldList, ldSeen, hrefs, lowered, texts
+	return cap(p.anchors) <= keep && cap(p.memberArena) <= keep && cap(p.scripts) <= keep && cap(p.groups) <= keep && cap(p.stack) <= keep && cap(p.groupArena) <= keep &&
+		cap(p.cardTextEls) <= keep && cap(p.mergedScratch) <= keep && cap(p.cardGroupList) <= keep &&
+		cap(p.candArena) <= keep
 }
 
 // baseHref returns the href of <head>'s <base>, "" if none.
@@ -334,21 +359,49 @@ func (p *page) link(i int) *anchor {
 		a.resolved = true
 		// Cards link to their listing more than once (picture, title, "more"):
 		// an href already resolved is not resolved again.
-		if j, ok := p.hrefs[a.href]; ok {
+		if j := p.resolvedHref(a.href, i); j >= 0 {
 			b := &p.anchors[j]
 			a.u, a.ok, a.canon, a.pattern = b.u, b.ok, b.canon, b.pattern
 			return a
 		}
-		if p.hrefs == nil {
-			p.hrefs = make(map[string]int)
+		if len(p.anchors) > fewAnchors {
+			if p.hrefs == nil {
+				p.hrefs = make(map[string]int)
+			}
+			p.hrefs[a.href] = i
 		}
-		p.hrefs[a.href] = i
 		if u, ok := p.res.resolve(a.href); ok {
 			a.u, a.ok, a.canon = u, true, urlString(u) // (u.String(), built in one go)
 			a.pattern = pathPattern(u)
 		}
 	}
 	return a
+}
+
+// fewAnchors is the most anchors a page has for resolvedHref to scan them
+// rather than keep p.hrefs: on small pages hashing every href into the map
+// (and clearing it in release) cost more than the scan, and the map's writes
+// pay the collector's write barrier while it marks.
+const fewAnchors = 32
+
+// resolvedHref returns an anchor other than skip already resolved with href
+// (-1 if none). Every anchor resolved with one href holds the same URL,
+// canonical form and pattern (link copies them from the first), so any of
+// them will do; on pages with more than fewAnchors anchors p.hrefs has the
+// first.
+func (p *page) resolvedHref(href string, skip int) int {
+	if len(p.anchors) > fewAnchors {
+		if j, ok := p.hrefs[href]; ok {
+			return j
+		}
+		return -1
+	}
+	for j := range p.anchors {
+		if b := &p.anchors[j]; b.resolved && j != skip && b.href == href {
+			return j
+		}
+	}
+	return -1
 }
 
 // childRec summarises one child element that contains links, for grouping.

@@ -100,7 +100,12 @@ func (d *jsonReader) reset() {
 	clear(d.arrs)
 	clear(d.strs)
 	clear(d.heads)
-	*d = jsonReader{stack: d.stack[:0], values: d.values[:0], objs: d.objs[:0], block: d.block[:0], arrs: d.arrs[:0], strs: d.strs[:0], heads: d.heads[:0]}
+	// Field by field, not by assigning a new reader: that went through a
+	// temporary copied back with a write barrier on every pointer slot while
+	// the collector marked. (TestPageResetLeavesNothing checks every field.)
+	d.s, d.i, d.depth, d.useNumber, d.pairs = "", 0, 0, false, false
+	d.stack, d.values, d.objs, d.block = d.stack[:0], d.values[:0], d.objs[:0], d.block[:0]
+	d.arrs, d.strs, d.heads = d.arrs[:0], d.strs[:0], d.heads[:0]
 	if cap(d.stack) > keep {
 		d.stack = nil
 	}
