@@ -420,12 +420,13 @@ func (p *page) evalGroup(g *group) candidate {
 			if !a.ok || p.selfLink(a.u) {
 				continue
 			}
-			if slices.Contains(ev.pats[ml.lo:], a.pattern) {
+			pat := p.patternAt(i)
+			if slices.Contains(ev.pats[ml.lo:], pat) {
 				continue
 			}
-			ev.pats = append(ev.pats, a.pattern)
+			ev.pats = append(ev.pats, pat)
 			ev.firsts = append(ev.firsts, i)
-			count.inc(a.pattern)
+			count.inc(pat)
 		}
 		ml.hi = len(ev.pats)
 		ms = append(ms, memberLinks(ml))
@@ -663,7 +664,7 @@ func (p *page) patternOf(i int, useCoarse bool) string {
 	if useCoarse {
 		return p.coarseOf(i)
 	}
-	return p.anchors[i].pattern
+	return p.patternAt(i)
 }
 
 // coarseOf is coarse(anchor i's pattern), computed once for each pattern
@@ -671,7 +672,7 @@ func (p *page) patternOf(i int, useCoarse bool) string {
 func (p *page) coarseOf(i int) string {
 	a := &p.anchors[i]
 	if !a.coarseDone {
-		a.coarse, a.coarseDone = p.coarseMemo.of(a.pattern), true
+		a.coarse, a.coarseDone = p.coarseMemo.of(p.patternAt(i)), true
 	}
 	return a.coarse
 }
@@ -1096,7 +1097,6 @@ func (s *cardScan) scan(n *html.Node) {
 			s.idAttrs = append(s.idAttrs, a.Val)
 		}
 	}
-	cls := s.p.lowerClass(rawCls)
 	switch n.DataAtom {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		if s.heading == nil && !skipped(n) {
@@ -1109,7 +1109,7 @@ func (s *cardScan) scan(n *html.Node) {
 			s.img = s.p.imageOf(n)
 		}
 	}
-	cf := s.p.classFlags.of(cls)
+	cf := s.p.classFlags.of(rawCls)
 	if s.titleEl == nil && (ip == "name" || cf&clsTitle != 0 || tidTitle) && !skipped(n) {
 		if t := s.text(n); t != "" && len(t) < 300 {
 			s.titleEl = n
@@ -1154,8 +1154,10 @@ const (
 	clsIcon                 // mentions "pin", "marker" or "location", and not "spinner"
 )
 
-// classFlagsMemo remembers classFlagsOf of the class attributes seen last,
-// by a hash of their length and ends (the cards of a list repeat theirs).
+// classFlagsMemo remembers classFlagsOf of the class attributes seen last
+// (lower-cased), kept as the page writes them, by a hash of their length and
+// ends (the cards of a list repeat theirs; hashed CSS-module classes have
+// capitals, lowered once per page).
 type classFlagsMemo struct {
 	cls   [32]string
 	flags [32]uint8
@@ -1170,7 +1172,7 @@ func (m *classFlagsMemo) of(cls string) uint8 {
 	if m.cls[k] == cls {
 		return m.flags[k]
 	}
-	f := classFlagsOf(cls)
+	f := classFlagsOf(strings.ToLower(cls))
 	m.cls[k], m.flags[k], m.used = cls, f, true
 	return f
 }

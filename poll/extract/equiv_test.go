@@ -95,9 +95,6 @@ func checkMatchers(t *testing.T, s string) {
 			t.Errorf("classFlagsOf(%q) = %b, want %b", cls, got, want)
 		}
 	}
-	if got, want := (&page{}).lowerClass(s), strings.ToLower(s); got != want {
-		t.Errorf("lowerClass(%q) = %q, want %q", s, got, want)
-	}
 	if f := fold(s); !endsLikeOnRequest(f) && onRequestRe.MatchString(f) {
 		t.Errorf("endsLikeOnRequest(%q) = false, but onRequestRe matches", f)
 	}

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -159,8 +158,11 @@ type page struct {
 	// hrefs maps an href to the first anchor resolved with it, on pages of
 	// more than fewAnchors anchors (see resolvedHref).
 	hrefs map[string]int
-	// lowered maps class attributes with capitals to their lower case.
-	lowered map[string]string
+	// urls backs the anchors' resolved URLs (link): one list reused by the
+	// next page instead of a URL allocated for each link. When it grows, the
+	// URLs already handed out stay where they are (the old array lives on
+	// while an anchor points into it).
+	urls []url.URL
 	// texts remembers text() of the elements the card heuristic reads (links
 	// and cards are read by several candidate groups and again when built).
 	texts map[*html.Node]string
@@ -185,30 +187,6 @@ func (p *page) textOf(n *html.Node) string {
 	return t
 }
 
-// lowerClass is strings.ToLower(s), remembered for the page when it has to
-// allocate (the cards of a list repeat their class names).
-func (p *page) lowerClass(s string) string {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s // what strings.ToLower returns too
-	}
-	if l, ok := p.lowered[s]; ok {
-		return l
-	}
-	l := strings.ToLower(s)
-	if p.lowered == nil {
-		p.lowered = make(map[string]string)
-	}
-	p.lowered[s] = l
-	return l
-}
-
 // anchor is one link and, once resolved, its listing URL.
 type anchor struct {
 	n        *html.Node
@@ -217,10 +195,13 @@ type anchor struct {
 	ok       bool
 	u        *url.URL
 	canon    string
-	pattern  string
-	// coarse pattern and id in the URL, once needed (coarseOf, idOf)
-	coarse, id         string
-	coarseDone, idDone bool
+	// same is 1 + the anchor this one copied its URL from (it had the same
+	// href), 0 if none; patternAt asks it for the pattern.
+	same int
+	// pattern, coarse pattern and id in the URL, once needed (patternAt,
+	// coarseOf, idOf)
+	pattern, coarse, id             string
+	patternDone, coarseDone, idDone bool
 }
 
 func newPage(root *html.Node, u *url.URL) *page {
@@ -288,11 +269,11 @@ func (p *page) reset() bool {
 		hrefs = nil
 	}
 	clear(hrefs)
-	lowered := p.lowered
-	if len(lowered) > keep {
-		lowered = nil
+	clear(p.urls)
+	urls := p.urls[:0]
+	if cap(urls) > keepURLs {
+		urls = nil
 	}
-	clear(lowered)
 	texts := p.texts
 	if len(texts) > keep {
 		texts = nil
@@ -315,7 +296,7 @@ func (p *page) reset() bool {
 	}
 	p.promotedCls, p.promotedDone, p.promotedWas = "", false, false
 	p.cardPriceEls, p.cardTextEls, p.cardIDAttrs = p.cardPriceEls[:0], p.cardTextEls[:0], p.cardIDAttrs[:0]
-	p.ldList, p.ldSeen, p.hrefs, p.lowered, p.texts = ldList, ldSeen, hrefs, lowered, texts
+	p.ldList, p.ldSeen, p.hrefs, p.urls, p.texts = ldList, ldSeen, hrefs, urls, texts
 	return cap(p.anchors) <= keep && cap(p.memberArena) <= keep && cap(p.scripts) <= keep && cap(p.groups) <= keep && cap(p.stack) <= keep && cap(p.groupArena) <= keep &&
 		cap(p.cardTextEls) <= keep && cap(p.mergedScratch) <= keep && cap(p.cardGroupList) <= keep &&
 		cap(p.candArena) <= keep
@@ -361,7 +342,7 @@ func (p *page) link(i int) *anchor {
 		// an href already resolved is not resolved again.
 		if j := p.resolvedHref(a.href, i); j >= 0 {
 			b := &p.anchors[j]
-			a.u, a.ok, a.canon, a.pattern = b.u, b.ok, b.canon, b.pattern
+			a.u, a.ok, a.canon, a.same = b.u, b.ok, b.canon, j+1
 			return a
 		}
 		if len(p.anchors) > fewAnchors {
@@ -370,12 +351,33 @@ func (p *page) link(i int) *anchor {
 			}
 			p.hrefs[a.href] = i
 		}
-		if u, ok := p.res.resolve(a.href); ok {
-			a.u, a.ok, a.canon = u, true, urlString(u) // (u.String(), built in one go)
-			a.pattern = pathPattern(u)
+		var u url.URL
+		if p.res.resolveTo(a.href, &u) {
+			p.urls = append(p.urls, u)
+			a.u, a.ok = &p.urls[len(p.urls)-1], true
+			a.canon = urlString(a.u) // (u.String(), built in one go)
 		}
 	}
 	return a
+}
+
+// keepURLs is the most URLs page.urls keeps room for between pages.
+const keepURLs = 4096
+
+// patternAt is pathPattern of anchor i's URL (resolved by link), computed
+// once for each href: looking a link up by its token (app state) needs no
+// pattern, the card search does.
+func (p *page) patternAt(i int) string {
+	a := &p.anchors[i]
+	if !a.patternDone {
+		if a.same > 0 {
+			a.pattern = p.patternAt(a.same - 1)
+		} else if a.ok {
+			a.pattern = pathPattern(a.u)
+		}
+		a.patternDone = true
+	}
+	return a.pattern
 }
 
 // fewAnchors is the most anchors a page has for resolvedHref to scan them

@@ -35,7 +35,7 @@ func repeatedLinkPage(rng *rand.Rand, n int) []byte {
 // href already resolved from another anchor (found by a scan on pages of up
 // to fewAnchors anchors, in p.hrefs on longer ones), to resolving every href
 // on its own: the same URL, canonical form and pattern, whatever order the
-// anchors are asked in. Pages: every fixture and real page, and generated
+// anchors are asked in, and still at the end (page.urls grew meanwhile). Pages: every fixture and real page, and generated
 // pages on both sides of fewAnchors with repeated hrefs.
 func TestLinkSharedHrefsMatchResolvingEach(t *testing.T) {
 	bodies, urls := cardPages(t)
@@ -84,10 +84,16 @@ func TestLinkSharedHrefsMatchResolvingEach(t *testing.T) {
 			if a.ok {
 				str = a.u.String()
 			}
-			check("link", a.href, a.ok, a.canon, a.pattern, str)
+			check("link", a.href, a.ok, a.canon, p.patternAt(i), str)
 			h := repeatedHrefs[rng.IntN(len(repeatedHrefs))]
 			c, ok := p.canonOf(h)
 			check("canonOf", h, ok, c, "", c)
+		}
+		// The URLs stay as they were when page.urls grew after them.
+		for i := range p.anchors {
+			if a := &p.anchors[i]; a.ok {
+				check("link (at the end)", a.href, a.ok, a.canon, p.patternAt(i), a.u.String())
+			}
 		}
 		p.release()
 		// The same page again with a page from the pool: nothing left over.

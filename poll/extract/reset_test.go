@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"net/url"
 	"reflect"
 	"testing"
 )
@@ -82,6 +83,12 @@ func TestPageResetLeavesNothing(t *testing.T) {
 			p.reset()
 			if s := leftover(reflect.ValueOf(p).Elem(), "page"); s != "" {
 				t.Fatalf("%s: after reset the page still holds %s", urls[k], s)
+			}
+			// Past its length too (clear takes the length).
+			for i, u := range p.urls[:cap(p.urls)] {
+				if u != (url.URL{}) {
+					t.Fatalf("%s: after reset page.urls[%d] (past its length) holds %s", urls[k], i, u.String())
+				}
 			}
 		}
 	}
