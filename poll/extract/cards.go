@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -1172,7 +1173,8 @@ func (m *classFlagsMemo) of(cls string) uint8 {
 	if m.cls[k] == cls {
 		return m.flags[k]
 	}
-	f := classFlagsOf(strings.ToLower(cls))
+	var buf [32]byte // (most class attributes: lowered on the stack)
+	f := classFlagsOf(string(appendLower(buf[:0], cls)))
 	m.cls[k], m.flags[k], m.used = cls, f, true
 	return f
 }
@@ -1240,7 +1242,14 @@ func containsWord(cls, w string) bool {
 	if !strings.Contains(cls, w) {
 		return false
 	}
-	for f := range strings.FieldsSeq(cls) {
+	for cls != "" {
+		// The fields of cls as strings.FieldsSeq gives them (by hand: the
+		// sequence made cls escape, and memo.of passes a lowered copy on
+		// its stack).
+		cls = cls[spaceRun(cls, true):]
+		n := spaceRun(cls, false)
+		f := cls[:n]
+		cls = cls[n:]
 		if len(f) < len(w) {
 			continue
 		}
@@ -1259,6 +1268,23 @@ func containsWord(cls, w string) bool {
 		}
 	}
 	return false
+}
+
+// spaceRun is the length of s's leading run of space (space true) or of
+// non-space (false) characters, space as unicode.IsSpace says.
+func spaceRun(s string, space bool) int {
+	i := 0
+	for i < len(s) {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) != space {
+			break
+		}
+		i += n
+	}
+	return i
 }
 
 // imageOf returns an img element's picture URL (src, else a lazy-loading attribute).

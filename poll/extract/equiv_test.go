@@ -32,7 +32,7 @@ var (
 )
 
 var matcherCases = []string{
-	"old-PRICE", "Strike", "line-Through", "line-throug", "pric", "x \u212arike", "STRI\u212aE", "old-pri\u212ae strike", "LINE-THROUGH é", "é strike", "sprice", "ppprice",
+	"card\u00a0title", "x\u2003price_title", "a\u0085headline-b", "Card__Title\u3000x", "old-PRICE", "Strike", "line-Through", "line-throug", "pric", "x \u212arike", "STRI\u212aE", "old-pri\u212ae strike", "LINE-THROUGH é", "é strike", "sprice", "ppprice",
 	"720 €", "Münster-Hiltrup", "a\u00a0b", "x\u00ad", "Ã¼ber", "MÃƒÂ¼nchen", "a\u2028b", "€ ", " €", "a\u3000b", "\ufffd", "a\u0085b",
 	"a\u200bb", "\ufeffx", "x\u2060", "1\u2007000", "Straße 5 · 3 Zi.", "ü  ä", "ü\tä", "ü", "\u00c3", "a\xc3", "\xe2\x82", "日本 語",
 	"card__title", "price-old spinner", "pinnwand", "location-pin", "headline", "lr-card__headline x", "spinnerpin", "spinner pin",
