@@ -111,15 +111,16 @@ func (p *page) cards() []Listing {
 	return ls
 }
 
-// cardsWanting is cards reading only the fields in want besides the id and
-// the price, which decide which cards count (buildCards), so the same cards
-// come out as with wantAll; c is the winning candidate, for buildCards to
-// read in full when the other fields turn out to be needed after all.
+// cardsWanting is cards reading only the fields in want besides the id,
+// which decides which cards count (buildCards, which reads a price too when
+// that decides), so the same cards come out as with wantAll; c is the
+// winning candidate, for buildCards to read in full when the other fields
+// turn out to be needed after all.
 func (p *page) cardsWanting(want cardWant) (ls []Listing, c candidate) {
 	if len(p.groups) == 0 {
 		return nil, candidate{}
 	}
-	return p.bestCards(p.cardGroups(), want|wantID|wantPrice)
+	return p.bestCards(p.cardGroups(), want|wantID)
 }
 
 // cardGroups are the groups cards examines: the walk's groups and the merged
@@ -874,10 +875,11 @@ func quickFeatures(n *html.Node) features {
 }
 
 // buildCards reads the candidate's cards: the fields in want, which must hold
-// wantID and wantPrice (wantAll: in full). Listings of one list either
-// all carry the site's id or none do: when most do, the few without one are
-// promo and info cards that share the list (dropped; with a narrow majority,
-// only those that show no price).
+// wantID (wantAll: in full). Listings of one list either all carry the site's
+// id or none do: when most do, the few without one are promo and info cards
+// that share the list (dropped; with a narrow majority, only those that show
+// no price: then the price of a card without an id is read even when want
+// leaves it out, and kept).
 func (p *page) buildCards(c candidate, want cardWant) []Listing {
 	out := make([]Listing, 0, len(c.members))
 	for _, m := range c.members {
@@ -892,7 +894,11 @@ func (p *page) buildCards(c candidate, want cardWant) []Listing {
 	if withID < len(out) && withID*2 > len(out) {
 		strict := withID*10 >= len(out)*7
 		kept := out[:0]
-		for _, l := range out {
+		for i, l := range out {
+			if !strict && l.ID == "" && want&wantPrice == 0 {
+				m := c.members[i]
+				l.Price = p.cardFields(m.rec.n, p.link(m.anchor), wantPrice).Price
+			}
 			if l.ID != "" || !strict && l.Price != "" {
 				kept = append(kept, l)
 			}

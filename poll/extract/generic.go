@@ -22,13 +22,16 @@ func (p *page) generic() Result {
 
 // withCards settles listings from structured data against the page's cards:
 // the cards when they supersede it, else the listings enriched from them.
-// Cards that only enrich are read for the fields enrich can use (the id, the
-// price, promotion, and what some listing lacks); read in full only when they
-// win.
+// Cards that only enrich are read for the fields enrich can use (the id,
+// promotion, and what some listing lacks or may take: a price shown with its
+// currency when the listing's is not); read in full only when they win.
 func (p *page) withCards(ls []Listing, method string, idFromCard bool) (string, []Listing) {
-	want := wantID | wantPrice | wantPromoted
+	want := wantID | wantPromoted
 	for i := range ls {
 		l := &ls[i]
+		if l.Price == "" || l.PriceValue == 0 || !currencyShown(l.Price) { // (see enrich)
+			want |= wantPrice
+		}
 		if l.Title == "" {
 			want |= wantTitle
 		}

@@ -93,8 +93,39 @@ func TestGenericCardsReadForEnrichingMatchReadingAll(t *testing.T) {
 			check(fmt.Sprintf("%s with member %q renamed", u, body[loc[0]:loc[1]]), v, nil, u)
 		}
 	}
+	// A list where a narrow majority of the cards carry an id: the cards
+	// without one count only when they show a price, which is then read
+	// though enrich does not want it (the listings' prices show their currency).
+	mixed := []byte(mixedIDCardsPage)
+	mu := mustURL("https://www.nordhaus.de/mieten/kiel")
+	check("mixed-id cards page", mixed, nil, mu)
+	q := newPage(Parse(mixed), mu)
+	r := q.referenceGeneric()
+	q.release()
+	if r.Method == MethodCards || r.Method == "" || len(r.Listings) != 4 || r.Listings[3].Size != "61 m²" {
+		t.Fatalf("mixed-id cards page: %+v; want 4 listings from the app state, the last with the size of its card (61 m²)", r)
+	}
 	if withData == 0 {
 		t.Fatal("no page went through structured data: the test checks nothing it is about")
 	}
 	t.Logf("%d pages and variants, %d settled by structured data", checked, withData)
 }
+
+// mixedIDCardsPage has app-state listings whose prices show their currency
+// and a card list where three of five cards carry an id in their URL: the
+// card without one that shows a price counts (and gives the last listing its
+// size), the one without a price does not.
+const mixedIDCardsPage = `<!DOCTYPE html><html><head><title>Mieten in Kiel</title></head>
+<body><div id="__next"><ul class="results">
+<li><a href="/angebot/wohnung-1001">Zwei Zimmer am Hafen</a> <span>720 €</span></li>
+<li><a href="/angebot/wohnung-1002">Dachgeschoss in Gaarden</a> <span>640 €</span></li>
+<li><a href="/angebot/wohnung-1003">Altbau in der Wik</a> <span>810 €</span></li>
+<li><a href="/angebot/schoene-altbauwohnung">Schöne Altbauwohnung</a> <span>900 €</span> <span>61 m²</span></li>
+<li><a href="/angebot/so-finden-sie-ihre-wohnung">So finden Sie Ihre Wohnung</a></li>
+</ul></div>
+<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"search":{"results":[
+{"id":"w1001","title":"Zwei Zimmer am Hafen","url":"/angebot/wohnung-1001","price":{"amount":720,"currency":"EUR","formatted":"720 €"}},
+{"id":"w1002","title":"Dachgeschoss in Gaarden","url":"/angebot/wohnung-1002","price":{"amount":640,"currency":"EUR","formatted":"640 €"}},
+{"id":"w1003","title":"Altbau in der Wik","url":"/angebot/wohnung-1003","price":{"amount":810,"currency":"EUR","formatted":"810 €"}},
+{"id":"w1004","title":"Schöne Altbauwohnung","url":"/angebot/schoene-altbauwohnung","price":{"amount":900,"currency":"EUR","formatted":"900 €"}}]}}}}</script>
+</body></html>`
