@@ -68,7 +68,7 @@ var cardTextSeeds = []string{
 	`<div><s>560 €</s></div>`, `<p><span hidden>x</span></p>`, `<p><span style="display: none">x</span></p>`,
 	`<div><span class="old-price">9 €</span></div>`, `<div><span>MÃ¼nchen</span></div>`, `<h3><a>a  b</a></h3>`,
 	`<li><a><!-- c --></a></li>`, `<td><a>Fläche</a></td>`, `<div><svg><text>x</text></svg></div>`, `<p><br></p>`,
-	`<div><a>ä\u0080</a></div>`, `<i><b>Straße</b></i>`, `<table><tr><th>Zimmer</th><th>Wohnfläche</th></tr><tr><td>3</td><td>70</td></tr></table>`,
+	`<div><a>ä\u0080</a></div>`, `<i><b>Straße</b></i>`, `<p><b>MÃ</b>¼nchen Zentrum</p>`, `<p>GrÃ<i>¶</i>ße und Lage der Wohnung</p>`, `<table><tr><th>Zimmer</th><th>Wohnfläche</th></tr><tr><td>3</td><td>70</td></tr></table>`,
 }
 
 // TestTextMatchesReference: checkTexts on every fixture and real page and on

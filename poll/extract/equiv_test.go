@@ -32,6 +32,7 @@ var (
 )
 
 var matcherCases = []string{
+	"720 €", "\xe2720 €", "\xf0\xe2\x82\xac", "9 $", "£5", "\xc2\xa3", "\xe2\x82", "CHF 900", "50 zł", "720 EUR",
 	"card\u00a0title", "x\u2003price_title", "a\u0085headline-b", "Card__Title\u3000x", "old-PRICE", "Strike", "line-Through", "line-throug", "pric", "x \u212arike", "STRI\u212aE", "old-pri\u212ae strike", "LINE-THROUGH é", "é strike", "sprice", "ppprice",
 	"720 €", "Münster-Hiltrup", "a\u00a0b", "x\u00ad", "Ã¼ber", "MÃƒÂ¼nchen", "a\u2028b", "€ ", " €", "a\u3000b", "\ufffd", "a\u0085b",
 	"a\u200bb", "\ufeffx", "x\u2060", "1\u2007000", "Straße 5 · 3 Zi.", "ü  ä", "ü\tä", "ü", "\u00c3", "a\xc3", "\xe2\x82", "日本 語",
@@ -47,6 +48,9 @@ var matcherCases = []string{
 }
 
 func checkMatchers(t *testing.T, s string) {
+	if got, want := currencyShown(s), strings.ContainsAny(s, "€$£") || strings.Contains(s, "CHF ") || strings.Contains(s, "zł"); got != want {
+		t.Errorf("currencyShown(%q) = %v, want %v", s, got, want)
+	}
 	t.Helper()
 	if got, want := findNumber(s), origNumberRe.FindString(s); got != want {
 		t.Errorf("findNumber(%q) = %q, regexp %q", s, got, want)

@@ -127,5 +127,8 @@ func enrich(ls, cards []Listing, idFromCard bool) []Listing {
 // currencyShown reports whether a price text shows a currency sign (is
 // formatted for people, not "1250 EUR" made from a machine value).
 func currencyShown(s string) bool {
-	return strings.ContainsAny(s, "€$£") || strings.Contains(s, "CHF ") || strings.Contains(s, "zł")
+	// (strings.ContainsAny(s, "€$£") by bytes: a sign's first byte is a
+	// lead byte, so where its bytes stand, the character stands.)
+	return strings.IndexByte(s, '$') >= 0 || strings.Contains(s, "€") || strings.Contains(s, "£") ||
+		strings.Contains(s, "CHF ") || strings.Contains(s, "zł")
 }

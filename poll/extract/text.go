@@ -490,9 +490,11 @@ func textShort(n *html.Node) (string, bool) {
 // far as it has to and building no string (the card search asks whether a
 // link's text, often a whole table row's, is of some length). It counts what
 // foldAppend would write; mojibake repair, which shortens text, changes it
-// only from a lead character on, and every lead character is encoded with a
-// C3 byte: up to the first C3 byte the count is exact, and from there on text
-// decides.
+// only from a lead character on (U+00C2..U+00F4, encoded C3 82..C3 B4) that
+// a character standing for a continuation byte follows, never an ASCII one:
+// up to the first lead character followed by a non-ASCII byte or by the
+// end of its text node the count is exact, and from there on text decides.
+// (German text has leads — ä, ß, Ä, Ö, Ü — followed by letters.)
 func textAtLeast(n *html.Node, k int) bool {
 	if k <= 0 {
 		return true
@@ -563,8 +565,8 @@ func (c *textCount) str(s string) int {
 				continue
 			}
 		} else {
-			if b == 0xC3 {
-				return countUnsure
+			if b == 0xC3 && i+1 < len(s) && s[i+1] >= 0x82 && s[i+1] <= 0xB4 && (i+2 >= len(s) || s[i+2] >= utf8.RuneSelf) {
+				return countUnsure // (a lead character that may start mojibake)
 			}
 			r, size := utf8.DecodeRuneInString(s[i:])
 			i += size
