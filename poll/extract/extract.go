@@ -352,10 +352,9 @@ func (p *page) link(i int) *anchor {
 			p.hrefs[a.href] = i
 		}
 		var u url.URL
-		if p.res.resolveTo(a.href, &u) {
+		if c, ok := p.res.resolveCanon(a.href, &u); ok {
 			p.urls = append(p.urls, u)
-			a.u, a.ok = &p.urls[len(p.urls)-1], true
-			a.canon = urlString(a.u) // (u.String(), built in one go)
+			a.u, a.ok, a.canon = &p.urls[len(p.urls)-1], true, c
 		}
 	}
 	return a

@@ -82,20 +82,10 @@ func enrich(ls, cards []Listing, idFromCard bool) []Listing {
 	if len(cards) == 0 {
 		return ls
 	}
-	byURL := make(map[string]*Listing, len(cards))
-	byID := make(map[string]*Listing, len(cards))
-	for i := range cards {
-		byURL[cards[i].URL] = &cards[i]
-		if cards[i].ID != "" {
-			byID[cards[i].ID] = &cards[i]
-		}
-	}
+	cardOf := indexCards(cards, len(cards) > fewCards)
 	for i := range ls {
 		l := &ls[i]
-		c := byURL[l.URL]
-		if c == nil && l.ID != "" {
-			c = byID[l.ID]
-		}
+		c := cardOf.of(l)
 		if c == nil {
 			continue
 		}
@@ -122,6 +112,54 @@ func enrich(ls, cards []Listing, idFromCard bool) []Listing {
 		l.Promoted = l.Promoted || c.Promoted
 	}
 	return ls
+}
+
+// fewCards is the most cards enrich searches rather than hashes.
+const fewCards = 16
+
+// cardIndex finds the card a listing is enriched from: the last card with
+// its URL, else the last with its id (as maps filled in order give them).
+type cardIndex struct {
+	cards       []Listing
+	byURL, byID map[string]*Listing // (when hashed)
+}
+
+func indexCards(cards []Listing, hashed bool) cardIndex {
+	x := cardIndex{cards: cards}
+	if hashed {
+		x.byURL = make(map[string]*Listing, len(cards))
+		x.byID = make(map[string]*Listing, len(cards))
+		for i := range cards {
+			x.byURL[cards[i].URL] = &cards[i]
+			if cards[i].ID != "" {
+				x.byID[cards[i].ID] = &cards[i]
+			}
+		}
+	}
+	return x
+}
+
+// of is l's card, nil if none.
+func (x *cardIndex) of(l *Listing) *Listing {
+	if x.byURL != nil {
+		if c := x.byURL[l.URL]; c != nil || l.ID == "" {
+			return c
+		}
+		return x.byID[l.ID]
+	}
+	for i := len(x.cards) - 1; i >= 0; i-- {
+		if x.cards[i].URL == l.URL {
+			return &x.cards[i]
+		}
+	}
+	if l.ID != "" {
+		for i := len(x.cards) - 1; i >= 0; i-- {
+			if x.cards[i].ID == l.ID {
+				return &x.cards[i]
+			}
+		}
+	}
+	return nil
 }
 
 // currencyShown reports whether a price text shows a currency sign (is

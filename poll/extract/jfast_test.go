@@ -652,9 +652,32 @@ func checkResolveTo(t *testing.T, href string) {
 		if ok := r.resolveTo(href, &got); ok != wantOK || ok && !reflect.DeepEqual(&got, want) {
 			t.Errorf("resolveTo(%q) on %s = %#v, %v; resolve: %#v, %v", href, b, &got, ok, want, wantOK)
 		}
+		checkResolveCanon(t, &r, b, href)
 		if got, want := r.resolveAny(href), origResolveAny(&r, href); got != want {
 			t.Errorf("resolveAny(%q) on %s = %q, want %q", href, b, got, want)
 		}
+	}
+}
+
+// checkResolveCanon: resolveCanon gives what resolveTo and urlString give,
+// on base, and with base's page replaced as a <base href> does (by every
+// other base: maybe another site, host case, userinfo).
+func checkResolveCanon(t *testing.T, r *resolver, base, href string) {
+	t.Helper()
+	check := func(r *resolver, page string) {
+		var want url.URL
+		wantOK := r.resolveTo(href, &want)
+		var got url.URL
+		c, ok := r.resolveCanon(href, &got)
+		if ok != wantOK || ok && (c != urlString(&want) || !reflect.DeepEqual(got, want)) {
+			t.Errorf("resolveCanon(%q) on %s (page %s) = %q %#v, %v; resolveTo: %q %#v, %v", href, base, page, c, &got, ok, urlString(&want), &want, wantOK)
+		}
+	}
+	check(r, base)
+	for _, b := range referenceBases {
+		rb := *r
+		rb.setPage(mustURL(b))
+		check(&rb, b)
 	}
 }
 

@@ -265,10 +265,10 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen m
 		}
 	}
 	var u url.URL // (read here only: the listing keeps its string)
-	if !p.res.resolveTo(href, &u) || p.selfLink(&u) {
+	c, ok := p.res.resolveCanon(href, &u)
+	if !ok || p.selfLink(&u) {
 		return false
 	}
-	c := urlString(&u)
 	if seen[c] {
 		return true
 	}

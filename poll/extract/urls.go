@@ -65,6 +65,11 @@ type resolver struct {
 	// reports that it holds plain characters only (see plainReference).
 	baseDir      string
 	baseDirPlain bool
+	// pagePlain: the page (what links resolve against) is http(s) without
+	// userinfo, on a plain lower-case host on the page's site: a plain href
+	// resolved against it is canonical once its fragment and tracking
+	// parameters are gone (see resolveCanon).
+	pagePlain bool
 }
 
 func newResolver(page *url.URL) resolver {
@@ -95,6 +100,35 @@ func (r *resolver) resolve(href string) (*url.URL, bool) {
 func (r *resolver) resolveTo(href string, dst *url.URL) bool {
 	href, ok := linkable(href)
 	return ok && r.referenceTo(href, dst) && r.canonicalize(dst)
+}
+
+// resolveCanon is resolveTo giving the URL's string too (urlString). A plain
+// href that resolves to the page's own host (most links: "/expose/123") is
+// canonical as plainReferenceTo writes it but for its fragment and tracking
+// parameters, and its string is built without checking it again.
+func (r *resolver) resolveCanon(href string, dst *url.URL) (string, bool) {
+	href, ok := linkable(href)
+	if !ok {
+		return "", false
+	}
+	if !r.plainReferenceTo(href, dst) {
+		u, ok := r.parsedReference(href)
+		if !ok {
+			return "", false
+		}
+		*dst = *u
+	} else if r.pagePlain && dst.Host == r.page.Host {
+		dst.Fragment = ""
+		dst.RawQuery = stripTracking(dst.RawQuery)
+		if dst.RawQuery == "" {
+			return dst.Scheme + "://" + dst.Host + dst.Path, true
+		}
+		return dst.Scheme + "://" + dst.Host + dst.Path + "?" + dst.RawQuery, true
+	}
+	if !r.canonicalize(dst) {
+		return "", false
+	}
+	return urlString(dst), true
 }
 
 // linkable trims href and reports whether it may be a listing link: not
@@ -344,6 +378,9 @@ func (r *resolver) setPage(u *url.URL) {
 	}
 	r.baseDir = ep[:strings.LastIndexByte(ep, '/')+1]
 	r.baseDirPlain = plainPath(r.baseDir)
+	h := u.Hostname()
+	r.pagePlain = (u.Scheme == "http" || u.Scheme == "https") && u.User == nil && u.Opaque == "" && plainHost(u.Host) &&
+		u.Host == strings.ToLower(u.Host) && (h == r.host || registrable(h) == r.domain)
 }
 
 // plainPath reports whether every byte of p is a plainPathByte.
