@@ -950,9 +950,55 @@ func adMarkedBy(n *html.Node, class func(string) bool) bool {
 	return false
 }
 
-// adClass reports whether a class attribute marks an ad.
+// adClass reports whether a class attribute marks an ad: it mentions
+// adClassWords (in any case).
 func adClass(cls string) bool {
-	return lowerContains(cls, "topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad")
+	// One pass, looking only for the words that start with the letter at
+	// hand (the cards' class attributes, often long and in mixed case, went
+	// through lowerContains once for each word).
+	for i := 0; i < len(cls); i++ {
+		if cls[i] >= utf8.RuneSelf {
+			return lowerContains(cls, adClassWords...)
+		}
+	}
+	for i := 0; i < len(cls); i++ {
+		rest := cls[i:]
+		switch lowerASCII(cls[i]) {
+		case 't':
+			if hasPrefixFold(rest, "topad") || hasPrefixFold(rest, "top-ad") {
+				return true
+			}
+		case 'a':
+			if hasPrefixFold(rest, "adslot") || hasPrefixFold(rest, "ad-slot") || hasPrefixFold(rest, "advert") {
+				return true
+			}
+		case 'p':
+			if hasPrefixFold(rest, "premium_sticky") || hasPrefixFold(rest, "partner-ad") || hasPrefixFold(rest, "partner_ad") {
+				return true
+			}
+		case 's':
+			if hasPrefixFold(rest, "sponsored-ad") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// adClassWords are what adClass looks for.
+var adClassWords = []string{"topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad"}
+
+// hasPrefixFold reports whether ASCII s starts with lower-case w in any case.
+func hasPrefixFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if lowerASCII(s[j]) != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // adMarked is adMarked(n), with what class attributes say remembered (the

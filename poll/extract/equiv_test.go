@@ -32,6 +32,7 @@ var (
 )
 
 var matcherCases = []string{
+	"card TopAd x", "c-AD-SLOT", "Advertisement", "PREMIUM_STICKY", "x-sponsored-AD", "Partner_Ad", "partner-a", "top-a", "ad-slo", "ädvert advert", "\u212aadslot",
 	"720 €", "\xe2720 €", "\xf0\xe2\x82\xac", "9 $", "£5", "\xc2\xa3", "\xe2\x82", "CHF 900", "50 zł", "720 EUR",
 	"card\u00a0title", "x\u2003price_title", "a\u0085headline-b", "Card__Title\u3000x", "old-PRICE", "Strike", "line-Through", "line-throug", "pric", "x \u212arike", "STRI\u212aE", "old-pri\u212ae strike", "LINE-THROUGH é", "é strike", "sprice", "ppprice",
 	"720 €", "Münster-Hiltrup", "a\u00a0b", "x\u00ad", "Ã¼ber", "MÃƒÂ¼nchen", "a\u2028b", "€ ", " €", "a\u3000b", "\ufffd", "a\u0085b",
@@ -48,6 +49,9 @@ var matcherCases = []string{
 }
 
 func checkMatchers(t *testing.T, s string) {
+	if got, want := adClass(s), lowerContains(s, "topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad"); got != want {
+		t.Errorf("adClass(%q) = %v, want %v", s, got, want)
+	}
 	if got, want := currencyShown(s), strings.ContainsAny(s, "€$£") || strings.Contains(s, "CHF ") || strings.Contains(s, "zł"); got != want {
 		t.Errorf("currencyShown(%q) = %v, want %v", s, got, want)
 	}
