@@ -175,7 +175,7 @@ func checkMatchers(t *testing.T, s string) {
 
 // referenceBases are page URLs links are resolved against.
 var referenceBases = []string{"https://www.x.de/suche/wohnungen", "https://www.x.de/", "https://www.x.de", "http://WWW.X.de:8080/a/b/",
-	"https://u:p@x.de/a%2Fb/c", "https://x.de/a b/c", "https://x.de//a//b", "https://x.de/ü/x", "https://x.de/a/b?q=1#f", "https://x.de/a;b/c@d", "https://www.y.de/z/", "https://sub.x.de/q"}
+	"https://u:p@x.de/a%2Fb/c", "https://x.de/a b/c", "https://x.de//a//b", "https://x.de/ü/x", "https://x.de/a/b?q=1#f", "https://x.de/a;b/c@d", "https://www.y.de/z/", "https://sub.x.de/q", "https://x.de/a/./b/c", "https://x.de/../x/y"}
 
 // checkReference compares plainReference with url.Parse + ResolveReference.
 func checkReference(t *testing.T, href string) {

@@ -111,12 +111,14 @@ func (r *resolver) resolveCanon(href string, dst *url.URL) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if !r.plainReferenceTo(href, dst) {
+	if c, plain := r.plainReferenceCanon(href, dst, true); !plain {
 		u, ok := r.parsedReference(href)
 		if !ok {
 			return "", false
 		}
 		*dst = *u
+	} else if c != "" {
+		return c, true
 	} else if r.pagePlain && dst.Host == r.page.Host {
 		dst.Fragment = ""
 		dst.RawQuery = stripTracking(dst.RawQuery)
@@ -233,70 +235,106 @@ func (r *resolver) plainReference(href string) (*url.URL, bool) {
 // plainReferenceTo is plainReference writing the URL to *dst (left alone
 // when it reports false).
 func (r *resolver) plainReferenceTo(href string, dst *url.URL) bool {
+	_, ok := r.plainReferenceCanon(href, dst, false)
+	return ok
+}
+
+// plainReferenceCanon is plainReferenceTo; with canon, on a plain page (see
+// pagePlain), a relative href is also given its canonical string (resolve,
+// urlString) in one allocation, dst.Path a part of it (joining the page's
+// directory and the path first, then the canonical string, was two). The
+// string is "" otherwise.
+func (r *resolver) plainReferenceCanon(href string, dst *url.URL, canon bool) (string, bool) {
 	if r.page == nil {
-		return false
+		return "", false
 	}
 	href, frag, hasFrag := strings.Cut(href, "#")
 	if hasFrag && frag == "" {
-		return false
+		return "", false
 	}
 	for i := 0; i < len(frag); i++ {
 		if !plainPathByte(frag[i]) { // (what url.Parse keeps as it is, RawFragment "")
-			return false
+			return "", false
 		}
 	}
 	path, query, hasQuery := strings.Cut(href, "?")
 	if hasQuery && query == "" {
-		return false
+		return "", false
 	}
 	scheme, host := "", ""
 	if i := strings.Index(path, "://"); i >= 0 { // absolute: http(s)://host[:port]/path
 		scheme = path[:i]
 		if !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
-			return false
+			return "", false
 		}
 		host, path = path[i+3:], ""
 		if j := strings.IndexByte(host, '/'); j >= 0 {
 			host, path = host[:j], host[j:]
 		}
 		if !plainHost(host) {
-			return false
+			return "", false
 		}
 	} else if path == "" || strings.HasPrefix(path, "//") {
-		return false
+		return "", false
 	}
 	for i := 0; i < len(path); i++ {
 		if !plainPathByte(path[i]) {
-			return false
+			return "", false
 		}
 	}
 	for i := 0; i < len(query); i++ {
 		if c := query[i]; c <= ' ' || c >= 0x7f || c == '#' {
-			return false
+			return "", false
 		}
 	}
 	if scheme != "" {
 		if dotSegment(path) {
-			return false
+			return "", false
 		}
 		*dst = url.URL{Scheme: strings.ToLower(scheme), Host: host, Path: path, RawQuery: query, Fragment: frag}
-		return true
+		return "", true
+	}
+	if canon && r.pagePlain {
+		// (The directory ends in '/', or is empty: no segment spans the
+		// join, so it has a dot segment if one of the two has.)
+		dir, lead := "", ""
+		if path[0] != '/' { // relative to the page's directory
+			if !r.baseDirPlain {
+				return "", false
+			}
+			if dir = r.baseDir; dir == "" {
+				lead = "/"
+			}
+		}
+		if dotSegment(dir) || dotSegment(path) {
+			return "", false
+		}
+		q := stripTracking(query)
+		var c string
+		if q == "" {
+			c = r.page.Scheme + "://" + r.page.Host + lead + dir + path
+		} else {
+			c = r.page.Scheme + "://" + r.page.Host + lead + dir + path + "?" + q
+		}
+		at := len(r.page.Scheme) + 3 + len(r.page.Host)
+		*dst = url.URL{Scheme: r.page.Scheme, Host: r.page.Host, Path: c[at : at+len(lead)+len(dir)+len(path)], RawQuery: q}
+		return c, true
 	}
 	full := path
 	if path[0] != '/' { // relative to the page's directory
 		if !r.baseDirPlain {
-			return false
+			return "", false
 		}
 		full = r.baseDir + path
 	}
 	if dotSegment(full) {
-		return false
+		return "", false
 	}
 	if full[0] != '/' {
 		full = "/" + full
 	}
 	*dst = url.URL{Scheme: r.page.Scheme, User: r.page.User, Host: r.page.Host, Path: full, RawQuery: query, Fragment: frag}
-	return true
+	return "", true
 }
 
 // urlString is u.String(), built in one concatenation for the URLs resolve
