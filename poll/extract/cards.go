@@ -1226,7 +1226,21 @@ func (m *classFlagsMemo) of(cls string) uint8 {
 		return m.flags[k]
 	}
 	var buf [32]byte // (most class attributes: lowered on the stack)
-	f := classFlagsOf(string(appendLower(buf[:0], cls)))
+	b := buf[:0]
+	if len(cls) <= len(buf) {
+		for i := 0; i < len(cls); i++ {
+			c := cls[i]
+			if c >= utf8.RuneSelf {
+				b = nil
+				break
+			}
+			b = append(b, lowerASCII(c))
+		}
+	}
+	if b == nil || len(cls) > len(buf) {
+		b = appendLower(buf[:0], cls)
+	}
+	f := classFlagsOf(string(b))
 	m.cls[k], m.flags[k], m.used = cls, f, true
 	return f
 }

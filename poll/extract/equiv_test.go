@@ -32,6 +32,7 @@ var (
 )
 
 var matcherCases = []string{
+	"Card-Title x", "ResultCard_PRICE__p1", "LOCATION-Text", "a-very-long-class-name Card__Title--Big ignored",
 	"card TopAd x", "c-AD-SLOT", "Advertisement", "PREMIUM_STICKY", "x-sponsored-AD", "Partner_Ad", "partner-a", "top-a", "ad-slo", "ädvert advert", "\u212aadslot",
 	"720 €", "\xe2720 €", "\xf0\xe2\x82\xac", "9 $", "£5", "\xc2\xa3", "\xe2\x82", "CHF 900", "50 zł", "720 EUR",
 	"card\u00a0title", "x\u2003price_title", "a\u0085headline-b", "Card__Title\u3000x", "old-PRICE", "Strike", "line-Through", "line-throug", "pric", "x \u212arike", "STRI\u212aE", "old-pri\u212ae strike", "LINE-THROUGH é", "é strike", "sprice", "ppprice",
@@ -49,6 +50,9 @@ var matcherCases = []string{
 }
 
 func checkMatchers(t *testing.T, s string) {
+	if got, want := (&classFlagsMemo{}).of(s), classFlagsOf(strings.ToLower(s)); got != want {
+		t.Errorf("classFlagsMemo.of(%q) = %b, want %b", s, got, want)
+	}
 	if got, want := adClass(s), lowerContains(s, "topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad"); got != want {
 		t.Errorf("adClass(%q) = %v, want %v", s, got, want)
 	}
