@@ -77,7 +77,8 @@ func (p *page) appState() (ls []Listing, method string) {
 		}
 		typ := strings.ToLower(strings.TrimSpace(attr(s, "type")))
 		src := s.FirstChild.Data
-		var roots []any
+		var rootBuf [2]any
+		roots := rootBuf[:0]
 		m := MethodAppState
 		switch {
 		case typ == "application/ld+json":

@@ -57,7 +57,7 @@ func profileFor(host string) *profile {
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	for _, p := range profiles {
 		for _, h := range p.hosts {
-			if host == h || host == "www."+h {
+			if host == h || len(host) == len(h)+4 && host[:4] == "www." && host[4:] == h { // (host == "www."+h, not built)
 				return p
 			}
 		}
