@@ -1146,7 +1146,7 @@ func (s *cardScan) scan(n *html.Node) {
 			tidLoc = tidLoc || lowerContains(a.Val, "address", "location")
 			continue
 		}
-		if strings.HasPrefix(a.Key, "data-") && (strings.HasSuffix(a.Key, "id") || a.Key == "data-adid") && a.Val != "" && isIDToken(a.Val) {
+		if idAttr(a) {
 			s.idAttrs = append(s.idAttrs, a.Val)
 		}
 	}
@@ -1441,6 +1441,24 @@ func (p *page) cardFields(card *html.Node, a *anchor, want cardWant) Listing {
 		// image the scan would find, without reading the rest of the card.
 		return Listing{URL: a.canon, Image: p.firstImage(card)}
 	}
+	if want&^(wantID|wantPromoted|wantImage) == 0 && card.DataAtom != atom.Tr {
+		// The id, promotion and picture only (a card that enriches
+		// structured data which has the rest): no texts, no classes.
+		l := Listing{URL: a.canon}
+		var img *string
+		if want&wantImage != 0 {
+			img = &l.Image
+		}
+		ids := p.idsAndImage(card, p.cardIDAttrs[:0], img)
+		p.cardIDAttrs = ids[:0]
+		if want&wantPromoted != 0 {
+			l.Promoted = p.promoted(card)
+		}
+		if want&wantID != 0 {
+			l.ID = cardID(card, ids, a)
+		}
+		return l
+	}
 	// The scan's lists live on the page between cards (growing them for every
 	// card was most of a card's allocations).
 	s := cardScan{p: p, noImage: want&wantImage == 0, priceEls: p.cardPriceEls[:0], textEls: p.cardTextEls[:0], idAttrs: p.cardIDAttrs[:0]}
@@ -1488,6 +1506,41 @@ func (p *page) cardFields(card *html.Node, a *anchor, want cardWant) Listing {
 	}
 	l.Image = s.img
 	return l
+}
+
+// idAttr reports whether a is an attribute that may carry the listing's id
+// (data-…id with an id token; test hooks aside).
+func idAttr(a html.Attribute) bool {
+	return strings.HasPrefix(a.Key, "data-") && (strings.HasSuffix(a.Key, "id") || a.Key == "data-adid") &&
+		a.Key != "data-testid" && a.Key != "data-test-id" && a.Val != "" && isIDToken(a.Val)
+}
+
+// idsAndImage appends to ids the id attributes cardScan.scan collects in n,
+// and sets *img (when img is not nil) to the image it finds: what a card read
+// for its id, promotion and picture only needs, without its texts and
+// classes.
+func (p *page) idsAndImage(n *html.Node, ids []string, img *string) []string {
+	if n.Type != html.ElementNode {
+		return ids
+	}
+	if n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Template || n.DataAtom == atom.Noscript {
+		return ids
+	}
+	for _, a := range n.Attr {
+		if idAttr(a) {
+			ids = append(ids, a.Val)
+		}
+	}
+	if img != nil && *img == "" && n.DataAtom == atom.Img {
+		*img = p.imageOf(n)
+	}
+	if skipped(n) {
+		return ids
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		ids = p.idsAndImage(c, ids, img)
+	}
+	return ids
 }
 
 // firstImage is the image cardScan.scan finds in n: the first img (in document

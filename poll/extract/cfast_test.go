@@ -68,7 +68,7 @@ var cardTextSeeds = []string{
 	`<div><s>560 €</s></div>`, `<p><span hidden>x</span></p>`, `<p><span style="display: none">x</span></p>`,
 	`<div><span class="old-price">9 €</span></div>`, `<div><span>MÃ¼nchen</span></div>`, `<h3><a>a  b</a></h3>`,
 	`<li><a><!-- c --></a></li>`, `<td><a>Fläche</a></td>`, `<div><svg><text>x</text></svg></div>`, `<p><br></p>`,
-	`<div><a>ä\u0080</a></div>`, `<i><b>Straße</b></i>`, `<p><b>MÃ</b>¼nchen Zentrum</p>`, `<p>GrÃ<i>¶</i>ße und Lage der Wohnung</p>`, `<table><tr><th>Zimmer</th><th>Wohnfläche</th></tr><tr><td>3</td><td>70</td></tr></table>`,
+	`<div><a>ä\u0080</a></div>`, `<i><b>Straße</b></i>`, `<p><b>MÃ</b>¼nchen Zentrum</p>`, "<p>0000000000000\xe2\x82<b>\xac</b>0 Euro</p>", "<p>0000000000000\xc3<a>\x80</a>0</p>", `<p>GrÃ<i>¶</i>ße und Lage der Wohnung</p>`, `<table><tr><th>Zimmer</th><th>Wohnfläche</th></tr><tr><td>3</td><td>70</td></tr></table>`,
 }
 
 // TestTextMatchesReference: checkTexts on every fixture and real page and on
@@ -446,7 +446,8 @@ func checkCardFields(t *testing.T, name string, doc *html.Node, u *url.URL) (row
 			if card.DataAtom == atom.Tr {
 				rows++
 			}
-			for _, want := range []cardWant{wantAll, wantImage, wantPrice | wantTitle, wantLocation | wantID, wantSizeRooms} {
+			for _, want := range []cardWant{wantAll, wantImage, wantPrice | wantTitle, wantLocation | wantID, wantSizeRooms,
+				wantID | wantPromoted | wantImage, wantID | wantPromoted, wantID, wantPromoted | wantImage} {
 				got, want2 := p.cardFields(card, a, want), p.origCardFields(card, a, want)
 				if !reflect.DeepEqual(got, want2) {
 					t.Errorf("%s: anchor %d in <%s>, fields %b:\n%+v\nwant\n%+v", name, i, card.Data, want, got, want2)
@@ -476,6 +477,8 @@ func TestCardFieldsMatchReference(t *testing.T) {
 
 // cardTableSeeds are tables whose rows are cards.
 var cardTableSeeds = []string{
+	`<ul><li data-testid="a7f3c2" data-test-id="b81d09"><a href="/wohnung/a7f3c2/b81d09">x</a><img data-src="/i/1.jpg"><img src="/i/2.jpg"></li>
+	<li data-listing-id="c9e1x7"><script><img src="/s.jpg"></script><div hidden><img src="/h.jpg"></div><a href="/wohnung/c9e1x7">y</a></li></ul>`,
 	`<table><thead><tr><th>Objekt</th><th>Lage</th><th>Zimmer</th><th>Fläche</th><th>Miete</th><th>Preis</th></tr></thead><tbody>
 	<tr data-href="/o?id=1"><td>Wohnung 1</td><td></td><td>2</td><td></td><td>auf Anfrage</td><td>500 €</td></tr>
 	<tr data-href="/o?id=2"><td>Wohnung 2, 3 Zi., 70 m², 650 €</td><td>Mitte</td><td></td><td>70 m²</td><td></td><td>VB</td></tr>

@@ -493,7 +493,9 @@ func textShort(n *html.Node) (string, bool) {
 // only from a lead character on (U+00C2..U+00F4, encoded C3 82..C3 B4) that
 // a character standing for a continuation byte follows, never an ASCII one:
 // up to the first lead character followed by a non-ASCII byte or by the
-// end of its text node the count is exact, and from there on text decides.
+// end of its text node, or up to an invalid byte (the text joins its nodes'
+// bytes: a character split by a tag is whole there), the count is exact, and
+// from there on text decides.
 // (German text has leads — ä, ß, Ä, Ö, Ü — followed by letters.)
 func textAtLeast(n *html.Node, k int) bool {
 	if k <= 0 {
@@ -569,6 +571,11 @@ func (c *textCount) str(s string) int {
 				return countUnsure // (a lead character that may start mojibake)
 			}
 			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				// An invalid byte: the text joins its nodes' bytes, so it
+				// may be part of a character split by a tag.
+				return countUnsure
+			}
 			i += size
 			switch {
 			case r == '\u00ad' || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff':
