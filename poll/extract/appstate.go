@@ -478,15 +478,7 @@ func stateText(v any) string {
 			return fold(only) // (no copy)
 		}
 		var buf [128]byte
-		b := append(buf[:0], street...)
-		if street != "" && (zip != "" || town != "") {
-			b = append(b, ", "...)
-		}
-		b = append(b, zip...)
-		if zip != "" && town != "" {
-			b = append(b, ' ')
-		}
-		b = append(b, town...)
+		b := appendAddress(buf[:0], street, zip, town)
 		if len(b) == 0 {
 			b = append(b, scalar(x.get("district"))...)
 		}

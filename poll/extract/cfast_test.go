@@ -280,10 +280,7 @@ func TestCardMatchersMatchWhatTheyReplace(t *testing.T) {
 // memos of class attributes give classFlagsOf, adMarked and promotedMarked,
 // for every element of every fixture and real page.
 func TestCardScanShortcutsMatchText(t *testing.T) {
-	bodies, urls := cardPages(t)
-	for k, body := range bodies {
-		doc := Parse(body)
-		p := newPage(doc, urls[k])
+	eachCardPage(t, false, func(u *url.URL, doc *html.Node, p *page) {
 		for i, n := range elementsOf(doc) {
 			want := text(n)
 			// Limits up and down (shortText remembers the longest found too).
@@ -295,7 +292,7 @@ func TestCardScanShortcutsMatchText(t *testing.T) {
 				for _, lim := range lims {
 					got, ok := s.shortText(n, lim)
 					if ok != (len(want) < lim) || ok && got != want {
-						t.Errorf("%s: shortText(<%s>, %d) = %q, %v; text is %q", urls[k], n.Data, lim, got, ok, want)
+						t.Errorf("%s: shortText(<%s>, %d) = %q, %v; text is %q", u, n.Data, lim, got, ok, want)
 					}
 					if n.Parent != nil && i%2 == 0 {
 						s.shortText(n.Parent, lim) // (another element in between)
@@ -304,17 +301,16 @@ func TestCardScanShortcutsMatchText(t *testing.T) {
 			}
 			cls := attr(n, "class")
 			if got, want := p.classFlags.of(cls), classFlagsOf(strings.ToLower(cls)); got != want {
-				t.Errorf("%s: class flags of %q = %b, want %b", urls[k], cls, got, want)
+				t.Errorf("%s: class flags of %q = %b, want %b", u, cls, got, want)
 			}
 			if got, want := p.adMarked(n), adMarked(n); got != want {
-				t.Errorf("%s: p.adMarked(<%s class=%q>) = %v, want %v", urls[k], n.Data, cls, got, want)
+				t.Errorf("%s: p.adMarked(<%s class=%q>) = %v, want %v", u, n.Data, cls, got, want)
 			}
 			if got, want := p.promoted(n), promotedMarked(n); got != want {
-				t.Errorf("%s: promoted(<%s class=%q>) = %v, want %v", urls[k], n.Data, cls, got, want)
+				t.Errorf("%s: promoted(<%s class=%q>) = %v, want %v", u, n.Data, cls, got, want)
 			}
 		}
-		p.release()
-	}
+	})
 }
 
 // origCardFields is cardFields as it was before table rows were read first:
@@ -568,21 +564,17 @@ func (s *cardScan) origScan(n *html.Node) {
 // TestCardScanMatchesReference: the card scan collects what it did, for every
 // element of every fixture and real page as the card.
 func TestCardScanMatchesReference(t *testing.T) {
-	bodies, urls := cardPages(t)
-	for k, body := range bodies {
-		doc := Parse(body)
-		p := newPage(doc, urls[k])
+	eachCardPage(t, false, func(u *url.URL, doc *html.Node, p *page) {
 		for _, n := range elementsOf(doc) {
 			got, want := cardScan{p: p}, cardScan{p: p}
 			got.scan(n)
 			want.origScan(n)
 			got.textList, want.textList, got.nTexts, want.nTexts, got.texts, want.texts = [8]nodeText{}, [8]nodeText{}, 0, 0, nil, nil
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: scan(<%s>) = %+v, want %+v", urls[k], n.Data, got, want)
+				t.Errorf("%s: scan(<%s>) = %+v, want %+v", u, n.Data, got, want)
 			}
 		}
-		p.release()
-	}
+	})
 }
 
 // origMergeGrids is mergeGrids as it was: the groups by parent in a map,
@@ -743,26 +735,22 @@ var cardGridSeeds = []string{
 // TestLinkCanonIsString: the canonical URL of every link of every fixture and
 // real page is the resolved URL's String (link builds it without String).
 func TestLinkCanonIsString(t *testing.T) {
-	bodies, urls := cardPages(t)
 	n := 0
-	for k, body := range bodies {
-		p := newPage(Parse(body), urls[k])
-		p.scan()
+	eachCardPage(t, true, func(u *url.URL, _ *html.Node, p *page) {
 		for i := range p.anchors {
 			a := p.link(i)
 			if !a.ok {
 				continue
 			}
 			if a.canon != a.u.String() {
-				t.Errorf("%s: link %q: canon %q, String %q", urls[k], a.href, a.canon, a.u.String())
+				t.Errorf("%s: link %q: canon %q, String %q", u, a.href, a.canon, a.u.String())
 			}
 			if c, ok := p.canonOf(a.href); !ok || c != a.canon {
-				t.Errorf("%s: canonOf(%q) = %q, %v, want %q", urls[k], a.href, c, ok, a.canon)
+				t.Errorf("%s: canonOf(%q) = %q, %v, want %q", u, a.href, c, ok, a.canon)
 			}
 			n++
 		}
-		p.release()
-	}
+	})
 	if n == 0 {
 		t.Error("no link resolved")
 	}

@@ -512,6 +512,22 @@ func cardPages(t *testing.T) (bodies [][]byte, urls []*url.URL) {
 	return bodies, urls
 }
 
+// eachCardPage calls f with every page of cardPages: its URL, its tree and a
+// page read from the tree (scanned when scan), released after.
+func eachCardPage(t *testing.T, scan bool, f func(u *url.URL, doc *html.Node, p *page)) {
+	t.Helper()
+	bodies, urls := cardPages(t)
+	for k, body := range bodies {
+		doc := Parse(body)
+		p := newPage(doc, urls[k])
+		if scan {
+			p.scan()
+		}
+		f(urls[k], doc, p)
+		p.release()
+	}
+}
+
 // variantLimit is how many one-element-removed variants of a page a test
 // makes: every element of a fixture, a sample of a real page (each variant is
 // a parse).
@@ -614,23 +630,19 @@ func origClassFlags(cls string) uint8 {
 // TestFirstImageMatchesScan: the image-only path of cardFields finds the image
 // the full card scan finds, for every element of every fixture and real page.
 func TestFirstImageMatchesScan(t *testing.T) {
-	bodies, urls := cardPages(t)
 	checked := 0
-	for k, body := range bodies {
-		doc := Parse(body)
-		p := newPage(doc, urls[k])
+	eachCardPage(t, false, func(u *url.URL, doc *html.Node, p *page) {
 		for _, n := range elementsOf(doc) {
 			s := cardScan{p: p}
 			s.scan(n)
 			if got := p.firstImage(n); got != s.img {
-				t.Errorf("%s: firstImage(<%s>) = %q, the scan finds %q", urls[k], n.Data, got, s.img)
+				t.Errorf("%s: firstImage(<%s>) = %q, the scan finds %q", u, n.Data, got, s.img)
 			}
 			if s.img != "" {
 				checked++
 			}
 		}
-		p.release()
-	}
+	})
 	if checked == 0 {
 		t.Error("no element with an image checked")
 	}
@@ -656,11 +668,8 @@ func (p *page) origSameURLLinkTitle(card *html.Node, a *anchor) string {
 // fixture and real page, in each of its ancestors up to four levels (as card),
 // before and after the page's links were resolved.
 func TestSameURLLinkTitleMatchesQuery(t *testing.T) {
-	bodies, urls := cardPages(t)
 	found := 0
-	for k, body := range bodies {
-		p := newPage(Parse(body), urls[k])
-		p.scan()
+	eachCardPage(t, true, func(u *url.URL, _ *html.Node, p *page) {
 		for round := range 2 {
 			for i := range p.anchors {
 				if round == 1 {
@@ -673,7 +682,7 @@ func TestSameURLLinkTitleMatchesQuery(t *testing.T) {
 				for card, up := a.n, 0; card != nil && up < 4; card, up = card.Parent, up+1 {
 					got, want := p.sameURLLinkTitle(card, &a), p.origSameURLLinkTitle(card, &a)
 					if got != want {
-						t.Errorf("%s: anchor %d in <%s>: %q, the query finds %q", urls[k], i, card.Data, got, want)
+						t.Errorf("%s: anchor %d in <%s>: %q, the query finds %q", u, i, card.Data, got, want)
 					}
 					if want != "" {
 						found++
@@ -681,8 +690,7 @@ func TestSameURLLinkTitleMatchesQuery(t *testing.T) {
 				}
 			}
 		}
-		p.release()
-	}
+	})
 	if found == 0 {
 		t.Error("no same-URL link title found at all")
 	}

@@ -480,18 +480,23 @@ func ldAddress(v any) string {
 			return fold(only) // (no copy)
 		}
 		var buf [128]byte
-		b := append(buf[:0], street...)
-		if street != "" && (code != "" || town != "") {
-			b = append(b, ", "...)
-		}
-		b = append(b, code...)
-		if code != "" && town != "" {
-			b = append(b, ' ')
-		}
-		b = append(b, town...)
-		return fold(string(b))
+		return fold(string(appendAddress(buf[:0], street, code, town)))
 	}
 	return ""
+}
+
+// appendAddress appends "street, postcode town" to b, without the parts that
+// are empty and the separators they would need.
+func appendAddress(b []byte, street, code, town string) []byte {
+	b = append(b, street...)
+	if street != "" && (code != "" || town != "") {
+		b = append(b, ", "...)
+	}
+	b = append(b, code...)
+	if code != "" && town != "" {
+		b = append(b, ' ')
+	}
+	return append(b, town...)
 }
 
 // onlyOne returns the one of a, b and c that is not empty, if there is
