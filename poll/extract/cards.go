@@ -444,6 +444,10 @@ func (p *page) evalGroup(g *group) candidate {
 		if n < bestN {
 			continue
 		}
+		if len(count.keys) == 1 {
+			bestPat, bestN = pat, n // (no other pattern to break a tie with)
+			break
+		}
 		urls := &ev.urls
 		urls.reset()
 		var key [3]int // distinct, with id, title-like (heading 2, long text 1)

@@ -381,7 +381,8 @@ func (d *jsonReader) number() (any, bool) {
 			i++
 		}
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	exp := i < len(s) && (s[i] == 'e' || s[i] == 'E')
+	if exp {
 		i++
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
@@ -398,7 +399,7 @@ func (d *jsonReader) number() (any, bool) {
 	if d.pairs {
 		// Only a literal with an exponent or of over 308 digits can be
 		// out of a float64's range (encoding/json fails on it then).
-		if !d.useNumber && (strings.ContainsAny(lit, "eE") || len(lit) > 300) {
+		if !d.useNumber && (exp || len(lit) > 300) {
 			if _, err := strconv.ParseFloat(lit, 64); err != nil {
 				return nil, false
 			}
@@ -505,6 +506,9 @@ func (d *jsonReader) pairObject() (any, bool) {
 	d.i++ // '{'
 	start := len(d.stack)
 	var index map[string]int // key → place in d.stack, once the object is long
+	// keys marks the keys read so far by keyBit: a key whose bit is not set
+	// is not among them (most keys), and the list is not searched.
+	var keys uint64
 	if d.closes('}') {
 		return d.newObject(nil), true
 	}
@@ -516,10 +520,14 @@ func (d *jsonReader) pairObject() (any, bool) {
 		// A key seen before in this object: the later value replaces it.
 		dup := -1
 		if members := d.stack[start:]; len(members) < dedupeFrom {
-			for j := range members {
-				if members[j].k == k {
-					dup = start + j
-					break
+			if bit := keyBit(k); keys&bit == 0 {
+				keys |= bit
+			} else {
+				for j := range members {
+					if members[j].k == k {
+						dup = start + j
+						break
+					}
 				}
 			}
 		} else {
@@ -554,6 +562,15 @@ func (d *jsonReader) pairObject() (any, bool) {
 			return o, true
 		}
 	}
+}
+
+// keyBit is one of 64 bits, by k's length and its first and last bytes:
+// two keys of different bits differ.
+func keyBit(k string) uint64 {
+	if k == "" {
+		return 1
+	}
+	return 1 << ((uint(len(k))*7 + uint(k[0]) + uint(k[len(k)-1])*3) & 63)
 }
 
 func (d *jsonReader) array() (any, bool) {
