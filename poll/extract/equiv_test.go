@@ -709,6 +709,37 @@ func mayBeRoomsContains(t string) bool {
 // TestMayBeRoomsMatchesContains: the one-pass mayBeRooms against a search
 // for each word, on the matcher cases, every fixture text, and each word cut,
 // joined and placed at either end.
+// TestMayBeSizeMatchesContains: mayBeSize finds what a search for each of
+// its words finds.
+func TestMayBeSizeMatchesContains(t *testing.T) {
+	contains := func(t string) bool {
+		return strings.Contains(t, "m²") || strings.Contains(t, "m2") || strings.Contains(t, "qm") || strings.Contains(t, "sq")
+	}
+	cases := append(slices.Clone(matcherCases), "m", "m\xc2", "m\xc2\xb3", "m\xc3\xb2", "58 m²", "58m2", "58 qm", "sqft", "s q", "M²", "QM", "mm²")
+	rng := rand.New(rand.NewPCG(8, 8))
+	alphabet := []string{"m", "M", "q", "Q", "s", "2", "²", "\xc2", "\xb2", "³", " ", "1", "x"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		cases = append(cases, b.String())
+	}
+	found := 0
+	for _, s := range cases {
+		got, want := mayBeSize(s), contains(s)
+		if got != want {
+			t.Errorf("mayBeSize(%q) = %v, searching each word: %v", s, got, want)
+		}
+		if want {
+			found++
+		}
+	}
+	if found == 0 || found == len(cases) {
+		t.Fatalf("%d of %d cases contain a word: the test checks nothing", found, len(cases))
+	}
+}
+
 func TestMayBeRoomsMatchesContains(t *testing.T) {
 	cases := slices.Clone(matcherCases)
 	for _, w := range roomWords {

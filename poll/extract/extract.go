@@ -158,6 +158,8 @@ type page struct {
 	// hrefs maps an href to the first anchor resolved with it, on pages of
 	// more than fewAnchors anchors (see resolvedHref).
 	hrefs map[string]int
+	// patterns are the link patterns made (patternAt).
+	patterns patternMemo
 	// urls backs the anchors' resolved URLs (link): one list reused by the
 	// next page instead of a URL allocated for each link. When it grows, the
 	// URLs already handed out stay where they are (the old array lives on
@@ -288,6 +290,9 @@ func (p *page) reset() bool {
 	if p.coarseMemo.n > 0 {
 		p.coarseMemo = coarseMemo{}
 	}
+	if p.patterns.n > 0 {
+		p.patterns = patternMemo{}
+	}
 	if p.classFlags.used {
 		p.classFlags = classFlagsMemo{}
 	}
@@ -360,6 +365,27 @@ func (p *page) link(i int) *anchor {
 	return a
 }
 
+// patternMemo hands out the patterns of a page's links: the links of one
+// list share theirs, which is made once (a string for each link was most of
+// the card search's allocations on small pages).
+type patternMemo struct {
+	last [8]string // the patterns made last, the newest at (n-1) % 8
+	n    int       // how many were made
+}
+
+// of is string(b), the string made before if it is among the last few.
+func (m *patternMemo) of(b []byte) string {
+	for i := range min(m.n, len(m.last)) {
+		if m.last[i] == string(b) {
+			return m.last[i]
+		}
+	}
+	s := string(b)
+	m.last[m.n%len(m.last)] = s
+	m.n++
+	return s
+}
+
 // keepURLs is the most URLs page.urls keeps room for between pages.
 const keepURLs = 4096
 
@@ -372,7 +398,8 @@ func (p *page) patternAt(i int) string {
 		if a.same > 0 {
 			a.pattern = p.patternAt(a.same - 1)
 		} else if a.ok {
-			a.pattern = pathPattern(a.u)
+			var buf [96]byte
+			a.pattern = p.patterns.of(appendPathPattern(buf[:0], a.u))
 		}
 		a.patternDone = true
 	}

@@ -538,6 +538,22 @@ func TestAppendFloatMatchesStrconv(t *testing.T) {
 		}
 		lits = append(lits, string(b))
 	}
+	// Decimals: up to 18 digits around the point, trailing zeros, leading
+	// zeros of the fraction.
+	for range 20000 {
+		in, frac := 1+rng.IntN(9), 1+rng.IntN(10)
+		b := make([]byte, in+1+frac)
+		for i := range b {
+			b[i] = byte('0' + rng.IntN(10))
+			if rng.IntN(4) == 0 {
+				b[i] = '0'
+			}
+		}
+		b[in] = '.'
+		lits = append(lits, string(b))
+	}
+	lits = append(lits, "0.1", "0.000000000000001", "0.0000000000000001", "0.00000000000000", "99999999999999.9", "999999999999999.9",
+		"0.30000000000000004", "1.5", "1.", ".5", "01.5", "1.5e2", "-1.5", "1,5", "1.2.3")
 	for _, lit := range lits {
 		checkAppendFloat(t, lit)
 	}
@@ -548,6 +564,7 @@ func FuzzAppendFloat(f *testing.F) {
 	f.Add("0")
 	f.Add("999999999999999")
 	f.Add("1950.00")
+	f.Add("0.000000000000001")
 	f.Fuzz(checkAppendFloat)
 }
 

@@ -604,7 +604,36 @@ func appendFloat(b []byte, lit string, v float64) []byte {
 	if smallInt(lit) {
 		return append(b, lit...)
 	}
+	if in, frac, ok := shortDecimal(lit); ok {
+		b = append(b, in...)
+		if frac != "" {
+			b = append(append(b, '.'), frac...)
+		}
+		return b
+	}
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
+}
+
+// shortDecimal splits a decimal literal of at most 15 digits ("1950.00",
+// "415.5", "0.25"; no sign, no exponent, no leading zero but a lone one) into
+// its integer part and its fraction without trailing zeros: they are v's
+// shortest form. (On the grid of numbers of 15 significant digits, two
+// neighbours lie more than a float64's two ulps apart, and a number below
+// 10^15 and at least 10^-15 is no subnormal: the literal is the only
+// decimal of at most 15 digits that reads as v, so no shorter one does.)
+func shortDecimal(lit string) (in, frac string, ok bool) {
+	in, frac, found := strings.Cut(lit, ".")
+	if !found || in == "" || frac == "" || len(in)+len(frac) > 15 || in[0] == '0' && len(in) > 1 {
+		return "", "", false
+	}
+	for _, part := range [2]string{in, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return "", "", false
+			}
+		}
+	}
+	return in, strings.TrimRight(frac, "0"), true
 }
 
 // formatFloat is appendFloat as a string (lit itself when it is a small
@@ -612,6 +641,9 @@ func appendFloat(b []byte, lit string, v float64) []byte {
 func formatFloat(lit string, v float64) string {
 	if smallInt(lit) {
 		return lit
+	}
+	if in, frac, ok := shortDecimal(lit); ok && frac == "" {
+		return in
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }

@@ -369,9 +369,27 @@ func normSize(s string) string {
 	return m2Re.ReplaceAllString(s, "${1}m²")
 }
 
-// mayBeSize is a quick test before sizeRe.
+// mayBeSize is a quick test before sizeRe: whether t contains "m²", "m2",
+// "qm" or "sq", in one pass (a search for each was most of reading a card's
+// size).
 func mayBeSize(t string) bool {
-	return strings.Contains(t, "m²") || strings.Contains(t, "m2") || strings.Contains(t, "qm") || strings.Contains(t, "sq") || strings.Contains(t, "m\u00b2")
+	for i := 0; i+1 < len(t); i++ {
+		switch t[i] {
+		case 'm':
+			if c := t[i+1]; c == '2' || c == 0xC2 && i+2 < len(t) && t[i+2] == 0xB2 { // (² is C2 B2)
+				return true
+			}
+		case 'q':
+			if t[i+1] == 'm' {
+				return true
+			}
+		case 's':
+			if t[i+1] == 'q' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mayBeRooms is a quick test before roomsRe: whether t contains one of

@@ -703,34 +703,37 @@ func isIDToken(v string) bool {
 // slash, and the sorted id-carrying query keys. Listing links of one list share it;
 // navigation and paid links usually do not.
 func pathPattern(u *url.URL) string {
+	var buf [96]byte
+	return string(appendPathPattern(buf[:0], u))
+}
+
+// appendPathPattern appends pathPattern(u) to b.
+func appendPathPattern(b []byte, u *url.URL) []byte {
 	p := u.Path
-	var b strings.Builder
-	b.Grow(len(u.Host) + 24) // (before the first write: one allocation)
-	b.WriteString(u.Host)
+	b = append(b, u.Host...)
 	trimmed := strings.Trim(p, "/")
 	nsegs := 0
 	if trimmed != "" {
 		nsegs = strings.Count(trimmed, "/") + 1
 	}
-	b.WriteByte('|')
-	b.WriteByte(byte('0' + min(nsegs, 9)))
+	b = append(b, '|', byte('0'+min(nsegs, 9)))
 	if nsegs > 1 {
 		first, _, _ := strings.Cut(trimmed, "/")
-		b.WriteByte('|')
+		b = append(b, '|')
 		if len(longestDigits(first)) >= 4 {
-			b.WriteByte('#')
+			b = append(b, '#')
 		} else {
-			b.WriteString(strings.ToLower(first))
+			b = appendLower(b, first)
 		}
 	}
 	if nsegs > 0 {
 		last := trimmed[strings.LastIndexByte(trimmed, '/')+1:]
 		if t := trimExt(last); len(t) < len(last) {
-			b.WriteString(strings.ToLower(last[len(t):]))
+			b = appendLower(b, last[len(t):])
 		}
 	}
 	if strings.HasSuffix(p, "/") && len(p) > 1 {
-		b.WriteByte('/')
+		b = append(b, '/')
 	}
 	if u.RawQuery != "" {
 		// Only keys that carry an id shape the pattern: tracking and paging
@@ -747,11 +750,16 @@ func pathPattern(u *url.URL) string {
 		}
 		if len(keys) > 0 {
 			sortStrings(keys)
-			b.WriteByte('?')
-			b.WriteString(strings.Join(keys, "&"))
+			b = append(b, '?')
+			for i, k := range keys {
+				if i > 0 {
+					b = append(b, '&')
+				}
+				b = append(b, k...)
+			}
 		}
 	}
-	return b.String()
+	return b
 }
 
 func sortStrings(s []string) {
