@@ -166,7 +166,29 @@ func (x *cardIndex) of(l *Listing) *Listing {
 // formatted for people, not "1250 EUR" made from a machine value).
 func currencyShown(s string) bool {
 	// (strings.ContainsAny(s, "€$£") by bytes: a sign's first byte is a
-	// lead byte, so where its bytes stand, the character stands.)
-	return strings.IndexByte(s, '$') >= 0 || strings.Contains(s, "€") || strings.Contains(s, "£") ||
-		strings.Contains(s, "CHF ") || strings.Contains(s, "zł")
+	// lead byte, so where its bytes stand, the character stands. One pass:
+	// a search for each sign cost more than the short prices they look at.)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '$':
+			return true
+		case 0xE2: // € is E2 82 AC
+			if i+2 < len(s) && s[i+1] == 0x82 && s[i+2] == 0xAC {
+				return true
+			}
+		case 0xC2: // £ is C2 A3
+			if i+1 < len(s) && s[i+1] == 0xA3 {
+				return true
+			}
+		case 'C':
+			if strings.HasPrefix(s[i:], "CHF ") {
+				return true
+			}
+		case 'z': // ł is C5 82
+			if i+2 < len(s) && s[i+1] == 0xC5 && s[i+2] == 0x82 {
+				return true
+			}
+		}
+	}
+	return false
 }

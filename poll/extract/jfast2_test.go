@@ -290,7 +290,7 @@ func randomLD(rng *rand.Rand, depth int) string {
 			ms = append(ms, `"@type":[`+strconv.Quote(types[rng.IntN(len(types))])+`,`+strconv.Quote(types[rng.IntN(len(types))])+`]`)
 		}
 		keys := []string{"@graph", "item", "itemListElement", "mainEntity", "about", "hasPart", "offers", "itemOffered",
-			"url", "@id", "name", "headline", "sku", "productID", "identifier", "mpn", "price", "priceCurrency", "priceSpecification", "address", "image", "numberOfRooms", "floorSize"}
+			"url", "@id", "name", "headline", "sku", "productID", "identifier", "mpn", "price", "lowPrice", "priceCurrency", "priceSpecification", "address", "image", "numberOfRooms", "floorSize"}
 		for range rng.IntN(9) {
 			k := keys[rng.IntN(len(keys))]
 			var v string
@@ -301,8 +301,8 @@ func randomLD(rng *rand.Rand, depth int) string {
 				v = []string{`"24118 Kiel"`, `""`, `{"postalCode":"24105"}`, `{}`, `5`}[rng.IntN(5)]
 			case "floorSize", "numberOfRooms":
 				v = []string{`58`, `"3"`, `{"value":24,"unitCode":"MTK"}`, `""`}[rng.IntN(4)]
-			case "price":
-				v = []string{`"890"`, `415.5`, `"1.950 €"`, `""`, `null`}[rng.IntN(5)]
+			case "price", "lowPrice":
+				v = []string{`"890"`, `415.5`, `"1.950 €"`, `""`, `null`, `"1950.00"`, `"0"`}[rng.IntN(7)]
 			case "priceCurrency":
 				v = []string{`"EUR"`, `"CHF"`, `5`}[rng.IntN(3)]
 			default:

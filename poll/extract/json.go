@@ -148,17 +148,22 @@ func (n jnum) lit() string { return *n.p }
 // float is the number's float64 value (as json.Unmarshal gives it).
 func (n jnum) float() float64 {
 	if lit := *n.p; smallInt(lit) {
-		// The integer itself: exact, as ParseFloat's is (below 10^15 <
-		// 2^53), without its parse (most numbers of a listing are such).
-		// TestAppendFloatMatchesStrconv holds it to ParseFloat.
-		var v uint64
-		for i := 0; i < len(lit); i++ {
-			v = v*10 + uint64(lit[i]-'0')
-		}
-		return float64(v)
+		return smallIntValue(lit)
 	}
 	f, _ := strconv.ParseFloat(*n.p, 64) // (valid: checked when read)
 	return f
+}
+
+// smallIntValue is the value of a literal smallInt accepts: the integer
+// itself, exact, as ParseFloat's is (below 10^15 < 2^53), without its parse
+// (most numbers of a listing are such). TestAppendFloatMatchesStrconv holds
+// it to ParseFloat.
+func smallIntValue(lit string) float64 {
+	var v uint64
+	for i := 0; i < len(lit); i++ {
+		v = v*10 + uint64(lit[i]-'0')
+	}
+	return float64(v)
 }
 
 // smallInt reports an integer literal of 1 to 15 digits without a leading

@@ -298,7 +298,7 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen m
 			l.Title = fold(str(io.get("name")))
 		}
 	}
-	l.PriceValue, l.Currency, l.Price = ldPrice(m)
+	l.PriceValue, l.Currency, l.Price = ldPriceFrom(ldPriceMembers{f[ldaPrice], f[ldaLowPrice], f[ldaPriceSpec], f[ldaCurrency]}, f[ldaOffers])
 	l.Location = ldAddress(address)
 	if l.Location == "" {
 		l.Location = ldAddress(f[ldaAddress])
@@ -331,6 +331,10 @@ const (
 	ldaFloorSize
 	ldaRooms
 	ldaImage
+	ldaPrice // (the members ldPrice reads)
+	ldaLowPrice
+	ldaPriceSpec
+	ldaCurrency
 	nLDAddKeys
 )
 
@@ -365,45 +369,81 @@ func ldAddKey(k string) int {
 		return ldaRooms
 	case "image":
 		return ldaImage
+	case "price":
+		return ldaPrice
+	case "lowPrice":
+		return ldaLowPrice
+	case "priceSpecification":
+		return ldaPriceSpec
+	case "priceCurrency":
+		return ldaCurrency
 	}
 	return -1
 }
 
 // ldPrice reads price, priceCurrency (also in offers / priceSpecification).
 func ldPrice(m jobj) (float64, string, string) {
+	return ldPriceFrom(ldPriceMembersOf(m), m.get("offers"))
+}
+
+// ldPriceMembers are the members of an object ldPrice reads.
+type ldPriceMembers struct{ price, lowPrice, spec, currency any }
+
+// ldPriceMembersOf finds o's price members in one pass (a lookup each went
+// along the members again).
+func ldPriceMembersOf(o jobj) (pm ldPriceMembers) {
+	for _, mb := range o.members() {
+		switch mb.k {
+		case "price":
+			pm.price = mb.v
+		case "lowPrice":
+			pm.lowPrice = mb.v
+		case "priceSpecification":
+			pm.spec = mb.v
+		case "priceCurrency":
+			pm.currency = mb.v
+		}
+	}
+	return pm
+}
+
+// ldPriceFrom is ldPrice of an object with the price members mm and the
+// offers member offers.
+func ldPriceFrom(mm ldPriceMembers, offers any) (float64, string, string) {
 	for i := range 3 {
-		// m, then its offers, then its priceSpecification: each looked
-		// up only when the one before gives no price (most give one).
-		var src any = m
-		switch i {
-		case 1:
-			src = m.get("offers")
-		case 2:
-			src = m.get("priceSpecification")
+		// The object, then its offers, then its priceSpecification: each
+		// read only when the one before gives no price (most give one).
+		pm := mm
+		if i > 0 {
+			src := offers
+			if i == 2 {
+				src = mm.spec
+			}
+			var o jobj
+			switch x := src.(type) {
+			case jobj:
+				o = x
+			case jarr:
+				if es := x.elems(); len(es) > 0 {
+					o, _ = es[0].(jobj)
+				}
+			}
+			if o.d == nil {
+				continue
+			}
+			pm = ldPriceMembersOf(o)
 		}
-		var o jobj
-		switch x := src.(type) {
-		case jobj:
-			o = x
-		case jarr:
-			if es := x.elems(); len(es) > 0 {
-				o, _ = es[0].(jobj)
+		pv, cv := pm.price, pm.currency
+		if pv == nil {
+			pv = pm.lowPrice
+		}
+		if pv == nil {
+			if ps, ok := pm.spec.(jobj); ok {
+				psm := ldPriceMembersOf(ps)
+				pv, cv = psm.price, psm.currency
 			}
 		}
-		if o.d == nil {
-			continue
-		}
-		pv := o.get("price")
-		if pv == nil {
-			pv = o.get("lowPrice")
-		}
-		if pv == nil {
-			if ps, ok := o.get("priceSpecification").(jobj); ok {
-				o = ps
-				pv = o.get("price")
-			}
-		}
-		cur := str(o.get("priceCurrency"))
+		cur := str(cv)
 		switch x := pv.(type) {
 		case jnum:
 			v := x.float()
@@ -417,7 +457,9 @@ func ldPrice(m jobj) (float64, string, string) {
 			// its currency only, if need be); else the price as shown.
 			// (parsePrice's currency is currencyOf(t) either way.)
 			v, err := 0.0, errNotFloat
-			if mayBeFloat(t) {
+			if smallInt(t) {
+				v, err = smallIntValue(t), nil
+			} else if mayBeFloat(t) {
 				v, err = strconv.ParseFloat(t, 64)
 			}
 			lit := t // (v's literal, when t is a machine number)
