@@ -2,6 +2,7 @@ package extract
 
 import (
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -633,7 +634,8 @@ func (d *jsonReader) pairArray() (any, bool) {
 // U+FFFD). Without escapes and invalid bytes the result is a part of d.s.
 //
 // Most bytes of a string need no look: the inner loops skip printable ASCII
-// eight bytes at a time, then byte by byte by a table lookup (every byte went
+// eight bytes at a time, to the first byte of a word that is not plain, or
+// byte by byte by a table lookup near the end (every byte went
 // through the switch before, most of the time spent reading a script: nearly
 // half). TestStrMatchesByteScan and TestStrWordsMatchTable hold the word loop
 // to the byte loop alone.
@@ -656,7 +658,11 @@ func (d *jsonReader) str() (string, bool) {
 			w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 			q, e := w^(ones*'"'), w^(ones*'\\')
-			if (w|(w-ones*' ')&^w|(q-ones)&^q|(e-ones)&^e)&highs != 0 {
+			if m := (w | (w-ones*' ')&^w | (q-ones)&^q | (e-ones)&^e) & highs; m != 0 {
+				// The lowest bit set is exact (a borrow only marks
+				// bytes above a byte it was meant to mark): the first
+				// byte that is not strPlain.
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 		}
