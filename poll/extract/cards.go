@@ -641,13 +641,14 @@ func (s *strSet) has(k string) bool {
 	return slices.Contains(s.list, k)
 }
 
-func (s *strSet) add(k string) {
+// add adds k and reports whether it was not there.
+func (s *strSet) add(k string) bool {
 	if s.has(k) {
-		return
+		return false
 	}
 	if s.m != nil {
 		s.m[k] = struct{}{}
-		return
+		return true
 	}
 	s.list = append(s.list, k)
 	if len(s.list) > 16 {
@@ -656,6 +657,7 @@ func (s *strSet) add(k string) {
 			s.m[x] = struct{}{}
 		}
 	}
+	return true
 }
 
 func (s *strSet) len() int {

@@ -34,7 +34,7 @@ var (
 var matcherCases = []string{
 	"Card-Title x", "ResultCard_PRICE__p1", "LOCATION-Text", "a-very-long-class-name Card__Title--Big ignored",
 	"card TopAd x", "c-AD-SLOT", "Advertisement", "PREMIUM_STICKY", "x-sponsored-AD", "Partner_Ad", "partner-a", "top-a", "ad-slo", "ädvert advert", "\u212aadslot",
-	"720 €", "\xe2720 €", "\xf0\xe2\x82\xac", "9 $", "£5", "\xc2\xa3", "\xe2\x82", "CHF 900", "50 zł", "720 EUR", "CHF", "CHF5", "z\xc5", "zł", "5 z\xc5\x83", "\xe2\x82\xad", "\xc2\xa4", "€", "$",
+	"720 €", "\xe2720 €", "\xf0\xe2\x82\xac", "9 $", "£5", "\xc2\xa3", "\xe2\x82", "CHF 900", "50 zł", "720 EUR", "CHF 900 oder 850 EUR", "£3 $5", "100 kr SEK", "EURO-Pal 5 €", "5 Kč zł", "US$ 5 USD", "CHF", "CHF5", "z\xc5", "zł", "5 z\xc5\x83", "\xe2\x82\xad", "\xc2\xa4", "€", "$",
 	"card\u00a0title", "x\u2003price_title", "a\u0085headline-b", "Card__Title\u3000x", "old-PRICE", "Strike", "line-Through", "line-throug", "pric", "x \u212arike", "STRI\u212aE", "old-pri\u212ae strike", "LINE-THROUGH é", "é strike", "sprice", "ppprice",
 	"720 €", "Münster-Hiltrup", "a\u00a0b", "x\u00ad", "Ã¼ber", "MÃƒÂ¼nchen", "a\u2028b", "€ ", " €", "a\u3000b", "\ufffd", "a\u0085b",
 	"a\u200bb", "\ufeffx", "x\u2060", "1\u2007000", "Straße 5 · 3 Zi.", "ü  ä", "ü\tä", "ü", "\u00c3", "a\xc3", "\xe2\x82", "日本 語",

@@ -154,7 +154,7 @@ type page struct {
 	jr jsonReader
 	// ldList and ldSeen are jsonLD's scratch space.
 	ldList []Listing
-	ldSeen map[string]bool
+	ldSeen strSet
 	// hrefs maps an href to the first anchor resolved with it, on pages of
 	// more than fewAnchors anchors (see resolvedHref).
 	hrefs map[string]int
@@ -259,13 +259,11 @@ func (p *page) reset() bool {
 	clear(p.candArena[:cap(p.candArena)])
 	clear(p.bestDone[:cap(p.bestDone)])
 	p.jr.reset()
-	ldList, ldSeen := p.ldList[:0], p.ldSeen
+	ldList := p.ldList[:0]
 	if cap(ldList) > 256 {
 		ldList = nil
 	}
-	if len(ldSeen) > 0 || cap(ldList) > 256 { // (jsonLD leaves it empty)
-		ldSeen = nil
-	}
+	p.ldSeen.reset() // (jsonLD leaves it empty)
 	hrefs := p.hrefs
 	if len(hrefs) > keep {
 		hrefs = nil
@@ -301,7 +299,7 @@ func (p *page) reset() bool {
 	}
 	p.promotedCls, p.promotedDone, p.promotedWas = "", false, false
 	p.cardPriceEls, p.cardTextEls, p.cardIDAttrs = p.cardPriceEls[:0], p.cardTextEls[:0], p.cardIDAttrs[:0]
-	p.ldList, p.ldSeen, p.hrefs, p.urls, p.texts = ldList, ldSeen, hrefs, urls, texts
+	p.ldList, p.hrefs, p.urls, p.texts = ldList, hrefs, urls, texts
 	return cap(p.anchors) <= keep && cap(p.memberArena) <= keep && cap(p.scripts) <= keep && cap(p.groups) <= keep && cap(p.stack) <= keep && cap(p.groupArena) <= keep &&
 		cap(p.cardTextEls) <= keep && cap(p.mergedScratch) <= keep && cap(p.cardGroupList) <= keep &&
 		cap(p.candArena) <= keep

@@ -106,9 +106,7 @@ func (p *page) jsonLD() (ls []Listing, inList bool) {
 	// The listings are gathered in the page's scratch list and copied out once
 	// (not regrown as they come); seen is the page's too.
 	found := p.ldList[:0]
-	if p.ldSeen == nil {
-		p.ldSeen = make(map[string]bool)
-	}
+	p.ldSeen.reset()
 	for _, s := range p.scripts {
 		if !strings.EqualFold(strings.TrimSpace(attr(s, "type")), "application/ld+json") || s.FirstChild == nil {
 			continue
@@ -117,9 +115,9 @@ func (p *page) jsonLD() (ls []Listing, inList bool) {
 		if !ok {
 			continue
 		}
-		p.ldWalk(v, false, &found, &inList, p.ldSeen, 0)
+		p.ldWalk(v, false, &found, &inList, &p.ldSeen, 0)
 	}
-	clear(p.ldSeen)
+	p.ldSeen.reset()
 	// (A single object outside a list is a detail page's: nil, false.)
 	if n := len(found); n > 1 || n == 1 && inList {
 		ls = make([]Listing, n)
@@ -131,7 +129,7 @@ func (p *page) jsonLD() (ls []Listing, inList bool) {
 	return ls, inList
 }
 
-func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen map[string]bool, depth int) {
+func (p *page) ldWalk(v any, listCtx bool, out *[]Listing, inList *bool, seen *strSet, depth int) {
 	if depth > 12 {
 		return
 	}
@@ -244,7 +242,7 @@ func ldWalkKey(k string) int {
 
 // ldAdd adds one JSON-LD object as a listing if it has a URL on the page's site
 // other than the page itself; reports whether it did.
-func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen map[string]bool) bool {
+func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen *strSet) bool {
 	// The members read here, found in one pass (a lookup each went along
 	// the members again: fourteen of them, most absent).
 	var f [nLDAddKeys]any
@@ -269,10 +267,9 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen m
 	if !ok || p.selfLink(&u) {
 		return false
 	}
-	if seen[c] {
+	if !seen.add(c) {
 		return true
 	}
-	seen[c] = true
 	if fromList {
 		*inList = true
 	}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -65,29 +66,25 @@ func parsePrice(s string) (float64, string) {
 
 // currencyOf returns the ISO code of the currency s shows, "" if none.
 func currencyOf(s string) string {
-	// Where each sign first occurs (strings.Index of each), plus one (0:
-	// nowhere), in one pass; bytes that start no sign are passed over by
-	// a table lookup (every card text goes through here).
+	// Where each sign first occurs (strings.Index of each), in one pass;
+	// bytes that start no sign are passed over by a table lookup (every
+	// card text goes through here). found marks the signs found: only they
+	// are looked at after, in the list's order.
 	var at [len(currencies)]int
-	found := false
+	var found uint32
 	for i := 0; i < len(s); i++ {
 		if !currencyLead[s[i]] {
 			continue
 		}
 		for _, k := range currencyByLead[s[i]] {
-			if at[k] == 0 && strings.HasPrefix(s[i:], currencies[k].sign) {
-				at[k], found = i+1, true
+			if found&(1<<k) == 0 && strings.HasPrefix(s[i:], currencies[k].sign) {
+				at[k], found = i, found|1<<k
 			}
 		}
 	}
-	if !found {
-		return ""
-	}
-	for k, c := range currencies {
-		i := at[k] - 1
-		if i < 0 {
-			continue
-		}
+	for ; found != 0; found &= found - 1 {
+		k := bits.TrailingZeros32(found)
+		c, i := currencies[k], at[k]
 		if isLetters(c.sign) { // a word: must stand alone ("EUR", not "EURO-Pal")
 			j := i + len(c.sign)
 			if (i > 0 && isLetter(s[i-1])) || (j < len(s) && isLetter(s[j])) {
