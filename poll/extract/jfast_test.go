@@ -632,7 +632,10 @@ func checkQueryID(t *testing.T, raw string) {
 func TestResolveToMatchesResolve(t *testing.T) {
 	hrefs := append([]string{"/a", "a", "https://www.x.de/a/b?c=d&utm_x=1#f", "HTTPS://WWW.X.DE/A", "//x.de/a", "/a#b", "/a%20b",
 		"javascript:x()", "mailto:a@x.de", " /a ", "#x", "", "https://u@x.de/a", "https://y.de/a", "http://x.de:8080/a", "data:image/png;base64,AA",
-		"/ä", "../a", "?q=1", "a?utm_source=x&id=5", "/a/b?utm_x=1", "b/c?UTM_y=2", "https://cdn.y.de/i.jpg", "ftp://x.de/a", "/a?b=%zz", "x:y", "/x:y"}, matcherCases...)
+		"/ä", "../a", "?q=1", "a?utm_source=x&id=5", "/a/b?utm_x=1", "b/c?UTM_y=2", "https://cdn.y.de/i.jpg", "ftp://x.de/a", "/a?b=%zz", "x:y", "/x:y",
+		"HTTPS://www.x.de/a", "Https://www.x.de/a/b", "https://www.x.de/a/b#", "https://www.x.de/a?", "https://www.x.de", "https://www.x.de/a/b/",
+		"http://www.x.de/a", "https://x.de/a", "https://www.x.de/ä", "https://www.x.de/a%20b", "https://www.x.de:443/a", "https://www.X.de/a",
+		"http://WWW.X.de:8080/a", "https://www.y.de/z/1", "https://cdn.y.de/i.jpg#f", "https://cdn.y.de/i.jpg?w=1"}, matcherCases...)
 	for _, h := range hrefs {
 		checkResolveTo(t, h)
 	}

@@ -66,14 +66,14 @@ func noLDType(m jobj) bool {
 }
 
 // detach copies the text fields of listings read from a script, which may
-// share the script's memory (the JSON reader does not copy strings), so that a
-// stored listing does not keep the page's scripts alive. (URL and Image are
-// built by url.URL.String, never shared.)
+// share the script's memory (the JSON reader does not copy strings, and a
+// plain absolute URL is its own string), so that a stored listing does not
+// keep the page's scripts alive.
 func detach(ls []Listing) {
 	n := 0
 	for i := range ls {
 		l := &ls[i]
-		n += len(l.ID) + len(l.Title) + len(l.Price) + len(l.Currency) + len(l.Location) + len(l.Size) + len(l.Rooms)
+		n += len(l.ID) + len(l.URL) + len(l.Title) + len(l.Price) + len(l.Currency) + len(l.Location) + len(l.Size) + len(l.Rooms) + len(l.Image)
 	}
 	if n == 0 {
 		return
@@ -83,14 +83,14 @@ func detach(ls []Listing) {
 	b.Grow(n)
 	for i := range ls {
 		l := &ls[i]
-		for _, f := range []*string{&l.ID, &l.Title, &l.Price, &l.Currency, &l.Location, &l.Size, &l.Rooms} {
+		for _, f := range []*string{&l.ID, &l.URL, &l.Title, &l.Price, &l.Currency, &l.Location, &l.Size, &l.Rooms, &l.Image} {
 			b.WriteString(*f)
 		}
 	}
 	all := b.String()
 	for i := range ls {
 		l := &ls[i]
-		for _, f := range []*string{&l.ID, &l.Title, &l.Price, &l.Currency, &l.Location, &l.Size, &l.Rooms} {
+		for _, f := range []*string{&l.ID, &l.URL, &l.Title, &l.Price, &l.Currency, &l.Location, &l.Size, &l.Rooms, &l.Image} {
 			k := len(*f)
 			*f, all = all[:k], all[k:]
 		}

@@ -120,6 +120,13 @@ func (r *resolver) resolveCanon(href string, dst *url.URL) (string, bool) {
 	} else if c != "" {
 		return c, true
 	} else if r.pagePlain && dst.Host == r.page.Host {
+		if dst.RawQuery == "" && dst.Fragment == "" && len(href) == len(dst.Scheme)+3+len(dst.Host)+len(dst.Path) &&
+			strings.HasPrefix(href, dst.Scheme) {
+			// href is scheme://host/path as it will be written: the
+			// string itself, not a copy (it may share the page's
+			// memory: see detach).
+			return href, true
+		}
 		dst.Fragment = ""
 		dst.RawQuery = stripTracking(dst.RawQuery)
 		if dst.RawQuery == "" {
@@ -177,7 +184,16 @@ func (r *resolver) resolveAny(href string) string {
 		return ""
 	}
 	var u url.URL // (only its string is kept)
-	if !r.referenceTo(href, &u) {
+	if r.plainReferenceTo(href, &u) {
+		if (strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://")) && u.User == nil && u.Host != "" {
+			// A plain absolute href is its URL's string as it stands
+			// (urlString would write it again): the string itself (it
+			// may share the page's memory: see detach).
+			return href
+		}
+	} else if pu, ok := r.parsedReference(href); ok {
+		u = *pu
+	} else {
 		return ""
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.User != nil || u.Host == "" {
