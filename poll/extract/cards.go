@@ -1901,6 +1901,9 @@ func (s *cardScan) price() string {
 
 // pricePart picks the price from a line of facts ("1.120 € · 85 m² · 3 Zimmer").
 func pricePart(t string) string {
+	if !mayHoldFactSep(t) {
+		return t // (most prices: one pass rather than a search for each)
+	}
 	for _, sep := range []string{"·", "|", " - ", "•"} {
 		if !strings.Contains(t, sep) {
 			continue
@@ -1912,6 +1915,18 @@ func pricePart(t string) string {
 		}
 	}
 	return t
+}
+
+// mayHoldFactSep reports whether t may hold one of pricePart's separators:
+// whether it holds '|', '-' or a lead byte of "·" (C2 B7) or "•" (E2 80 A2).
+func mayHoldFactSep(t string) bool {
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '|', '-', 0xC2, 0xE2:
+			return true
+		}
+	}
+	return false
 }
 
 // onRequest reports whether a short text says the price is on request.
@@ -1974,6 +1989,17 @@ var onRequestPhrases = []string{"auf anfrage", "nach vereinbarung", "vb", "verha
 // does, and \s is ASCII white space.
 func onRequestPhrase(f string) bool {
 	const space = " \t\n\f\r"
+	// The second character of every phrase, and of "preis", is one of
+	// u, a, b, e, n, r or a space, in any case, and no character but
+	// ASCII folds to them: most texts are ruled out by it. (After a first
+	// character of two bytes, ſ, it is not looked at.)
+	if len(f) >= 2 && f[0] < utf8.RuneSelf {
+		switch f[1] | 0x20 {
+		case 'u', 'a', 'b', 'e', 'n', 'r', ' ':
+		default:
+			return false
+		}
+	}
 	for _, ph := range onRequestPhrases {
 		if strings.EqualFold(f, ph) {
 			return true

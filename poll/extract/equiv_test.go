@@ -34,7 +34,7 @@ var (
 var matcherCases = []string{
 	"Card-Title x", "ResultCard_PRICE__p1", "LOCATION-Text", "a-very-long-class-name Card__Title--Big ignored",
 	"card TopAd x", "c-AD-SLOT", "Advertisement", "PREMIUM_STICKY", "x-sponsored-AD", "Partner_Ad", "partner-a", "top-a", "ad-slo", "ädvert advert", "\u212aadslot",
-	"720 €", "\xe2720 €", "\xf0\xe2\x82\xac", "9 $", "£5", "\xc2\xa3", "\xe2\x82", "CHF 900", "50 zł", "720 EUR", "CHF 900 oder 850 EUR", "£3 $5", "100 kr SEK", "EURO-Pal 5 €", "5 Kč zł", "US$ 5 USD", "CHF", "CHF5", "z\xc5", "zł", "5 z\xc5\x83", "\xe2\x82\xad", "\xc2\xa4", "€", "$",
+	"720 €", "\xe2720 €", "\xf0\xe2\x82\xac", "9 $", "£5", "\xc2\xa3", "\xe2\x82", "CHF 900", "50 zł", "720 EUR", "CHF 900 oder 850 EUR", "1.120 € · 85 m² · 3 Zimmer", "85 m² | 900 €", "3 Zi. - 700 €", "3 Zi. - 700 EUR", "85 m2 | 900 CHF", "• 500 € •", "a-b", "\xc2", "\xe2\x80", "£3 $5", "100 kr SEK", "EURO-Pal 5 €", "5 Kč zł", "US$ 5 USD", "CHF", "CHF5", "z\xc5", "zł", "5 z\xc5\x83", "\xe2\x82\xad", "\xc2\xa4", "€", "$",
 	"card\u00a0title", "x\u2003price_title", "a\u0085headline-b", "Card__Title\u3000x", "old-PRICE", "Strike", "line-Through", "line-throug", "pric", "x \u212arike", "STRI\u212aE", "old-pri\u212ae strike", "LINE-THROUGH é", "é strike", "sprice", "ppprice",
 	"720 €", "Münster-Hiltrup", "a\u00a0b", "x\u00ad", "Ã¼ber", "MÃƒÂ¼nchen", "a\u2028b", "€ ", " €", "a\u3000b", "\ufffd", "a\u0085b",
 	"a\u200bb", "\ufeffx", "x\u2060", "1\u2007000", "Straße 5 · 3 Zi.", "ü  ä", "ü\tä", "ü", "\u00c3", "a\xc3", "\xe2\x82", "日本 語",
@@ -55,6 +55,9 @@ func checkMatchers(t *testing.T, s string) {
 	}
 	if got, want := adClass(s), lowerContains(s, "topad", "top-ad", "adslot", "ad-slot", "advert", "premium_sticky", "sponsored-ad", "partner-ad", "partner_ad"); got != want {
 		t.Errorf("adClass(%q) = %v, want %v", s, got, want)
+	}
+	if got, want := pricePart(s), origPricePart(s); got != want {
+		t.Errorf("pricePart(%q) = %q, want %q", s, got, want)
 	}
 	if got, want := currencyShown(s), strings.ContainsAny(s, "€$£") || strings.Contains(s, "CHF ") || strings.Contains(s, "zł"); got != want {
 		t.Errorf("currencyShown(%q) = %v, want %v", s, got, want)
@@ -709,6 +712,21 @@ func mayBeRoomsContains(t string) bool {
 // TestMayBeRoomsMatchesContains: the one-pass mayBeRooms against a search
 // for each word, on the matcher cases, every fixture text, and each word cut,
 // joined and placed at either end.
+// origPricePart is pricePart before it looked for its separators in one pass.
+func origPricePart(t string) string {
+	for _, sep := range []string{"·", "|", " - ", "•"} {
+		if !strings.Contains(t, sep) {
+			continue
+		}
+		for part := range strings.SplitSeq(t, sep) {
+			if part = strings.TrimSpace(part); looksLikePrice(part) {
+				return part
+			}
+		}
+	}
+	return t
+}
+
 // TestMayBeSizeMatchesContains: mayBeSize finds what a search for each of
 // its words finds.
 func TestMayBeSizeMatchesContains(t *testing.T) {
