@@ -126,8 +126,9 @@ func (p *page) cardsWanting(want cardWant) (ls []Listing, c candidate) {
 // cardGroups are the groups cards examines: the walk's groups and the merged
 // grids, the cardCandidates best by their cheap score.
 func (p *page) cardGroups() []*group {
+	clear(p.cardGroupList) // (the last list, whole: see page.reset)
 	gs := append(append(p.cardGroupList[:0], p.groups...), p.gridGroups()...)
-	p.cardGroupList = gs[:0]
+	p.cardGroupList = gs
 	slices.SortStableFunc(gs, func(a, b *group) int {
 		switch {
 		case a.pre > b.pre:
@@ -157,7 +158,10 @@ func (p *page) bestCards(gs []*group, want cardWant) ([]Listing, candidate) {
 		order = append(order, i)
 	}
 	done := p.bestDone[:0]
-	defer func() { p.bestOrder, p.bestDone = order[:0], done[:0] }()
+	defer func() {
+		clear(done)
+		p.bestOrder, p.bestDone = order[:0], done[:0]
+	}()
 	slices.SortStableFunc(order, func(a, b int) int {
 		switch ua, ub := maxScore(gs[a]), maxScore(gs[b]); {
 		case ua > ub:
@@ -240,6 +244,7 @@ func (p *page) mergeGrids() []*group {
 			byParent[g.parent] = append(byParent[g.parent], g)
 		}
 	}
+	clear(p.mergedScratch)
 	out := p.mergedScratch[:0]
 	for _, g := range p.groups {
 		if len(g.members) < 2 {
@@ -256,6 +261,7 @@ func (p *page) mergeGrids() []*group {
 			continue
 		}
 		// The tags of the groups held, each with how many there are, by tag.
+		clear(p.tagScratch)
 		tags := p.tagScratch[:0]
 		for _, m := range g.members {
 		held:
@@ -270,7 +276,7 @@ func (p *page) mergeGrids() []*group {
 			}
 		}
 		slices.SortFunc(tags, func(a, b tagCount) int { return strings.Compare(a.tag, b.tag) })
-		p.tagScratch = tags[:0]
+		p.tagScratch = tags
 		for _, tc := range tags {
 			if tc.n < 2 {
 				continue
@@ -306,7 +312,7 @@ func (p *page) mergeGrids() []*group {
 			out = append(out, merged)
 		}
 	}
-	p.mergedScratch = out[:0]
+	p.mergedScratch = out
 	return out
 }
 
@@ -433,7 +439,10 @@ func (p *page) evalGroup(g *group) candidate {
 		ml.hi = len(ev.pats)
 		ms = append(ms, memberLinks(ml))
 	}
-	defer func() { ev.members = ms[:0] }()
+	defer func() {
+		clear(ms)
+		ev.members = ms[:0]
+	}()
 	// The pattern most members link to; on a tie, the one with more distinct
 	// URLs (a seller's profile repeats, listings do not), then more URLs with an
 	// id, then more links in headings, then more links with a text of some length.
@@ -541,6 +550,7 @@ func (p *page) evalGroup(g *group) candidate {
 	}
 	n := len(c.members)
 	if n < 2 || multi*2 > n {
+		clear(p.candArena[start:])
 		p.candArena = p.candArena[:start]
 		return candidate{}
 	}
@@ -548,6 +558,7 @@ func (p *page) evalGroup(g *group) candidate {
 	imgFrac := float64(imgs) / float64(n)
 	avgText := textTotal / n
 	if priceFrac < 0.3 && (n < 4 || avgText < 40 || (imgFrac < 0.5 && heads < n/2)) {
+		clear(p.candArena[start:])
 		p.candArena = p.candArena[:start]
 		return candidate{} // a menu or a link list, not listings
 	}
@@ -1457,6 +1468,7 @@ func (p *page) cardFields(card *html.Node, a *anchor, want cardWant) Listing {
 		}
 		ids := p.idsAndImage(card, p.cardIDAttrs[:0], img)
 		p.cardIDAttrs = ids[:0]
+		defer clear(ids)
 		if want&wantPromoted != 0 {
 			l.Promoted = p.promoted(card)
 		}
@@ -1468,7 +1480,12 @@ func (p *page) cardFields(card *html.Node, a *anchor, want cardWant) Listing {
 	// The scan's lists live on the page between cards (growing them for every
 	// card was most of a card's allocations).
 	s := cardScan{p: p, noImage: want&wantImage == 0, priceEls: p.cardPriceEls[:0], textEls: p.cardTextEls[:0], idAttrs: p.cardIDAttrs[:0]}
-	defer func() { p.cardPriceEls, p.cardTextEls, p.cardIDAttrs = s.priceEls[:0], s.textEls[:0], s.idAttrs[:0] }()
+	defer func() {
+		clear(s.priceEls)
+		clear(s.textEls)
+		clear(s.idAttrs)
+		p.cardPriceEls, p.cardTextEls, p.cardIDAttrs = s.priceEls[:0], s.textEls[:0], s.idAttrs[:0]
+	}()
 	s.scan(card)
 	l := Listing{URL: a.canon}
 	if want&wantPromoted != 0 {

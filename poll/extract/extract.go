@@ -244,20 +244,24 @@ func (p *page) reset() bool {
 	clear(p.scripts)
 	clear(p.anchors)
 	clear(p.groups)
-	clear(p.stack[:cap(p.stack)])
+	// The lists used as scratch clear what they drop when they drop it, and
+	// their last contents are cleared here: no list holds anything past its
+	// length (clearing each up to its capacity, grown on a large page, cost
+	// small pages more than their walk).
+	clear(p.stack)
 	clear(p.memberArena)
 	clear(p.groupArena)
 	p.ev.reset()
 	p.seenIDs.reset()
-	clear(p.ev.members[:cap(p.ev.members)])
-	clear(p.cardPriceEls[:cap(p.cardPriceEls)])
-	clear(p.cardTextEls[:cap(p.cardTextEls)])
-	clear(p.cardIDAttrs[:cap(p.cardIDAttrs)])
-	clear(p.mergedScratch[:cap(p.mergedScratch)])
-	clear(p.cardGroupList[:cap(p.cardGroupList)])
-	clear(p.tagScratch[:cap(p.tagScratch)])
-	clear(p.candArena[:cap(p.candArena)])
-	clear(p.bestDone[:cap(p.bestDone)])
+	clear(p.ev.members)
+	clear(p.cardPriceEls)
+	clear(p.cardTextEls)
+	clear(p.cardIDAttrs)
+	clear(p.mergedScratch)
+	clear(p.cardGroupList)
+	clear(p.tagScratch)
+	clear(p.candArena)
+	clear(p.bestDone)
 	p.jr.reset()
 	ldList := p.ldList[:0]
 	if cap(ldList) > 256 {
@@ -515,6 +519,7 @@ func (p *page) walk(n *html.Node, inHead bool) walkStats {
 	if len(p.stack)-base >= 2 {
 		p.addGroups(n, p.stack[base:])
 	}
+	clear(p.stack[base:])
 	p.stack = p.stack[:base]
 	return st
 }
