@@ -37,6 +37,27 @@ func foldClean[T string | []byte](s T) bool {
 			continue
 		}
 		if c >= utf8.RuneSelf {
+			// German letters (ä, ö, ü, ß: C3 and a continuation byte,
+			// U+00C0..U+00FF), the signs of C2 A1..BF but the soft
+			// hyphen (£, §, °, ²: U+00A1..U+00BF) and the euro sign's
+			// row (E2 82 xx, U+2080..U+20BF) hold no space and nothing
+			// invisible: not decoded. (Lone or misplaced bytes go on to
+			// the decoder.)
+			if c == 0xC3 && i+1 < len(s) && s[i+1]&0xC0 == 0x80 {
+				c3, prevSpace = true, false
+				i += 2
+				continue
+			}
+			if c == 0xC2 && i+1 < len(s) && s[i+1] >= 0xA1 && s[i+1] <= 0xBF && s[i+1] != 0xAD {
+				prevSpace = false
+				i += 2
+				continue
+			}
+			if c == 0xE2 && i+2 < len(s) && s[i+1] == 0x82 && s[i+2]&0xC0 == 0x80 {
+				prevSpace = false
+				i += 3
+				continue
+			}
 			c3 = c3 || c == 0xC3
 			var buf [utf8.UTFMax]byte
 			r, size := utf8.DecodeRune(buf[:copy(buf[:], s[i:])])
@@ -570,21 +591,29 @@ func (c *textCount) str(s string) int {
 			if b == 0xC3 && i+1 < len(s) && s[i+1] >= 0x82 && s[i+1] <= 0xB4 && (i+2 >= len(s) || s[i+2] >= utf8.RuneSelf) {
 				return countUnsure // (a lead character that may start mojibake)
 			}
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				// An invalid byte: the text joins its nodes' bytes, so it
-				// may be part of a character split by a tag.
-				return countUnsure
+			if (b == 0xC3 && i+1 < len(s) && s[i+1]&0xC0 == 0x80) ||
+				(b == 0xC2 && i+1 < len(s) && s[i+1] >= 0xA1 && s[i+1] <= 0xBF && s[i+1] != 0xAD) {
+				// German letters and the signs of C2 A1..BF but the soft
+				// hyphen: a character of two bytes, not decoded (see
+				// foldClean).
+				i, w = i+2, 2
+			} else {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && size == 1 {
+					// An invalid byte: the text joins its nodes' bytes, so
+					// it may be part of a character split by a tag.
+					return countUnsure
+				}
+				i += size
+				switch {
+				case r == '\u00ad' || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff':
+					continue
+				case unicode.IsSpace(r) || r == '\u00a0' || r == '\u202f' || r == '\u2007':
+					c.pending = c.n > 0
+					continue
+				}
+				w = utf8.RuneLen(r) // (an invalid byte is written as U+FFFD)
 			}
-			i += size
-			switch {
-			case r == '\u00ad' || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff':
-				continue
-			case unicode.IsSpace(r) || r == '\u00a0' || r == '\u202f' || r == '\u2007':
-				c.pending = c.n > 0
-				continue
-			}
-			w = utf8.RuneLen(r) // (an invalid byte is written as U+FFFD)
 		}
 		if c.pending {
 			c.n++
