@@ -127,6 +127,9 @@ type page struct {
 	candArena []candMember
 	bestOrder []int
 	bestDone  []evaluated
+	// cardPairs, cardPairsCur and pairTaken are listingCards' lists.
+	cardPairs, cardPairsCur []cardPair
+	pairTaken               []uint64
 	// table is the last table whose rows were read, with its heading row and
 	// what its columns hold (columnKind of each heading).
 	table, tableHead *html.Node

@@ -20,39 +20,38 @@ func (p *page) generic() Result {
 	return r
 }
 
-// withCards settles listings from structured data against the page's cards:
-// the cards when they supersede it, else the listings enriched from them.
-// Cards that only enrich are read for the fields enrich can use (the id,
-// promotion, and what some listing lacks or may take: a price shown with its
-// currency when the listing's is not); read in full only when they win.
+// withCards settles listings from structured data against the page's cards.
+// The cards supersede the structured data when they show more listings and
+// include (nearly) all of them (supersedes). That takes a list with more
+// members than there are listings, so the card search runs only on a page
+// that has one, and reads what decides it (the cards' links and ids; in full
+// only when they win). Otherwise each listing is enriched from its own card
+// (listingCards), read only for the fields that listing lacks or may take.
 func (p *page) withCards(ls []Listing, method string, idFromCard bool) (string, []Listing) {
-	want := wantID | wantPromoted
-	for i := range ls {
-		l := &ls[i]
-		if l.Price == "" || l.PriceValue == 0 || !currencyShown(l.Price) { // (see enrich)
-			want |= wantPrice
-		}
-		if l.Title == "" {
-			want |= wantTitle
-		}
-		if l.Location == "" {
-			want |= wantLocation
-		}
-		if l.Size == "" || l.Rooms == "" {
-			want |= wantSizeRooms
-		}
-		if l.Image == "" {
-			want |= wantImage
+	gs := p.cardGroups()
+	if mayOutnumber(gs, len(ls)) {
+		if cs, c := p.bestCards(gs, wantID); supersedes(cs, ls) {
+			return MethodCards, p.buildCards(c, wantAll)
 		}
 	}
-	cs, c := p.cardsWanting(want)
-	if supersedes(cs, ls) {
-		if want != wantAll {
-			cs = p.buildCards(c, wantAll)
-		}
-		return MethodCards, cs
+	for _, pr := range p.listingCards(gs, ls) {
+		l := &ls[pr.listing]
+		c := p.cardFields(gs[pr.group].members[pr.member].n, p.link(pr.anchor), enrichWant(l, idFromCard))
+		enrichOne(l, &c, idFromCard)
 	}
-	return method, enrich(ls, cs, idFromCard)
+	return method, ls
+}
+
+// mayOutnumber reports whether one of the lists the card search examines has
+// more members than there are listings (n): only then can its cards
+// supersede the structured data.
+func mayOutnumber(gs []*group, n int) bool {
+	for _, g := range gs {
+		if len(g.members) > n {
+			return true
+		}
+	}
+	return false
 }
 
 // supersedes reports whether the cards show more listings than the structured
@@ -75,91 +74,197 @@ func supersedes(cards, ls []Listing) bool {
 	return in*10 >= len(ls)*8
 }
 
-// enrich fills each listing's empty fields from the card with the same URL.
-// idFromCard lets the card's id replace one derived from the URL only (JSON-LD
-// rarely carries the site's id; app state always does).
-func enrich(ls, cards []Listing, idFromCard bool) []Listing {
-	if len(cards) == 0 {
-		return ls
+// cardPair is a listing (its index in the listings) and its card: member
+// member of group group (indexes in the card search's groups), and the
+// card's link to the listing (an index in page.anchors).
+type cardPair struct {
+	listing, group, member, anchor int
+}
+
+// listingCards finds each listing's card: of the lists the card search
+// examines, the one whose members link to the most of the listings (on a
+// tie, the one it ranks first), and in it the first member that links to
+// the listing — by its URL, or by the id in the link's URL (a link without
+// the feed's tracking parameters). A member that links to two listings is a
+// row of a grid, not a card; a member the site marks as an ad is not a
+// listing's card. Fewer than two cards (one for a single listing) are not a
+// list: none.
+//
+// (Before, the listings were enriched from the cards of the list the card
+// search picked, by URL: a list of bare links, which the search rejects as a
+// menu, enriched nothing, and a card whose URL differs only by tracking
+// parameters could be given another listing's card by its data-id.)
+func (p *page) listingCards(gs []*group, ls []Listing) []cardPair {
+	x := newListingIndex(ls)
+	best, cur := p.cardPairs[:0], p.cardPairsCur[:0]
+	defer func() { p.cardPairs, p.cardPairsCur = best[:0], cur[:0] }()
+	taken := p.pairTaken[:0]
+	defer func() { p.pairTaken = taken[:0] }()
+	for range (len(ls) + 63) / 64 {
+		taken = append(taken, 0)
 	}
-	cardOf := indexCards(cards, len(cards) > fewCards)
-	for i := range ls {
-		l := &ls[i]
-		c := cardOf.of(l)
-		if c == nil {
+	for gi, g := range gs {
+		if len(g.members) <= len(best) {
+			continue // cannot link to more listings than the best
+		}
+		cur = cur[:0]
+		clear(taken)
+		for mi, m := range g.members {
+			li, ai := p.memberListing(m, &x)
+			if li < 0 || taken[li/64]&(1<<(li%64)) != 0 {
+				continue
+			}
+			if p.adMarked(m.n) || p.adMarked(p.anchors[ai].n) || p.adMarked(p.anchors[m.firstAnchor].n) {
+				continue
+			}
+			taken[li/64] |= 1 << (li % 64)
+			cur = append(cur, cardPair{listing: li, group: gi, member: mi, anchor: ai})
+		}
+		if len(cur) > len(best) {
+			best, cur = cur, best
+			if len(best) == len(ls) {
+				break // (no list can link to more)
+			}
+		}
+	}
+	if len(best) < min(2, len(ls)) {
+		return nil
+	}
+	return best
+}
+
+// memberListing is the listing a list member links to (its index in the
+// listings) and the member's first link to it (an index in page.anchors);
+// -1 if it links to none or to two.
+func (p *page) memberListing(m childRec, x *listingIndex) (li, ai int) {
+	li, ai = -1, -1
+	end := min(m.firstAnchor+m.anchors, m.firstAnchor+60) // (as the card search)
+	for i := m.firstAnchor; i < end; i++ {
+		a := p.link(i)
+		if !a.ok {
 			continue
 		}
-		if idFromCard && c.ID != "" {
-			l.ID = c.ID
-		}
-		if c.Price != "" { // prefer the price as the page shows it, when it agrees
-			v, cur := parsePrice(c.Price)
-			if l.Price == "" || l.PriceValue == 0 || v == l.PriceValue && !currencyShown(l.Price) {
-				if cur == "" {
-					cur = l.Currency
-				}
-				l.Price, l.PriceValue, l.Currency = c.Price, v, cur
+		k := x.byURL(a.canon)
+		if k < 0 {
+			if id := p.idOf(i); id != "" {
+				k = x.byID(id)
 			}
 		}
-		for _, f := range []struct {
-			dst *string
-			src string
-		}{{&l.Title, c.Title}, {&l.Location, c.Location}, {&l.Size, c.Size}, {&l.Rooms, c.Rooms}, {&l.Image, c.Image}} {
-			if *f.dst == "" {
-				*f.dst = f.src
-			}
+		switch {
+		case k < 0:
+		case li < 0:
+			li, ai = k, i
+		case k != li:
+			return -1, -1
 		}
-		l.Promoted = l.Promoted || c.Promoted
 	}
-	return ls
+	return li, ai
 }
 
-// fewCards is the most cards enrich searches rather than hashes.
-const fewCards = 16
-
-// cardIndex finds the card a listing is enriched from: the last card with
-// its URL, else the last with its id (as maps filled in order give them).
-type cardIndex struct {
-	cards       []Listing
-	byURL, byID map[string]*Listing // (when hashed)
+// listingIndex finds a listing by its URL or its id: along the list while
+// short, in maps once longer.
+type listingIndex struct {
+	ls        []Listing
+	urls, ids map[string]int
 }
 
-func indexCards(cards []Listing, hashed bool) cardIndex {
-	x := cardIndex{cards: cards}
-	if hashed {
-		x.byURL = make(map[string]*Listing, len(cards))
-		x.byID = make(map[string]*Listing, len(cards))
-		for i := range cards {
-			x.byURL[cards[i].URL] = &cards[i]
-			if cards[i].ID != "" {
-				x.byID[cards[i].ID] = &cards[i]
+func newListingIndex(ls []Listing) listingIndex {
+	x := listingIndex{ls: ls}
+	if len(ls) > 16 {
+		x.urls, x.ids = make(map[string]int, len(ls)), make(map[string]int, len(ls))
+		for i := len(ls) - 1; i >= 0; i-- { // (the first listing with a key)
+			x.urls[ls[i].URL] = i
+			if ls[i].ID != "" {
+				x.ids[ls[i].ID] = i
 			}
 		}
 	}
 	return x
 }
 
-// of is l's card, nil if none.
-func (x *cardIndex) of(l *Listing) *Listing {
-	if x.byURL != nil {
-		if c := x.byURL[l.URL]; c != nil || l.ID == "" {
-			return c
+// byURL is the first listing with URL u, -1 if none.
+func (x *listingIndex) byURL(u string) int {
+	if x.urls != nil {
+		if i, ok := x.urls[u]; ok {
+			return i
 		}
-		return x.byID[l.ID]
+		return -1
 	}
-	for i := len(x.cards) - 1; i >= 0; i-- {
-		if x.cards[i].URL == l.URL {
-			return &x.cards[i]
+	for i := range x.ls {
+		if x.ls[i].URL == u {
+			return i
 		}
 	}
-	if l.ID != "" {
-		for i := len(x.cards) - 1; i >= 0; i-- {
-			if x.cards[i].ID == l.ID {
-				return &x.cards[i]
+	return -1
+}
+
+// byID is the first listing with id id, -1 if none.
+func (x *listingIndex) byID(id string) int {
+	if x.ids != nil {
+		if i, ok := x.ids[id]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range x.ls {
+		if x.ls[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// enrichWant is what enrichOne can take from a card for l: its id (with
+// idFromCard), its promotion, its fields l lacks, and a price shown with its
+// currency when l's is not.
+func enrichWant(l *Listing, idFromCard bool) cardWant {
+	want := wantPromoted
+	if idFromCard {
+		want |= wantID
+	}
+	if l.Price == "" || l.PriceValue == 0 || !currencyShown(l.Price) { // (see enrichOne)
+		want |= wantPrice
+	}
+	if l.Title == "" {
+		want |= wantTitle
+	}
+	if l.Location == "" {
+		want |= wantLocation
+	}
+	if l.Size == "" || l.Rooms == "" {
+		want |= wantSizeRooms
+	}
+	if l.Image == "" {
+		want |= wantImage
+	}
+	return want
+}
+
+// enrichOne fills l's empty fields from its card c. idFromCard lets the
+// card's id replace one derived from the URL only (JSON-LD rarely carries the
+// site's id; app state always does).
+func enrichOne(l, c *Listing, idFromCard bool) {
+	if idFromCard && c.ID != "" {
+		l.ID = c.ID
+	}
+	if c.Price != "" { // prefer the price as the page shows it, when it agrees
+		v, cur := parsePrice(c.Price)
+		if l.Price == "" || l.PriceValue == 0 || v == l.PriceValue && !currencyShown(l.Price) {
+			if cur == "" {
+				cur = l.Currency
 			}
+			l.Price, l.PriceValue, l.Currency = c.Price, v, cur
 		}
 	}
-	return nil
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{{&l.Title, c.Title}, {&l.Location, c.Location}, {&l.Size, c.Size}, {&l.Rooms, c.Rooms}, {&l.Image, c.Image}} {
+		if *f.dst == "" {
+			*f.dst = f.src
+		}
+	}
+	l.Promoted = l.Promoted || c.Promoted
 }
 
 // currencyShown reports whether a price text shows a currency sign (is

@@ -3,7 +3,6 @@ package extract
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -12,32 +11,29 @@ import (
 	"golang.org/x/net/html"
 )
 
-// referenceGeneric is generic as it was before withCards: the cards read in
-// full whether they win or only enrich the structured data.
+// referenceGeneric is generic reading every card in full, and searching the
+// cards whether or not a list may outnumber the structured data: what
+// withCards must give reading only what decides.
 func (p *page) referenceGeneric() Result {
 	p.scan()
 	var r Result
-	var cards []Listing
-	cardsDone := false
-	getCards := func() []Listing {
-		if !cardsDone {
-			cards, cardsDone = p.cards(), true
+	settle := func(ls []Listing, method string, idFromCard bool) {
+		if cs := p.cards(); supersedes(cs, ls) {
+			r.Method, r.Listings = MethodCards, cs
+			return
 		}
-		return cards
+		gs := p.cardGroups()
+		for _, pr := range p.listingCards(gs, ls) {
+			c := p.cardListing(gs[pr.group].members[pr.member].n, p.link(pr.anchor))
+			enrichOne(&ls[pr.listing], &c, idFromCard)
+		}
+		r.Method, r.Listings = method, ls
 	}
 	if ls, inList := p.jsonLD(); len(ls) >= 2 || len(ls) == 1 && inList {
-		if cs := getCards(); supersedes(cs, ls) {
-			r.Method, r.Listings = MethodCards, cs
-		} else {
-			r.Method, r.Listings = MethodJSONLD, enrich(ls, cs, true)
-		}
+		settle(ls, MethodJSONLD, true)
 	} else if ls, m := p.appState(); len(ls) >= 2 {
-		if cs := getCards(); supersedes(cs, ls) {
-			r.Method, r.Listings = MethodCards, cs
-		} else {
-			r.Method, r.Listings = m, enrich(ls, cs, false)
-		}
-	} else if cs := getCards(); len(cs) > 0 {
+		settle(ls, m, false)
+	} else if cs := p.cards(); len(cs) > 0 {
 		r.Method, r.Listings = MethodCards, cs
 	}
 	r.Container = len(r.Listings) > 0
@@ -130,38 +126,3 @@ const mixedIDCardsPage = `<!DOCTYPE html><html><head><title>Mieten in Kiel</titl
 {"id":"w1003","title":"Altbau in der Wik","url":"/angebot/wohnung-1003","price":{"amount":810,"currency":"EUR","formatted":"810 €"}},
 {"id":"w1004","title":"Schöne Altbauwohnung","url":"/angebot/schoene-altbauwohnung","price":{"amount":900,"currency":"EUR","formatted":"900 €"}}]}}}}</script>
 </body></html>`
-
-// TestCardIndexSearchesAsItHashes: the card a listing is enriched from is the
-// same whether the cards are searched (a few) or hashed (many): the last
-// card with the listing's URL, else the last with its id, on random lists with
-// repeated URLs and ids and empty ids.
-func TestCardIndexSearchesAsItHashes(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 11))
-	pick := func(vals ...string) string { return vals[rng.IntN(len(vals))] }
-	listing := func() Listing {
-		return Listing{URL: pick("https://x.de/a/1", "https://x.de/a/2", "https://x.de/a/3", "https://x.de/a/4"), ID: pick("", "", "1", "2", "9")}
-	}
-	found := 0
-	for _, n := range []int{1, 2, 5, fewCards, 40} {
-		for range 300 {
-			cards := make([]Listing, n)
-			for k := range cards {
-				cards[k] = listing()
-			}
-			searched, hashed := indexCards(cards, false), indexCards(cards, true)
-			for range 6 {
-				l := listing()
-				got, want := searched.of(&l), hashed.of(&l)
-				if got != want {
-					t.Fatalf("%d cards %+v: listing %+v: searching finds %p, hashing %p", n, cards, l, got, want)
-				}
-				if got != nil {
-					found++
-				}
-			}
-		}
-	}
-	if found == 0 {
-		t.Fatal("no listing found a card: the test checks nothing")
-	}
-}
