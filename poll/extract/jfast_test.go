@@ -635,7 +635,11 @@ func TestResolveToMatchesResolve(t *testing.T) {
 		"/ä", "../a", "?q=1", "a?utm_source=x&id=5", "/a/b?utm_x=1", "b/c?UTM_y=2", "https://cdn.y.de/i.jpg", "ftp://x.de/a", "/a?b=%zz", "x:y", "/x:y",
 		"HTTPS://www.x.de/a", "Https://www.x.de/a/b", "https://www.x.de/a/b#", "https://www.x.de/a?", "https://www.x.de", "https://www.x.de/a/b/",
 		"http://www.x.de/a", "https://x.de/a", "https://www.x.de/ä", "https://www.x.de/a%20b", "https://www.x.de:443/a", "https://www.X.de/a",
-		"http://WWW.X.de:8080/a", "https://www.y.de/z/1", "https://cdn.y.de/i.jpg#f", "https://cdn.y.de/i.jpg?w=1"}, matcherCases...)
+		"http://WWW.X.de:8080/a", "https://www.y.de/z/1", "https://cdn.y.de/i.jpg#f", "https://cdn.y.de/i.jpg?w=1",
+		// (sameOriginPlain's two shapes, and what it must leave to the general way)
+		"/a/./b", "/a/..", "/a/.b/c.html", "/./", "https://www.x.de/a/./b", "https://www.x.de/a/.b", "https://www.x.de//a", "//www.x.de/a",
+		"https://www.x.dex/a", "https://www.x.de.evil/a", "https://x.de/a/b", "http://www.x.de/a/b", "https://www.x.de/a b", " https://www.x.de/a",
+		"https://www.x.de/a ", "/a\tb", "/a:b", "https://www.x.de:8080/a", "http://WWW.X.de:8080/a/b", "http://www.x.de:8080/a/b"}, matcherCases...)
 	for _, h := range hrefs {
 		checkResolveTo(t, h)
 	}

@@ -107,6 +107,11 @@ func (r *resolver) resolveTo(href string, dst *url.URL) bool {
 // canonical as plainReferenceTo writes it but for its fragment and tracking
 // parameters, and its string is built without checking it again.
 func (r *resolver) resolveCanon(href string, dst *url.URL) (string, bool) {
+	if r.pagePlain {
+		if c, ok := r.sameOriginPlain(href, dst); ok {
+			return c, true
+		}
+	}
 	href, ok := linkable(href)
 	if !ok {
 		return "", false
@@ -138,6 +143,45 @@ func (r *resolver) resolveCanon(href string, dst *url.URL) (string, bool) {
 		return "", false
 	}
 	return urlString(dst), true
+}
+
+// sameOriginPlain is resolveCanon on a plain page (pagePlain) for the two
+// hrefs most links are — a path from the root ("/expose/123") and the page's
+// own origin followed by one ("https://www.x.de/expose/123") — of plain
+// characters, without query, fragment or dot segment: their canonical
+// string is the origin and the path, found in one pass (resolveCanon's
+// general way cuts and scans the href five times over). False for any other
+// href, left to the general way.
+func (r *resolver) sameOriginPlain(href string, dst *url.URL) (string, bool) {
+	scheme, host := r.page.Scheme, r.page.Host
+	origin := len(scheme) + 3 + len(host)
+	var path string
+	switch {
+	case len(href) > 1 && href[0] == '/' && href[1] != '/':
+		path = href
+	case len(href) > origin && href[origin] == '/' && href[:len(scheme)] == scheme &&
+		href[len(scheme):len(scheme)+3] == "://" && href[len(scheme)+3:origin] == host:
+		path = href[origin:]
+	default:
+		return "", false
+	}
+	dot := false
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if !plainPathByte(c) {
+			return "", false
+		}
+		dot = dot || c == '.'
+	}
+	if dot && dotSegment(path) {
+		return "", false
+	}
+	c := href // (the string itself: see detach)
+	if len(path) == len(href) {
+		c = scheme + "://" + host + path
+	}
+	*dst = url.URL{Scheme: scheme, Host: host, Path: c[origin:]}
+	return c, true
 }
 
 // linkable trims href and reports whether it may be a listing link: not
