@@ -70,7 +70,7 @@ func ExtractTree(doc *html.Node, pageURL *url.URL, sel Selectors, opt Options) (
 	default:
 		var prof *profile
 		if !opt.NoProfiles {
-			prof = profileFor(pageURL.Hostname())
+			prof = p.profile()
 		}
 		if prof != nil {
 			r = p.byProfile(prof)

@@ -54,7 +54,18 @@ func init() {
 
 // profileFor returns the profile for a page host, nil if there is none.
 func profileFor(host string) *profile {
-	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	return profileOf(strings.ToLower(strings.TrimSuffix(host, ".")), registrable(host))
+}
+
+// profile is profileFor the page's host, from what its resolver knows of it
+// (the host in lower case, its registrable domain).
+func (p *page) profile() *profile {
+	return profileOf(strings.TrimSuffix(p.res.host, "."), p.res.domain)
+}
+
+// profileOf is the profile for host (lower case, no trailing dot) on
+// registrable domain d.
+func profileOf(host, d string) *profile {
 	for _, p := range profiles {
 		for _, h := range p.hosts {
 			if host == h || len(host) == len(h)+4 && host[:4] == "www." && host[4:] == h { // (host == "www."+h, not built)
@@ -62,7 +73,6 @@ func profileFor(host string) *profile {
 			}
 		}
 	}
-	d := registrable(host)
 	for _, p := range profiles {
 		for _, pd := range p.domains {
 			if d == pd {

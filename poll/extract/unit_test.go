@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 func TestParsePrice(t *testing.T) {
@@ -180,6 +182,15 @@ func TestProfileDispatch(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("profileFor(%q) = %q, want %q", host, got, want)
+		}
+		// The page's own lookup (from its resolver) finds the same, also
+		// for the host in capitals or with a trailing dot.
+		for _, h := range []string{host, strings.ToUpper(host), host + ".", "WWW." + host} {
+			pg := newPage(&html.Node{Type: html.DocumentNode}, mustURL("https://"+h+"/suche"))
+			if got, want := pg.profile(), profileFor(h); got != want {
+				t.Errorf("page %s: profile %v, profileFor %v", h, got, want)
+			}
+			pg.release()
 		}
 	}
 }
