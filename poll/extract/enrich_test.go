@@ -49,6 +49,17 @@ func TestListingsEnrichedFromTheirOwnCards(t *testing.T) {
 			want:   []want{{"700 EUR", "", "Zwei Zimmer am Hafen"}, {"800 EUR", "", "Altbau in der Wik"}},
 		},
 		{
+			name: "a card's price replaces the structured one only when it agrees, and when that shows no currency sign",
+			page: []byte(`<html><head><title>Kiel</title><script type="application/ld+json">{"@type":"ItemList","itemListElement":[
+{"@type":"ListItem","item":{"@type":"Apartment","name":"Am Hafen","url":"/angebot/wohnung-4101","offers":{"price":"700","priceCurrency":"EUR"}}},
+{"@type":"ListItem","item":{"@type":"Apartment","name":"In der Wik","url":"/angebot/wohnung-4102","offers":{"price":800,"priceCurrency":"EUR"}}},
+{"@type":"ListItem","item":{"@type":"Apartment","name":"Gaarden Ost","url":"/angebot/wohnung-4103","offers":{"price":"900","priceCurrency":"€"}}}]}</script></head>
+<body><ul><li><a href="/angebot/wohnung-4101">Am Hafen</a> <span>700 € kalt</span></li><li><a href="/angebot/wohnung-4102">In der Wik</a> <span>850 € warm</span></li>
+<li><a href="/angebot/wohnung-4103">Gaarden Ost</a> <span>900 € kalt</span></li></ul></body></html>`),
+			method: MethodJSONLD,
+			want:   []want{{"700 € kalt", "", "Am Hafen"}, {"800 EUR", "", "In der Wik"}, {"900 €", "", "Gaarden Ost"}},
+		},
+		{
 			name: "the list that links to the listings, not a richer list of other flats",
 			page: ldPage(`<section class="results"><ul>
 <li><a href="/angebot/wohnung-4101">Am Hafen</a> <span>710 €</span> <span>51 m²</span></li>

@@ -157,6 +157,8 @@ type page struct {
 	jr jsonReader
 	// ldList and ldSeen are jsonLD's scratch space.
 	ldList []Listing
+	// ldPrices are the prices of jsonLD's listings, to be written out.
+	ldPrices []ldPendingPrice
 	ldSeen strSet
 	// hrefs maps an href to the first anchor resolved with it, on pages of
 	// more than fewAnchors anchors (see resolvedHref).
@@ -271,6 +273,8 @@ func (p *page) reset() bool {
 		ldList = nil
 	}
 	p.ldSeen.reset() // (jsonLD leaves it empty)
+	clear(p.ldPrices)
+	p.ldPrices = p.ldPrices[:0]
 	hrefs := p.hrefs
 	if len(hrefs) > keep {
 		hrefs = nil

@@ -10,9 +10,11 @@ func (p *page) generic() Result {
 	p.scan()
 	var r Result
 	if ls, inList := p.jsonLD(); len(ls) >= 2 || len(ls) == 1 && inList {
-		r.Method, r.Listings = p.withCards(ls, MethodJSONLD, true)
+		if r.Method, r.Listings = p.withCards(ls, MethodJSONLD, true, p.ldPrices); r.Method == MethodJSONLD {
+			writeLDPrices(r.Listings, p.ldPrices)
+		}
 	} else if ls, m := p.appState(); len(ls) >= 2 {
-		r.Method, r.Listings = p.withCards(ls, m, false)
+		r.Method, r.Listings = p.withCards(ls, m, false, nil)
 	} else if cs := p.cards(); len(cs) > 0 {
 		r.Method, r.Listings = MethodCards, cs
 	}
@@ -27,7 +29,9 @@ func (p *page) generic() Result {
 // that has one, and reads what decides it (the cards' links and ids; in full
 // only when they win). Otherwise each listing is enriched from its own card
 // (listingCards), read only for the fields that listing lacks or may take.
-func (p *page) withCards(ls []Listing, method string, idFromCard bool) (string, []Listing) {
+// pending, when not nil, holds the prices of ls not written out yet (see
+// jsonLD): such a listing has a price, shown as formatPrice will show it.
+func (p *page) withCards(ls []Listing, method string, idFromCard bool, pending []ldPendingPrice) (string, []Listing) {
 	gs := p.cardGroups()
 	if mayOutnumber(gs, len(ls)) {
 		if cs, c := p.bestCards(gs, wantID); supersedes(cs, ls) {
@@ -36,8 +40,9 @@ func (p *page) withCards(ls []Listing, method string, idFromCard bool) (string, 
 	}
 	for _, pr := range p.listingCards(gs, ls) {
 		l := &ls[pr.listing]
-		c := p.cardFields(gs[pr.group].members[pr.member].n, p.link(pr.anchor), enrichWant(l, idFromCard))
-		enrichOne(l, &c, idFromCard)
+		priced := pending != nil && pending[pr.listing].set
+		c := p.cardFields(gs[pr.group].members[pr.member].n, p.link(pr.anchor), enrichWant(l, idFromCard, priced))
+		enrichOne(l, &c, idFromCard, priced)
 	}
 	return method, ls
 }
@@ -216,13 +221,13 @@ func (x *listingIndex) byID(id string) int {
 
 // enrichWant is what enrichOne can take from a card for l: its id (with
 // idFromCard), its promotion, its fields l lacks, and a price shown with its
-// currency when l's is not.
-func enrichWant(l *Listing, idFromCard bool) cardWant {
+// currency when l's is not (priced: l has a price not written out yet).
+func enrichWant(l *Listing, idFromCard, priced bool) cardWant {
 	want := wantPromoted
 	if idFromCard {
 		want |= wantID
 	}
-	if l.Price == "" || l.PriceValue == 0 || !currencyShown(l.Price) { // (see enrichOne)
+	if !hasPrice(l, priced) || l.PriceValue == 0 || !priceShowsCurrency(l, priced) { // (see enrichOne)
 		want |= wantPrice
 	}
 	if l.Title == "" {
@@ -242,14 +247,15 @@ func enrichWant(l *Listing, idFromCard bool) cardWant {
 
 // enrichOne fills l's empty fields from its card c. idFromCard lets the
 // card's id replace one derived from the URL only (JSON-LD rarely carries the
-// site's id; app state always does).
-func enrichOne(l, c *Listing, idFromCard bool) {
+// site's id; app state always does). priced: l has a price not written out
+// yet (see jsonLD).
+func enrichOne(l, c *Listing, idFromCard, priced bool) {
 	if idFromCard && c.ID != "" {
 		l.ID = c.ID
 	}
 	if c.Price != "" { // prefer the price as the page shows it, when it agrees
 		v, cur := parsePrice(c.Price)
-		if l.Price == "" || l.PriceValue == 0 || v == l.PriceValue && !currencyShown(l.Price) {
+		if !hasPrice(l, priced) || l.PriceValue == 0 || v == l.PriceValue && !priceShowsCurrency(l, priced) {
 			if cur == "" {
 				cur = l.Currency
 			}
@@ -265,6 +271,21 @@ func enrichOne(l, c *Listing, idFromCard bool) {
 		}
 	}
 	l.Promoted = l.Promoted || c.Promoted
+}
+
+// hasPrice reports whether l has a price, written out or not (priced).
+func hasPrice(l *Listing, priced bool) bool {
+	return l.Price != "" || priced
+}
+
+// priceShowsCurrency is currencyShown of l's price; of the price formatPrice
+// will write when it is not written yet (priced): a number, a space and the
+// currency, of which only the currency can show a sign.
+func priceShowsCurrency(l *Listing, priced bool) bool {
+	if l.Price == "" && priced {
+		return currencyShown(l.Currency)
+	}
+	return currencyShown(l.Price)
 }
 
 // currencyShown reports whether a price text shows a currency sign (is

@@ -11,9 +11,10 @@ import (
 	"golang.org/x/net/html"
 )
 
-// referenceGeneric is generic reading every card in full, and searching the
-// cards whether or not a list may outnumber the structured data: what
-// withCards must give reading only what decides.
+// referenceGeneric is generic reading every card in full, searching the
+// cards whether or not a list may outnumber the structured data, and writing
+// out the JSON-LD prices before the cards are read: what withCards must give
+// reading only what decides, and writing out only the prices no card gives.
 func (p *page) referenceGeneric() Result {
 	p.scan()
 	var r Result
@@ -25,11 +26,12 @@ func (p *page) referenceGeneric() Result {
 		gs := p.cardGroups()
 		for _, pr := range p.listingCards(gs, ls) {
 			c := p.cardListing(gs[pr.group].members[pr.member].n, p.link(pr.anchor))
-			enrichOne(&ls[pr.listing], &c, idFromCard)
+			enrichOne(&ls[pr.listing], &c, idFromCard, false)
 		}
 		r.Method, r.Listings = method, ls
 	}
 	if ls, inList := p.jsonLD(); len(ls) >= 2 || len(ls) == 1 && inList {
+		writeLDPrices(ls, p.ldPrices)
 		settle(ls, MethodJSONLD, true)
 	} else if ls, m := p.appState(); len(ls) >= 2 {
 		settle(ls, m, false)

@@ -255,7 +255,9 @@ func checkLDWalk(t *testing.T, p *page, s string) int {
 	}
 	var got, want []Listing
 	var gotIn, wantIn bool
+	p.ldPrices = p.ldPrices[:0]
 	p.ldWalk(v, false, &got, &gotIn, &strSet{}, 0)
+	writeLDPrices(got, p.ldPrices) // (what jsonLD leaves to the end)
 	p.origLDWalk(v, false, &want, &wantIn, map[string]bool{}, 0)
 	if gotIn != wantIn || !reflect.DeepEqual(got, want) {
 		t.Fatalf("on %s ldWalk gives\n%+v, %v; the lookups gave\n%+v, %v", s, got, gotIn, want, wantIn)

@@ -195,6 +195,9 @@ func TestReadersIgnoreMemberOrder(t *testing.T) {
 		p := newPage(Parse(body), u)
 		p.scan()
 		g.ld, g.inList = p.jsonLD()
+		if g.ld != nil {
+			writeLDPrices(g.ld, p.ldPrices)
+		}
 		g.state, g.method = p.appState()
 		p.release()
 		var err error

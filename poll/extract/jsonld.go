@@ -101,11 +101,15 @@ func detach(ls []Listing) {
 // ItemList (ListItem.item, or ListItem with a url), and objects of a listing
 // type (Offer, Product, Residence, Apartment, House, …), also inside @graph.
 // inList reports whether they came from an ItemList (one is enough then);
-// otherwise a single object is a detail page's, not a result list.
+// otherwise a single object is a detail page's, not a result list. Their
+// prices are not written yet: p.ldPrices holds what writeLDPrices writes
+// (after enrichment, which may give the price as the page shows it).
 func (p *page) jsonLD() (ls []Listing, inList bool) {
 	// The listings are gathered in the page's scratch list and copied out once
 	// (not regrown as they come); seen is the page's too.
 	found := p.ldList[:0]
+	clear(p.ldPrices)
+	p.ldPrices = p.ldPrices[:0]
 	p.ldSeen.reset()
 	for _, s := range p.scripts {
 		if !strings.EqualFold(strings.TrimSpace(attr(s, "type")), "application/ld+json") || s.FirstChild == nil {
@@ -122,6 +126,9 @@ func (p *page) jsonLD() (ls []Listing, inList bool) {
 	if n := len(found); n > 1 || n == 1 && inList {
 		ls = make([]Listing, n)
 		copy(ls, found)
+	} else {
+		clear(p.ldPrices)
+		p.ldPrices = p.ldPrices[:0]
 	}
 	clear(found)
 	p.ldList = found[:0]
@@ -295,7 +302,10 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen *
 			l.Title = fold(str(io.get("name")))
 		}
 	}
-	l.PriceValue, l.Currency, l.Price = ldPriceFrom(ldPriceMembers{f[ldaPrice], f[ldaLowPrice], f[ldaPriceSpec], f[ldaCurrency]}, f[ldaOffers])
+	// The price is written out last (writeLDPrices): most listings of a
+	// page with cards take the price as the page shows it instead.
+	v, cur, lit, priced := ldPriceParts(ldPriceMembers{f[ldaPrice], f[ldaLowPrice], f[ldaPriceSpec], f[ldaCurrency]}, f[ldaOffers])
+	l.PriceValue, l.Currency = v, cur
 	l.Location = ldAddress(address)
 	if l.Location == "" {
 		l.Location = ldAddress(f[ldaAddress])
@@ -309,6 +319,7 @@ func (p *page) ldAdd(m jobj, fromList bool, out *[]Listing, inList *bool, seen *
 		l.Image = p.ldImage(image)
 	}
 	*out = append(*out, l)
+	p.ldPrices = append(p.ldPrices, ldPendingPrice{lit: lit, set: priced})
 	return true
 }
 
@@ -407,6 +418,16 @@ func ldPriceMembersOf(o jobj) (pm ldPriceMembers) {
 // ldPriceFrom is ldPrice of an object with the price members mm and the
 // offers member offers.
 func ldPriceFrom(mm ldPriceMembers, offers any) (float64, string, string) {
+	v, cur, lit, ok := ldPriceParts(mm, offers)
+	if !ok {
+		return 0, "", ""
+	}
+	return v, cur, formatPrice(lit, v, cur)
+}
+
+// ldPriceParts is ldPriceFrom before the price is written out: its value,
+// currency and literal (formatPrice's lit); ok when there is a price.
+func ldPriceParts(mm ldPriceMembers, offers any) (v float64, cur, lit string, ok bool) {
 	for i := range 3 {
 		// The object, then its offers, then its priceSpecification: each
 		// read only when the one before gives no price (most give one).
@@ -443,8 +464,7 @@ func ldPriceFrom(mm ldPriceMembers, offers any) (float64, string, string) {
 		cur := str(cv)
 		switch x := pv.(type) {
 		case jnum:
-			v := x.float()
-			return v, cur, formatPrice(x.lit(), v, cur)
+			return x.float(), cur, x.lit(), true
 		case jstr:
 			t := x.val()
 			if t == "" {
@@ -470,10 +490,10 @@ func ldPriceFrom(mm ldPriceMembers, offers any) (float64, string, string) {
 			} else if cur == "" {
 				cur = currencyOf(t)
 			}
-			return v, cur, formatPrice(lit, v, cur)
+			return v, cur, lit, true
 		}
 	}
-	return 0, "", ""
+	return 0, "", "", false
 }
 
 // errNotFloat stands for ParseFloat's error on text mayBeFloat rejects.
@@ -685,4 +705,21 @@ func formatFloat(lit string, v float64) string {
 		return in
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// ldPendingPrice is a price jsonLD read and has not written out yet: its
+// literal (formatPrice's lit); set when the listing has one.
+type ldPendingPrice struct {
+	lit string
+	set bool
+}
+
+// writeLDPrices writes out the prices of ls (as jsonLD gave them, in order)
+// that no card gave: "1250 EUR" (formatPrice).
+func writeLDPrices(ls []Listing, prices []ldPendingPrice) {
+	for i := range ls {
+		if l := &ls[i]; prices[i].set && l.Price == "" {
+			l.Price = formatPrice(prices[i].lit, l.PriceValue, l.Currency)
+		}
+	}
 }
