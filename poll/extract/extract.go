@@ -159,7 +159,7 @@ type page struct {
 	ldList []Listing
 	// ldPrices are the prices of jsonLD's listings, to be written out.
 	ldPrices []ldPendingPrice
-	ldSeen strSet
+	ldSeen   strSet
 	// hrefs maps an href to the first anchor resolved with it, on pages of
 	// more than fewAnchors anchors (see resolvedHref).
 	hrefs map[string]int
