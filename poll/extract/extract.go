@@ -100,7 +100,9 @@ type page struct {
 	root  *html.Node
 	url   *url.URL
 	res   resolver
-	title string
+	// titles are the page's <title> elements (not SVG's), in document order:
+	// its title is the first with a text, read only when asked (pageTitle).
+	titles []*html.Node
 	// scripts: every <script> element, in document order.
 	scripts []*html.Node
 	// anchors: every <a href> outside <head>, in document order; the anchors of
@@ -290,7 +292,9 @@ func (p *page) reset() bool {
 		texts = nil
 	}
 	clear(texts)
-	p.root, p.url, p.res, p.title, p.captcha, p.walked, p.lowerText = nil, nil, resolver{}, "", "", false, ""
+	clear(p.titles)
+	p.titles = p.titles[:0]
+	p.root, p.url, p.res, p.captcha, p.walked, p.lowerText = nil, nil, resolver{}, "", false, ""
 	p.scripts, p.anchors, p.groups, p.stack = p.scripts[:0], p.anchors[:0], p.groups[:0], p.stack[:0]
 	p.memberArena, p.groupArena = p.memberArena[:0], p.groupArena[:0]
 	p.mergedScratch, p.cardGroupList, p.tagScratch = p.mergedScratch[:0], p.cardGroupList[:0], p.tagScratch[:0]
@@ -475,8 +479,8 @@ func (p *page) walk(n *html.Node, inHead bool) walkStats {
 		case atom.Style, atom.Template, atom.Noscript:
 			return st
 		case atom.Title:
-			if p.title == "" && n.Namespace == "" {
-				p.title = text(n)
+			if n.Namespace == "" {
+				p.titles = append(p.titles, n)
 			}
 			if inHead {
 				return st
@@ -556,13 +560,25 @@ var blockedTitles = []string{"ich bin kein roboter", "just a moment", "attention
 // blocked returns evidence that the page is a bot check, "" if none.
 func (p *page) blocked() string {
 	p.scan()
-	t := strings.ToLower(p.title)
+	title := p.pageTitle()
+	t := strings.ToLower(title)
 	for _, m := range blockedTitles {
 		if strings.Contains(t, m) {
-			return fmt.Sprintf("title %q", p.title)
+			return fmt.Sprintf("title %q", title)
 		}
 	}
 	return p.captcha
+}
+
+// pageTitle is the text of the page's first <title> that has one ("" if
+// none): read only when asked (a page with listings never asks).
+func (p *page) pageTitle() string {
+	for _, n := range p.titles {
+		if t := text(n); t != "" {
+			return t
+		}
+	}
+	return ""
 }
 
 // finish applies the rules every listing obeys, whatever produced it.

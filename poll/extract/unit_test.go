@@ -268,3 +268,24 @@ func TestCardsPreferResultsOverSuggestions(t *testing.T) {
 		t.Errorf("got %+v, want the 3 results", r.Listings)
 	}
 }
+
+// TestBlockedByTitle: the title that tells a bot check is the first <title>
+// with a text (not an SVG's), read when the page gives no listings.
+func TestBlockedByTitle(t *testing.T) {
+	u := mustURL("https://www.nordhaus.de/mieten/kiel")
+	for page, want := range map[string]string{
+		`<html><head><title>Just a moment...</title></head><body><p>Checking your browser</p></body></html>`:                                                       `title "Just a moment..."`,
+		`<html><head><title> </title></head><body><title>Just a moment...</title><p>Checking</p></body></html>`:                                                    `title "Just a moment..."`,
+		`<html><head><title>Wohnungen in Kiel</title></head><body><title>Just a moment...</title><p>Keine</p></body></html>`:                                       ``,
+		`<html><head></head><body><svg><title>Captcha</title></svg><p>Nichts gefunden</p></body></html>`:                                                           ``,
+		`<html><head><title>Access denied</title></head><body><ul><li><a href="/a/1001">A</a> 500 €</li><li><a href="/a/1002">B</a> 600 €</li></ul></body></html>`: ``,
+	} {
+		r, err := Extract([]byte(page), u, Selectors{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Blocked != want {
+			t.Errorf("%s: blocked %q, want %q (%d listings)", page, r.Blocked, want, len(r.Listings))
+		}
+	}
+}
