@@ -574,8 +574,8 @@ func idFromURL(u *url.URL) string {
 // up with newQuery(raw).get gives, in one pass over a raw query that needs no
 // unescaping (looking the keys up one by one went over the query 21 times).
 func queryID(raw string) string {
-	q := newQuery(raw)
-	if q.parsed != nil {
+	if strings.IndexByte(raw, '%') >= 0 || strings.IndexByte(raw, '+') >= 0 || len(raw) >= 1000 && strings.Count(raw, "&") >= 1000 {
+		q := newQuery(raw) // (the same test: parsed)
 		for _, k := range idQueryKeys {
 			if v := strings.TrimSpace(q.get(k)); v != "" && isIDToken(v) {
 				return v
@@ -583,9 +583,10 @@ func queryID(raw string) string {
 		}
 		return ""
 	}
-	var vals [len(idQueryKeyArray)]string // each key's first value
-	var seen [len(idQueryKeyArray)]bool
-	found := false
+	// The id key listed first whose first value is an id: keys are
+	// looked at once each (seen), in the query's order, keeping the best.
+	var seen uint32
+	best, id := len(idQueryKeyArray), ""
 	for rest := raw; rest != ""; {
 		var kv string
 		kv, rest, _ = strings.Cut(rest, "&")
@@ -593,23 +594,40 @@ func queryID(raw string) string {
 			continue // ParseQuery skips these
 		}
 		k, v, _ := strings.Cut(kv, "=")
-		for i, ik := range idQueryKeys {
-			if k == ik {
-				if !seen[i] {
-					vals[i], seen[i], found = v, true, true
-				}
-				break
-			}
+		i := idQueryKeyIndex(k)
+		if i < 0 || seen&(1<<i) != 0 {
+			continue
 		}
-	}
-	if found {
-		for _, v := range vals {
+		seen |= 1 << i
+		if i < best {
 			if v = strings.TrimSpace(v); v != "" && isIDToken(v) {
-				return v
+				best, id = i, v
 			}
 		}
 	}
-	return ""
+	return id
+}
+
+// idQueryKeyLens are the shortest and the longest key's lengths.
+var idQueryKeyLens = func() [2]int {
+	l := [2]int{len(idQueryKeyArray[0]), len(idQueryKeyArray[0])}
+	for _, k := range idQueryKeyArray {
+		l[0], l[1] = min(l[0], len(k)), max(l[1], len(k))
+	}
+	return l
+}()
+
+// idQueryKeyIndex is k's place in idQueryKeys, -1 if it is none of them.
+func idQueryKeyIndex(k string) int {
+	if len(k) < idQueryKeyLens[0] || len(k) > idQueryKeyLens[1] {
+		return -1
+	}
+	for i, ik := range idQueryKeys {
+		if k == ik {
+			return i
+		}
+	}
+	return -1
 }
 
 // query reads values from a raw query as url.ParseQuery(raw).Get does, without
