@@ -639,7 +639,11 @@ func TestResolveToMatchesResolve(t *testing.T) {
 		// (sameOriginPlain's two shapes, and what it must leave to the general way)
 		"/a/./b", "/a/..", "/a/.b/c.html", "/./", "https://www.x.de/a/./b", "https://www.x.de/a/.b", "https://www.x.de//a", "//www.x.de/a",
 		"https://www.x.dex/a", "https://www.x.de.evil/a", "https://x.de/a/b", "http://www.x.de/a/b", "https://www.x.de/a b", " https://www.x.de/a",
-		"https://www.x.de/a ", "/a\tb", "/a:b", "https://www.x.de:8080/a", "http://WWW.X.de:8080/a/b", "http://www.x.de:8080/a/b"}, matcherCases...)
+		"https://www.x.de/a ", "/a\tb", "/a:b", "https://www.x.de:8080/a", "http://WWW.X.de:8080/a/b", "http://www.x.de:8080/a/b",
+		// (plainAbsolute: images on other hosts, and what it must leave to the plain way)
+		"https://cdn.y.de/i.jpg?w=ä", "https://cdn.y.de/i.jpg?a b", "https://cdn.y.de/i.jpg?a\x7fb", "https://cdn.y.de/i.jpg#", "https://cdn.y.de/i.jpg?",
+		"https://cdn.y.de/a/../i.jpg", "https://CDN.y.de/i.jpg", "HTTP://cdn.y.de/i.jpg", "https://cdn.y.de?w=1", "https://cdn.y.de#f?x",
+		"https://cdn.y.de/i.jpg#a%20b", "https://cdn.y.de:99/i.jpg", "https://cdn.y.de:/i.jpg", "https://u@cdn.y.de/i.jpg", "https:///i.jpg"}, matcherCases...)
 	for _, h := range hrefs {
 		checkResolveTo(t, h)
 	}

@@ -227,6 +227,9 @@ func (r *resolver) resolveAny(href string) string {
 	if href == "" || strings.HasPrefix(href, "data:") {
 		return ""
 	}
+	if plainAbsolute(href) {
+		return href // (what the plain way below gives it, in one pass)
+	}
 	var u url.URL // (only its string is kept)
 	if r.plainReferenceTo(href, &u) {
 		if (strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://")) && u.User == nil && u.Host != "" {
@@ -244,6 +247,59 @@ func (r *resolver) resolveAny(href string) string {
 		return ""
 	}
 	return urlString(&u)
+}
+
+// plainAbsolute reports whether href is an http(s) URL that the plain way
+// (plainReferenceTo) reads as it stands — lower-case scheme, a plain host,
+// a path, query and fragment of plain characters, no dot segment — whose
+// string resolveAny gives back as it is (images: "https://cdn.x.de/i/1.jpg").
+func plainAbsolute(href string) bool {
+	var rest string
+	switch {
+	case strings.HasPrefix(href, "https://"):
+		rest = href[len("https://"):]
+	case strings.HasPrefix(href, "http://"):
+		rest = href[len("http://"):]
+	default:
+		return false
+	}
+	end := len(rest)
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; c == '/' || c == '?' || c == '#' {
+			end = i
+			break
+		}
+	}
+	if !plainHost(rest[:end]) {
+		return false
+	}
+	path, query, frag := rest[end:], "", ""
+	if i := strings.IndexByte(path, '#'); i >= 0 {
+		if path, frag = path[:i], path[i+1:]; frag == "" {
+			return false
+		}
+	}
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		if path, query = path[:i], path[i+1:]; query == "" {
+			return false
+		}
+	}
+	for i := 0; i < len(path); i++ {
+		if !plainPathByte(path[i]) {
+			return false
+		}
+	}
+	for i := 0; i < len(frag); i++ {
+		if !plainPathByte(frag[i]) {
+			return false
+		}
+	}
+	for i := 0; i < len(query); i++ {
+		if c := query[i]; c <= ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return !dotSegment(path)
 }
 
 // reference is href parsed and resolved against the page (url.Parse, then
