@@ -97,9 +97,9 @@ func ExtractTree(doc *html.Node, pageURL *url.URL, sel Selectors, opt Options) (
 
 // page is one parsed page with what a single walk over it collected.
 type page struct {
-	root  *html.Node
-	url   *url.URL
-	res   resolver
+	root *html.Node
+	url  *url.URL
+	res  resolver
 	// titles are the page's <title> elements (not SVG's), in document order:
 	// its title is the first with a text, read only when asked (pageTitle).
 	titles []*html.Node
