@@ -592,7 +592,8 @@ func (p *page) finish(r *Result) {
 	seen := &p.seenIDs // (a list of its own would escape: one allocation a page)
 	seen.reset()
 	out := r.Listings[:0]
-	for _, l := range r.Listings {
+	for i := range r.Listings {
+		l := &r.Listings[i] // (in place: a listing is copied only when one before it was dropped)
 		if l.URL == "" {
 			continue
 		}
@@ -600,10 +601,9 @@ func (p *page) finish(r *Result) {
 		if l.ID == "" {
 			l.ID = hashID(l.URL)
 		}
-		if seen.has(l.ID) {
+		if !seen.add(l.ID) {
 			continue
 		}
-		seen.add(l.ID)
 		l.Title = fold(l.Title)
 		l.Price = fold(l.Price)
 		l.Location = fold(l.Location)
@@ -619,7 +619,11 @@ func (p *page) finish(r *Result) {
 		if l.Currency == "" && l.Price != "" {
 			l.Currency = currencyOf(l.Price)
 		}
-		out = append(out, l)
+		if len(out) < i {
+			out = append(out, *l)
+		} else {
+			out = out[:i+1]
+		}
 	}
 	r.Listings = out
 	if r.Listings == nil {
