@@ -231,6 +231,13 @@ func (r *resolver) resolveAny(href string) string {
 		return href // (what the plain way below gives it, in one pass)
 	}
 	var u url.URL // (only its string is kept)
+	if r.pagePlain {
+		// A plain path from the root ("/media/1.jpg"): the page's origin
+		// and the path, as urlString writes the URL the plain way gives.
+		if c, ok := r.sameOriginPlain(href, &u); ok {
+			return c
+		}
+	}
 	if r.plainReferenceTo(href, &u) {
 		if (strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://")) && u.User == nil && u.Host != "" {
 			// A plain absolute href is its URL's string as it stands
