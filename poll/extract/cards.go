@@ -1203,10 +1203,11 @@ func (s *cardScan) scan(n *html.Node) {
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.TextNode {
-			if s.onRequest == nil && len(c.Data) < 80 && !hasDigit(c.Data) && onRequest(c.Data) {
+			digit := hasDigit(c.Data)
+			if s.onRequest == nil && len(c.Data) < 80 && !digit && onRequest(c.Data) {
 				s.onRequest = n
 			}
-			if hasDigit(c.Data) && (len(s.textEls) == 0 || s.textEls[len(s.textEls)-1] != n) {
+			if digit && (len(s.textEls) == 0 || s.textEls[len(s.textEls)-1] != n) {
 				s.textEls = append(s.textEls, n)
 			}
 			continue

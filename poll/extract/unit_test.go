@@ -289,3 +289,31 @@ func TestBlockedByTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimExtMatchesSearchingAll: trimExt, which looks for the dot among
+// the last five bytes only, drops what searching the whole segment for its
+// last dot drops.
+func TestTrimExtMatchesSearchingAll(t *testing.T) {
+	ref := func(seg string) string {
+		if i := strings.LastIndexByte(seg, '.'); i > 0 {
+			switch strings.ToLower(seg[i+1:]) {
+			case "html", "htm", "php", "aspx", "asp", "jsp", "cfm":
+				return seg[:i]
+			}
+		}
+		return seg
+	}
+	var segs []string
+	for _, head := range []string{"", "a", ".", "ab.", "wohnung-1", "x.y", "expose.123", "a.html."} {
+		for _, ext := range []string{"", ".", ".html", ".HTML", ".htm", ".php", ".aspx", ".asp", ".jsp", ".cfm", ".htmlx", ".xhtml", ".jspx", ".h", ".json", "html", ".pHp", "..html"} {
+			for _, tail := range []string{"", ".", "x", ".html"} {
+				segs = append(segs, head+ext+tail)
+			}
+		}
+	}
+	for _, seg := range segs {
+		if got, want := trimExt(seg), ref(seg); got != want {
+			t.Errorf("trimExt(%q) = %q, want %q", seg, got, want)
+		}
+	}
+}

@@ -727,7 +727,10 @@ func (q query) get(key string) string {
 }
 
 func trimExt(seg string) string {
-	if i := strings.LastIndexByte(seg, '.'); i > 0 {
+	// The extensions are at most four letters: a dot before the last five
+	// bytes starts none of them (only the end is searched).
+	from := max(len(seg)-5, 0)
+	if i := strings.LastIndexByte(seg[from:], '.') + from; i > 0 && i >= from {
 		switch strings.ToLower(seg[i+1:]) {
 		case "html", "htm", "php", "aspx", "asp", "jsp", "cfm":
 			return seg[:i]
