@@ -1935,13 +1935,26 @@ func pricePart(t string) string {
 	return t
 }
 
-// mayHoldFactSep reports whether t may hold one of pricePart's separators:
-// whether it holds '|', '-' or a lead byte of "·" (C2 B7) or "•" (E2 80 A2).
+// mayHoldFactSep reports whether t holds one of pricePart's separators:
+// '|', " - ", "·" (C2 B7) or "•" (E2 80 A2), in one pass (a euro sign, E2 82
+// AC, is not one: most prices).
 func mayHoldFactSep(t string) bool {
 	for i := 0; i < len(t); i++ {
 		switch t[i] {
-		case '|', '-', 0xC2, 0xE2:
+		case '|':
 			return true
+		case '-':
+			if i > 0 && t[i-1] == ' ' && i+1 < len(t) && t[i+1] == ' ' {
+				return true
+			}
+		case 0xC2:
+			if i+1 < len(t) && t[i+1] == 0xB7 {
+				return true
+			}
+		case 0xE2:
+			if i+2 < len(t) && t[i+1] == 0x80 && t[i+2] == 0xA2 {
+				return true
+			}
 		}
 	}
 	return false

@@ -317,3 +317,27 @@ func TestTrimExtMatchesSearchingAll(t *testing.T) {
 		}
 	}
 }
+
+// TestMayHoldFactSepMatchesContains: mayHoldFactSep is true exactly when the
+// text contains one of pricePart's separators, on texts built from their
+// pieces and their neighbours (the euro sign shares the bullet's lead byte).
+func TestMayHoldFactSepMatchesContains(t *testing.T) {
+	pieces := []string{"-", " ", "|", "·", "•", "€", "\xe2", "\xe2\x80", "\xc2", "a", "1", " - ", "–", "\xb7", "\xa2"}
+	var texts []string
+	for _, a := range pieces {
+		for _, b := range pieces {
+			for _, c := range pieces {
+				texts = append(texts, a+b+c, "890 "+a+b+c+" kalt")
+			}
+		}
+	}
+	for _, s := range texts {
+		want := false
+		for _, sep := range []string{"·", "|", " - ", "•"} {
+			want = want || strings.Contains(s, sep)
+		}
+		if got := mayHoldFactSep(s); got != want {
+			t.Errorf("mayHoldFactSep(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
