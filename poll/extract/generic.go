@@ -26,16 +26,27 @@ func (p *page) generic() Result {
 // The cards supersede the structured data when they show more listings and
 // include (nearly) all of them (supersedes). That takes a list with more
 // members than there are listings, so the card search runs only on a page
-// that has one, and reads what decides it (the cards' links and ids; in full
-// only when they win). Otherwise each listing is enriched from its own card
-// (listingCards), read only for the fields that listing lacks or may take.
+// that has one, reading what decides it (the cards' links and ids) and what
+// the listings lack (in full when they win). Otherwise each listing is
+// enriched from its own card (listingCards), read only for the fields that
+// listing lacks or may take.
 // pending, when not nil, holds the prices of ls not written out yet (see
 // jsonLD): such a listing has a price, shown as formatPrice will show it.
 func (p *page) withCards(ls []Listing, method string, idFromCard bool, pending []ldPendingPrice) (string, []Listing) {
 	gs := p.cardGroups()
 	if mayOutnumber(gs, len(ls)) {
-		if cs, c := p.bestCards(gs, wantID); supersedes(cs, ls) {
-			return MethodCards, p.buildCards(c, wantAll)
+		// The cards are read for what the listings lack too: when they
+		// supersede listings that lack everything (an SEO snippet of
+		// links), they are read once.
+		want := wantID
+		for i := range ls {
+			want |= enrichWant(&ls[i], idFromCard, pending != nil && pending[i].set)
+		}
+		if cs, c := p.bestCards(gs, want); supersedes(cs, ls) {
+			if want != wantAll {
+				cs = p.buildCards(c, wantAll)
+			}
+			return MethodCards, cs
 		}
 	}
 	for _, pr := range p.listingCards(gs, ls) {
