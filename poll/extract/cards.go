@@ -2056,7 +2056,7 @@ func inProse(n *html.Node) bool {
 		own := 0
 		for c := x.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.TextNode {
-				own += len(strings.TrimSpace(c.Data))
+				own += trimmedLen(c.Data)
 			}
 		}
 		if own > 80 {

@@ -229,7 +229,8 @@ func checkCardMatchers(t *testing.T, s string) {
 	if got, want := fold(s), origFold(s); got != want {
 		t.Errorf("fold(%q) = %q, want %q", s, got, want)
 	}
-	for _, x := range []string{s, " " + s + "\n", "\u00ad" + s + "\u00a0"} {
+	for _, x := range []string{s, " " + s + "\n", "\u00ad" + s + "\u00a0", "a" + s + "\u00a0", "a" + s + " €", "a" + s + "\u3000", "a" + s + "\xe2\x82",
+		"a" + s + "\u2000", "a" + s + "\u0085", "a" + s + "\u202f", "a" + s + "\xac", "a" + s + "ß"} {
 		if got, want := onRequest(x), origOnRequest(x); got != want {
 			t.Errorf("onRequest(%q) = %v, want %v", x, got, want)
 		}

@@ -320,11 +320,19 @@ func repairOnce(s string) (string, bool) {
 }
 
 // trimmedLen is len(strings.TrimSpace(s)), without looking further when s
-// starts and ends with ASCII other than white space (most texts do).
+// starts with ASCII other than white space and ends with it or with another
+// character that is not white space ("415,50 €": most texts).
 func trimmedLen(s string) int {
 	if s != "" {
-		if c, d := s[0], s[len(s)-1]; c > ' ' && c < utf8.RuneSelf && d > ' ' && d < utf8.RuneSelf {
-			return len(s)
+		if c, d := s[0], s[len(s)-1]; c > ' ' && c < utf8.RuneSelf {
+			if d > ' ' && d < utf8.RuneSelf {
+				return len(s)
+			}
+			if d >= utf8.RuneSelf {
+				if r, size := utf8.DecodeLastRuneInString(s); size > 1 && !unicode.IsSpace(r) {
+					return len(s)
+				}
+			}
 		}
 	}
 	return len(strings.TrimSpace(s))
