@@ -1962,6 +1962,16 @@ func mayHoldFactSep(t string) bool {
 
 // onRequest reports whether a short text says the price is on request.
 func onRequest(t string) bool {
+	// (The ends as they stand, when they are ASCII other than white space:
+	// trimming keeps them. Most texts are ruled out without trimming.)
+	if t != "" {
+		if c := t[0]; c > ' ' && c < utf8.RuneSelf && !startsLikeOnRequest(c) {
+			return false
+		}
+		if c := t[len(t)-1]; c > ' ' && c < utf8.RuneSelf && !endsLikeOnRequestByte(c) {
+			return false
+		}
+	}
 	t = strings.TrimSpace(t)
 	if len(t) < 2 || len(t) > 40 {
 		return false
