@@ -127,6 +127,16 @@ func TestListingsEnrichedFromTheirOwnCards(t *testing.T) {
 			want:   []want{{"", "", "Am Hafen"}, {"720 €", "", "In der Wik"}, {"730 €", "", "Gaarden Ost"}},
 		},
 		{
+			name: "a card whose first link is an ad is no listing's card",
+			page: ldPage(`<ul>
+<li><a class="advert" href="/werbung/77">Anzeige</a> <a href="/angebot/wohnung-4101">Am Hafen</a> <span>999 €</span></li>
+<li><a href="/angebot/wohnung-4102">In der Wik</a> <span>720 €</span></li>
+<li><a href="/angebot/wohnung-4103">Gaarden Ost</a> <span>730 €</span></li>
+</ul>`, a, b, c),
+			method: MethodJSONLD,
+			want:   []want{{"", "", "Am Hafen"}, {"720 €", "", "In der Wik"}, {"730 €", "", "Gaarden Ost"}},
+		},
+		{
 			name:   "one listing of a list, one card",
 			page:   ldPage(`<ul><li><a href="/angebot/wohnung-4101">Am Hafen</a> <span>710 €</span></li><li><a href="/hilfe">Hilfe</a></li></ul>`, a),
 			method: MethodJSONLD,

@@ -130,7 +130,7 @@ func (p *page) listingCards(gs []*group, ls []Listing) []cardPair {
 			if li < 0 || taken[li/64]&(1<<(li%64)) != 0 {
 				continue
 			}
-			if p.adMarked(m.n) || p.adMarked(p.anchors[ai].n) || p.adMarked(p.anchors[m.firstAnchor].n) {
+			if p.adMarked(m.n) || p.adMarked(p.anchors[ai].n) || ai != m.firstAnchor && p.adMarked(p.anchors[m.firstAnchor].n) {
 				continue
 			}
 			taken[li/64] |= 1 << (li % 64)
