@@ -199,31 +199,28 @@ func newListingIndex(ls []Listing) listingIndex {
 }
 
 // byURL is the first listing with URL u, -1 if none.
-func (x *listingIndex) byURL(u string) int {
-	if x.urls != nil {
-		if i, ok := x.urls[u]; ok {
-			return i
-		}
-		return -1
-	}
-	for i := range x.ls {
-		if x.ls[i].URL == u {
-			return i
-		}
-	}
-	return -1
-}
+func (x *listingIndex) byURL(u string) int { return x.find(u, false) }
 
 // byID is the first listing with id id, -1 if none.
-func (x *listingIndex) byID(id string) int {
-	if x.ids != nil {
-		if i, ok := x.ids[id]; ok {
+func (x *listingIndex) byID(id string) int { return x.find(id, true) }
+
+// find is the first listing whose URL (with id, whose id) is k, -1 if none.
+func (x *listingIndex) find(k string, id bool) int {
+	if m := x.urls; m != nil {
+		if id {
+			m = x.ids
+		}
+		if i, ok := m[k]; ok {
 			return i
 		}
 		return -1
 	}
 	for i := range x.ls {
-		if x.ls[i].ID == id {
+		v := x.ls[i].URL
+		if id {
+			v = x.ls[i].ID
+		}
+		if v == k {
 			return i
 		}
 	}
