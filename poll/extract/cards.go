@@ -1922,6 +1922,11 @@ func pricePart(t string) string {
 	if !mayHoldFactSep(t) {
 		return t // (most prices: one pass rather than a search for each)
 	}
+	return factsPricePart(t)
+}
+
+// factsPricePart is pricePart by a search for each separator in turn.
+func factsPricePart(t string) string {
 	for _, sep := range []string{"·", "|", " - ", "•"} {
 		if !strings.Contains(t, sep) {
 			continue
