@@ -120,3 +120,11 @@ func matchSelf(n *html.Node, m cascadia.Selector) *html.Node {
 	}
 	return q(n, m)
 }
+
+// ValidateSelectors reports whether the user's selectors can be used, in words
+// the user understands (the selector named, the CSS parser's reason): call it
+// when a search is saved, so a bad selector never reaches a poll.
+func ValidateSelectors(s Selectors) error {
+	_, err := compileSelectors(s)
+	return err
+}
