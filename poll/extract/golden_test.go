@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -59,7 +60,6 @@ var fixtures = []fixtureCase{
 	{name: "kleinanzeigen-results", url: "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", sel: Selectors{Item: "article.aditem", Title: "h2"}},
 }
 
-func fixtureCases(tb testing.TB) []fixtureCase { return fixtures }
 
 func mustURL(s string) *url.URL {
 	u, err := url.Parse(s)
@@ -136,21 +136,8 @@ func lineDiff(want, got string) string {
 			gl = g[i]
 		}
 		if wl != gl {
-			b.WriteString("line " + itoa(i+1) + ":\n  want " + wl + "\n  got  " + gl + "\n")
+			fmt.Fprintf(&b, "line %d:\n  want %s\n  got  %s\n", i+1, wl, gl)
 		}
 	}
 	return b.String()
-}
-
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
-
-func fmtInt(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var d []byte
-	for ; i > 0; i /= 10 {
-		d = append([]byte{byte('0' + i%10)}, d...)
-	}
-	return string(d)
 }

@@ -53,4 +53,11 @@ type Result struct {
 	// served instead of results (e.g. `title "Ich bin kein Roboter - ImmobilienScout24"`),
 	// "" otherwise. It is only looked for when no listings were found.
 	Blocked string `json:"-"`
+	// Fallback names the site profile that found nothing on this page, so
+	// automatic extraction was used instead ("" when none did): the profile
+	// may be outdated.
+	Fallback string `json:"fallback,omitempty"`
+	// Note is a sentence for the user about how the page was read ("" when
+	// there is nothing to say): a profile that fell back, listings cut.
+	Note string `json:"note,omitempty"`
 }

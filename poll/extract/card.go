@@ -1,0 +1,471 @@
+package extract
+
+import (
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+)
+
+// This file reads one card: its title, price, size, rooms, location, picture
+// and promotion, the same way for every site. A profile or the user's
+// selectors may name an element for a field; what they leave open is read here.
+
+// fieldSel names elements of a card for fields; "" means read it generically.
+type fieldSel struct {
+	Title, Price, Location, Size, Rooms string
+	Promoted                            string // cards that are paid highlights of a result
+}
+
+// readCard reads the listing of one card whose URL is known.
+func readCard(c card, base *url.URL, fs fieldSel) Listing {
+	s := goquery.NewDocumentFromNode(c.node).Selection
+	f := factsOf(c.node)
+	l := Listing{URL: c.url.String()}
+	l.Title = pick(s, fs.Title, func() string { return cardTitle(s, c) })
+	l.Price = pick(s, fs.Price, func() string { return cardPrice(s, f) })
+	if fs.Price != "" {
+		l.Price = firstNonEmpty(findPrice(l.Price), l.Price)
+	}
+	l.PriceValue, l.Currency = priceValue(l.Price)
+	l.Location = strings.TrimSpace(reDistance.ReplaceAllString(pick(s, fs.Location, func() string { return cardLocation(s, f) }), ""))
+	l.Size = pick(s, fs.Size, func() string { return cardSize(s, f) })
+	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(s, f) })
+	l.Image = cardImage(s, base)
+	l.Promoted = promoted(c.node) || fs.Promoted != "" && s.Is(fs.Promoted)
+	return l
+}
+
+// pick reads a field with the named selector, else generically.
+func pick(s *goquery.Selection, sel string, generic func() string) string {
+	if sel == "" {
+		return generic()
+	}
+	if m := s.Find(sel).First(); m.Length() > 0 {
+		return text(m.Get(0))
+	}
+	return ""
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+var (
+	reCounter    = regexp.MustCompile(`^\d+\s*/\s*\d+$`)
+	rePostcode   = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}`)
+	titleHint    = hintSet("title", "headline", "heading", "subject", "name")
+	notTitleHint = hintSet("subtitle", "username", "agent", "broker", "company", "provider", "realtor", "makler", "user")
+	priceHint    = hintSet("price", "prices", "preis", "kaufpreis", "mietpreis", "miete", "kaltmiete", "rent", "cost", "betrag", "amount")
+	notPriceHint = hintSet("old", "before", "previous", "sqm", "m2", "qm", "label", "finanzierung", "rate", "monthly", "strike")
+	placeHint    = hintSet("location", "address", "adress", "addr", "place", "city", "district", "region", "geo", "standort", "ort", "lage", "locality")
+	reDistance   = regexp.MustCompile(`\s*\(?\s*(?:ca\.\s*)?\d+(?:[.,]\d+)?\s?km\s*\)?$`)
+)
+
+// hints are the words of the attributes that name what an element holds
+// (class, itemprop, data-testid, id), split at punctuation and camelCase:
+// "SearchResultCardContent-module__5Ax9ZW__price" holds "price".
+func hints(n *html.Node) map[string]bool {
+	raw := attrOf(n, "class") + " " + attrOf(n, "itemprop") + " " + attrOf(n, "data-testid") + " " + attrOf(n, "data-test") + " " + attrOf(n, "data-qa") + " " + attrOf(n, "id")
+	words := map[string]bool{}
+	for _, w := range reHintWord.FindAllString(raw, -1) {
+		words[strings.ToLower(w)] = true
+	}
+	return words
+}
+
+var reHintWord = regexp.MustCompile(`[A-Z]?[a-z]+|[A-Z]+(?:[a-z]+)?|\d+`)
+
+// hintSet matches hint words.
+type hintWords map[string]bool
+
+func hintSet(words ...string) hintWords {
+	h := hintWords{}
+	for _, w := range words {
+		h[w] = true
+	}
+	return h
+}
+
+// MatchString-like: whether any of the element's hint words is in the set.
+func (h hintWords) in(words map[string]bool) bool {
+	for w := range words {
+		if h[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// cardTitle: the card's own heading; else an element named as its title; else
+// the listing link's text; else the link's aria-label or title without the
+// parts the card shows elsewhere; else a picture's alt text.
+func cardTitle(s *goquery.Selection, c card) string {
+	return untruncated(shownTitle(s, c), c.link)
+}
+
+// untruncated gives the full title when the card cuts it short ("Gemein…")
+// and the link's title attribute holds the whole of it.
+func untruncated(t string, link *html.Node) string {
+	cut := strings.TrimSuffix(strings.TrimSuffix(t, "…"), "...")
+	if cut == t || cut == "" {
+		return t
+	}
+	if full := clean(attrOf(link, "title")); strings.HasPrefix(full, strings.TrimSpace(cut)) {
+		return full
+	}
+	return t
+}
+
+func shownTitle(s *goquery.Selection, c card) string {
+	if t := headingTitle(s); t != "" {
+		return t
+	}
+	var named string
+	s.Find("*").EachWithBreak(func(_ int, e *goquery.Selection) bool {
+		h := hints(e.Get(0))
+		if titleHint.in(h) && !notTitleHint.in(h) {
+			if t := text(e.Get(0)); titleLike(t) {
+				named = t
+				return false
+			}
+		}
+		return true
+	})
+	if named != "" {
+		return named
+	}
+	if t := linkTitle(s, c); t != "" {
+		return t
+	}
+	if t := labelTitle(s, c); t != "" && !callToAction(t) {
+		return t
+	}
+	for _, ln := range lines(c.node) {
+		if len(strings.Fields(ln)) >= 3 && titleLike(ln) && !callToAction(ln) && label(strings.SplitN(ln, ":", 2)[0]) == "" {
+			return ln
+		}
+	}
+	return strings.TrimSpace(s.Find("img[alt]").First().AttrOr("alt", ""))
+}
+
+var reCallToAction = regexp.MustCompile(`(?i)^(alle details|details|mehr( erfahren| details| infos)?|more|view|see|ansehen|anzeigen|read more|weiterlesen|zur anzeige|zum angebot|zum expos[eé]|expos[eé] ansehen|show|open)\b`)
+
+// callToAction: link words that say what clicking does, not what the listing is.
+func callToAction(t string) bool { return reCallToAction.MatchString(strings.TrimSpace(t)) }
+
+// headingTitle is the text of the card's most important heading that is not a
+// location or a price line.
+func headingTitle(s *goquery.Selection) string {
+	best, bestLevel := "", 7
+	s.Find("h1, h2, h3, h4, h5, h6, [role=heading]").Each(func(_ int, h *goquery.Selection) {
+		n := h.Get(0)
+		level := 6
+		if len(n.Data) == 2 && n.Data[0] == 'h' {
+			level, _ = strconv.Atoi(n.Data[1:])
+		}
+		t := text(n)
+		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n)) {
+			best, bestLevel = t, level
+		}
+	})
+	return best
+}
+
+// titleLike: text that can be a listing's title (not a price, a place, a counter).
+func titleLike(t string) bool {
+	if len([]rune(t)) < 3 || reCounter.MatchString(t) {
+		return false
+	}
+	if letters(rePrice.ReplaceAllString(t, "")) < 2 {
+		return false
+	}
+	return !placeLike(t)
+}
+
+// placeLike: a postcode line ("40627 Düsseldorf") or a distance.
+func placeLike(t string) bool {
+	return rePostcode.MatchString(t) && len(strings.Fields(t)) <= 5
+}
+
+// linkTitle: the text of a link to the listing. A link that wraps the whole
+// card gives its first line that is a title and not a price or a fact.
+func linkTitle(s *goquery.Selection, c card) string {
+	best := ""
+	s.Find("a[href]").AddNodes(c.node).Each(func(_ int, a *goquery.Selection) {
+		n := a.Get(0)
+		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != c.url.String() {
+			return
+		}
+		for _, ln := range lines(n) {
+			if titleLike(ln) && findSize(ln) != ln && !bareAmount(ln) && !callToAction(ln) {
+				if len(ln) > len(best) && best == "" {
+					best = ln
+				}
+				return
+			}
+		}
+	})
+	return best
+}
+
+// labelTitle: aria-label or title of the listing link, cut before the first
+// part the card shows elsewhere ("Title, 40627 Düsseldorf, 475.000 €" → "Title").
+func labelTitle(s *goquery.Selection, c card) string {
+	label := strings.TrimSpace(firstNonEmpty(attrOf(c.link, "aria-label"), attrOf(c.link, "title")))
+	if label == "" {
+		s.Find("a[aria-label], a[title]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+			label = strings.TrimSpace(firstNonEmpty(a.AttrOr("aria-label", ""), a.AttrOr("title", "")))
+			return label == ""
+		})
+	}
+	if label == "" {
+		return ""
+	}
+	shown := map[string]bool{}
+	for _, ln := range lines(c.node) {
+		shown[ln] = true
+	}
+	parts := strings.Split(label, ", ")
+	for i := 1; i < len(parts); i++ {
+		if shown[strings.TrimSpace(parts[i])] || findPrice(parts[i]) != "" {
+			return clean(strings.Join(parts[:i], ", "))
+		}
+	}
+	return clean(label)
+}
+
+// cardPrice: the first price in an element named as the price, else a
+// labelled price (Kaltmiete, Kaufpreis …), else the first price line that is
+// not a rate per m² or a monthly financing teaser.
+func cardPrice(s *goquery.Selection, f facts) string {
+	var named string
+	s.Find("*").EachWithBreak(func(_ int, e *goquery.Selection) bool {
+		h := hints(e.Get(0))
+		if !priceHint.in(h) || notPriceHint.in(h) {
+			return true
+		}
+		for _, ln := range lines(e.Get(0)) {
+			if p := findPrice(ln); p != "" && !perUnit(ln) {
+				named = p
+				return false
+			}
+		}
+		return true
+	})
+	if named != "" {
+		return named
+	}
+	if v := f.get(priceLabels); v != "" {
+		if p := findPrice(v); p != "" {
+			return p
+		}
+	}
+	// A line that is a price beats a price inside a sentence.
+	for _, prose := range []bool{false, true} {
+		for _, ln := range lines(s.Get(0)) {
+			if p := findPrice(ln); p != "" && !perUnit(ln) && (prose || len(ln) <= len(p)+12) {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// letters counts the letters of s.
+func letters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|pro m|per m|mtl\.|monatl|/\s?monat|\brate\b|ab\s+\d|finanzier|nebenkosten|\bnk\b)`)
+
+func perUnit(line string) bool { return rePerUnit.MatchString(line) }
+
+// cardLocation: an element named as the address or place, a labelled address,
+// else a postcode line; a trailing distance ("(0.6 km)") is dropped.
+func cardLocation(s *goquery.Selection, f facts) string {
+	var named string
+	s.Find("*").EachWithBreak(func(_ int, e *goquery.Selection) bool {
+		n := e.Get(0)
+		if !placeHint.in(hints(n)) {
+			return true
+		}
+		t := text(n)
+		if t == "" && n.Parent != nil {
+			t = text(n.Parent) // an icon: the place is written beside it
+		}
+		if t != "" && len(t) < 120 {
+			named = t
+			return false
+		}
+		return true
+	})
+	if named == "" {
+		named = f.get(placeLabels)
+	}
+	if named == "" {
+		for _, ln := range lines(s.Get(0)) {
+			if rePostcode.MatchString(ln) && len(ln) < 80 {
+				named = ln
+				break
+			}
+		}
+	}
+	return named
+}
+
+// cardSize: a labelled living area, else the first area shown.
+func cardSize(s *goquery.Selection, f facts) string {
+	if v := f.get(sizeLabels); v != "" {
+		if m := findSize(v); m != "" {
+			return m
+		}
+		if bareAmount(v) {
+			return v + " m²"
+		}
+	}
+	for _, ln := range factLines(s) {
+		if strings.Contains(strings.ToLower(ln), "grundst") {
+			continue // a plot, not a living area
+		}
+		if m := findSize(ln); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+// factLines are a card's lines, short ones (facts) before long ones (the
+// title, descriptions), so "2 Zi." beats "Schöne 2-Zimmer-Wohnung".
+func factLines(s *goquery.Selection) []string {
+	var short, long []string
+	for _, ln := range lines(s.Get(0)) {
+		if len(ln) <= 30 {
+			short = append(short, ln)
+		} else {
+			long = append(long, ln)
+		}
+	}
+	return append(short, long...)
+}
+
+// cardRooms: a labelled room count, else the first room count shown.
+func cardRooms(s *goquery.Selection, f facts) string {
+	if v := f.get(roomLabels); v != "" {
+		if bareAmount(v) {
+			return v
+		}
+		if m := findRooms(v); m != "" {
+			return m
+		}
+	}
+	for _, ln := range factLines(s) {
+		if m := findRooms(ln); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+// cardImage: the first picture of the card (lazy-loading attributes first).
+func cardImage(s *goquery.Selection, base *url.URL) string {
+	img := s.Find("img").First()
+	if img.Length() == 0 {
+		return ""
+	}
+	for _, key := range []string{"data-src", "data-lazy-src", "data-original", "src"} {
+		if v, ok := img.Attr(key); ok && !strings.HasPrefix(v, "data:") {
+			if u, ok := resolveLink(base, v); ok {
+				return u.String()
+			}
+		}
+	}
+	return ""
+}
+
+// promotedWords mark a paid highlight of a result in the list itself.
+var promotedWords = []string{"premium", "highlight", "featured", "promoted", "boosted", "bumped", "top-listing", "spotlight"}
+
+// promoted reports whether the card (or the wrapper that is all it holds) is
+// marked as a paid highlight. Badges inside a card do not count: some sites
+// put every badge in every card and show them by style.
+func promoted(n *html.Node) bool {
+	for e := n; e != nil; e = onlyChild(e) {
+		c := strings.ToLower(attrOf(e, "class"))
+		for _, w := range promotedWords {
+			if strings.Contains(c, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// onlyChild is n's single element child, nil when it has none or several.
+func onlyChild(n *html.Node) *html.Node {
+	var only *html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && !skipStructure(c) {
+			if only != nil {
+				return nil
+			}
+			only = c
+		}
+	}
+	return only
+}
+
+// adWords mark a paid placement that is not a result.
+var adWords = map[string]bool{
+	"is-topad": true, "topad": true, "top-ad": true, "ad": true, "ads": true, "advert": true, "advertisement": true,
+	"ad-slot": true, "adslot": true, "sponsored": true, "is-sponsored": true, "banner": true, "commercial": true,
+	"premium_sticky_asset": true, "partner-ad": true, "native-ad": true,
+}
+
+// isAd reports whether the card, or its link, is marked as a paid placement
+// outside the results (TOP ads, premium blocks, sponsored slots).
+func isAd(c card) bool {
+	for e := c.link; e != nil && e != c.node; e = e.Parent {
+		if adMarked(e) {
+			return true
+		}
+	}
+	for e := c.node; e != nil; e = onlyChild(e) {
+		if adMarked(e) {
+			return true
+		}
+	}
+	return false
+}
+
+func adMarked(e *html.Node) bool {
+	{
+		for _, c := range strings.Fields(strings.ToLower(attrOf(e, "class"))) {
+			if adWords[c] {
+				return true
+			}
+		}
+		for _, a := range e.Attr {
+			v := strings.ToLower(a.Val)
+			if strings.HasPrefix(a.Key, "data-") && (strings.Contains(v, "premium_ads") || v == "sponsored" || v == "advertisement") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,109 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// This file reads a card's labelled facts: "Zimmer 3", "Wohnfläche 150 m²",
+// "Kaltmiete: 800,00 €" — as dt/dd pairs, as a label and a value in one small
+// element, as a label in a title/aria-label attribute, or as "Label: value".
+
+// facts maps a lower-case label to the value shown beside it.
+type facts map[string]string
+
+var (
+	priceLabels = []string{"kaltmiete", "nettokaltmiete", "kaufpreis", "miete", "mietpreis", "preis", "price", "rent", "monthly rent", "cena", "prix", "prezzo", "precio", "warmmiete", "gesamtmiete"}
+	sizeLabels  = []string{"wohnfläche", "fläche", "größe", "living area", "living space", "size", "area", "wfl", "surface", "powierzchnia"}
+	roomLabels  = []string{"zimmer", "zimmeranzahl", "anzahl zimmer", "räume", "rooms", "zi", "pokoje", "zimmerzahl"}
+	placeLabels = []string{"adresse", "address", "lage", "ort", "standort", "location", "anschrift"}
+)
+
+// get returns the value of the first label of the list that the card shows.
+func (f facts) get(labels []string) string {
+	for _, l := range labels {
+		if v, ok := f[l]; ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// factsOf collects the labelled facts of a card; the innermost pair wins.
+func factsOf(n *html.Node) facts {
+	f := facts{}
+	var walk func(*html.Node)
+	walk = func(e *html.Node) {
+		if e.Type != html.ElementNode || skipText(e) {
+			return
+		}
+		for c := e.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		switch e.DataAtom {
+		case atom.Dt:
+			if dd := nextElementSibling(e); dd != nil && dd.DataAtom == atom.Dd {
+				f.add(text(e), text(dd))
+			}
+			return
+		}
+		for _, key := range []string{"title", "aria-label"} {
+			if a := attrOf(e, key); a != "" && e.DataAtom != atom.A {
+				if v := text(e); v != "" && len(v) < 40 {
+					f.add(strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(a, v, "")), ":"), v)
+				}
+			}
+		}
+		ls := lines(e)
+		switch {
+		case len(ls) == 2:
+			if label(ls[0]) != "" {
+				f.add(ls[0], ls[1])
+			} else if label(ls[1]) != "" {
+				f.add(ls[1], ls[0])
+			}
+		case len(ls) == 1:
+			if k, v, ok := strings.Cut(ls[0], ": "); ok {
+				f.add(k, v)
+			}
+		}
+	}
+	walk(n)
+	return f
+}
+
+// add records a label's value unless a smaller element gave it already.
+func (f facts) add(lbl, value string) {
+	k := label(lbl)
+	value = strings.TrimSpace(value)
+	if k == "" || value == "" || label(value) != "" {
+		return
+	}
+	if _, ok := f[k]; !ok {
+		f[k] = value
+	}
+}
+
+// label normalises text that can be a fact's label ("Wohnfläche ca.:" →
+// "wohnfläche"), "" when the text holds a digit or is too long for a label.
+func label(s string) string {
+	s = strings.ToLower(clean(s))
+	s = strings.TrimSuffix(s, ":")
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, " ca."), " ca"))
+	s = strings.TrimSuffix(s, ".")
+	if s == "" || len(s) > 30 || strings.ContainsAny(s, "0123456789€$") {
+		return ""
+	}
+	return s
+}
+
+func nextElementSibling(n *html.Node) *html.Node {
+	for c := n.NextSibling; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
+}

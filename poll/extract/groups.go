@@ -1,0 +1,298 @@
+package extract
+
+import (
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// This file finds the page's result list without knowing the site: the
+// repeated group of elements, each holding one link to one listing, that looks
+// most like listings (prices, pictures, headings, ids in the links).
+
+// group is a set of elements that repeat: children of one tag, under parents
+// that look alike (the same tags and classes on the way from the root), so a
+// grid laid out in rows is one group.
+type group struct {
+	key     string
+	depth   int
+	members []*html.Node
+}
+
+// card is one member of a group with the link to its listing.
+type card struct {
+	node *html.Node
+	link *html.Node // the element the URL came from (a, or an element with data-url)
+	url  *url.URL
+}
+
+// candidate is a group read as a result list.
+type candidate struct {
+	group *group
+	cards []card
+	// score adds up the cards that show a price, size, rooms or a picture;
+	// plain adds up all, for lists where no card shows any of these.
+	score, plain float64
+}
+
+// groupsOf collects every group of the page with at least one member.
+func groupsOf(root *html.Node) []*group {
+	byKey := map[string]*group{}
+	var order []*group
+	var walk func(n *html.Node, path string, depth int)
+	walk = func(n *html.Node, path string, depth int) {
+		sig := path + "/" + n.Data + classSig(n)
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode || skipStructure(c) {
+				continue
+			}
+			key := sig + ">" + c.Data
+			g := byKey[key]
+			if g == nil {
+				g = &group{key: key, depth: depth + 1}
+				byKey[key] = g
+				order = append(order, g)
+			}
+			g.members = append(g.members, c)
+			walk(c, path+"/"+n.Data, depth+1)
+		}
+	}
+	walk(root, "", 0)
+	return order
+}
+
+// classSig is n's classes, sorted, as part of a group key (ids are unique per
+// element and say nothing about the repetition).
+func classSig(n *html.Node) string {
+	f := strings.Fields(attrOf(n, "class"))
+	if len(f) == 0 {
+		return ""
+	}
+	sort.Strings(f)
+	return "." + strings.Join(f, ".")
+}
+
+// skipStructure: elements that never hold listings a user sees.
+func skipStructure(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Svg, atom.Iframe, atom.Select:
+		return true
+	}
+	return hidden(n)
+}
+
+// linkOf returns the URL an element leads to: its href, or a data-href /
+// data-url / data-link when the card is clicked through script.
+func linkOf(n *html.Node, base *url.URL) (*url.URL, bool) {
+	for _, key := range []string{"href", "data-href", "data-url", "data-link"} {
+		if key == "href" && n.DataAtom != atom.A && n.DataAtom != atom.Area {
+			continue
+		}
+		if v := attrOf(n, key); v != "" {
+			if u, ok := resolveLink(base, v); ok {
+				return u, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// memberLink is one link found inside a group member, with where it sits.
+type memberLink struct {
+	node *html.Node
+	url  *url.URL
+	slot string // the tags from the member to the link, and which attribute
+}
+
+// linksIn lists the visible links of a member (the member itself included).
+func linksIn(m *html.Node, base, page *url.URL) []memberLink {
+	var out []memberLink
+	var walk func(n *html.Node, path string)
+	walk = func(n *html.Node, path string) {
+		if n.Type != html.ElementNode || skipStructure(n) {
+			return
+		}
+		path += "/" + n.Data
+		if u, ok := linkOf(n, base); ok && !samePage(u, page) {
+			out = append(out, memberLink{node: n, url: u, slot: path})
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, path)
+		}
+	}
+	walk(m, "")
+	return out
+}
+
+// evaluate reads a group as a result list: the link slot that gives most
+// members a distinct URL is the listing link; members whose slot holds two
+// listings are containers, not cards. The score adds up how much each card
+// looks like a listing.
+func evaluate(g *group, base, page *url.URL) candidate {
+	links := make([][]memberLink, len(g.members))
+	slotURLs := map[string]map[string]bool{}
+	for i, m := range g.members {
+		links[i] = linksIn(m, base, page)
+		seen := map[string]bool{}
+		for _, l := range links[i] {
+			if seen[l.slot] {
+				continue
+			}
+			seen[l.slot] = true
+			if slotURLs[l.slot] == nil {
+				slotURLs[l.slot] = map[string]bool{}
+			}
+			slotURLs[l.slot][l.url.String()] = true
+		}
+	}
+	slot := bestSlot(slotURLs)
+	if slot == "" {
+		return candidate{group: g}
+	}
+	c := candidate{group: g}
+	seenURL := map[string]bool{}
+	containers := 0
+	for i, m := range g.members {
+		var first *memberLink
+		distinct := map[string]bool{}
+		for k := range links[i] {
+			l := &links[i][k]
+			if l.slot != slot {
+				continue
+			}
+			distinct[l.url.String()] = true
+			if first == nil {
+				first = l
+			}
+		}
+		if first == nil {
+			continue
+		}
+		if len(distinct) > 1 {
+			containers++
+			continue
+		}
+		c.cards = append(c.cards, card{node: m, link: first.node, url: first.url})
+		if s := first.url.String(); !seenURL[s] {
+			seenURL[s] = true
+			w, evidence := cardWeight(m, first.url)
+			c.plain += w
+			if evidence {
+				c.score += w
+			}
+		}
+	}
+	// Members that are containers of several listings, or parts of one card
+	// (an image column and a text column leading to the same listing), mean
+	// the cards are a level up or down.
+	if dupes := len(c.cards) - len(seenURL); containers*3 > len(c.cards) || dupes*3 > len(c.cards) {
+		return candidate{group: g}
+	}
+	if inChrome(g.members[0]) {
+		c.score, c.plain = c.score*0.1, c.plain*0.1
+	}
+	return c
+}
+
+// bestSlot is the link position that leads to the most distinct URLs.
+func bestSlot(slotURLs map[string]map[string]bool) string {
+	best, bestN := "", 0
+	for s, urls := range slotURLs {
+		if n := len(urls); n > bestN || n == bestN && len(s) < len(best) {
+			best, bestN = s, n
+		}
+	}
+	return best
+}
+
+// cardWeight says how much one card looks like a listing, and whether it
+// shows what a listing shows (a price, a size or rooms, a picture) — link
+// lists of navigation and SEO pages show none of these.
+func cardWeight(m *html.Node, u *url.URL) (float64, bool) {
+	w := 0.2
+	ls := lines(m)
+	joined := strings.Join(ls, " ")
+	evidence := false
+	if findPrice(joined) != "" {
+		w += 1.5
+		evidence = true
+	}
+	if findSize(joined) != "" || findRooms(joined) != "" {
+		w += 0.5
+		evidence = true
+	}
+	s := goquery.NewDocumentFromNode(m).Selection
+	if s.Find("img, picture, [style*='background-image']").Length() > 0 || m.DataAtom == atom.Img {
+		w += 0.5
+		evidence = true
+	}
+	if s.Find("h1, h2, h3, h4, h5, h6").Length() > 0 {
+		w += 0.3
+	}
+	if len(joined) >= 30 {
+		w += 0.3
+	}
+	if idFromURL(u) != "" {
+		w += 0.5
+	}
+	return w, evidence
+}
+
+// inChrome reports whether n sits in the page's navigation, header or footer.
+func inChrome(n *html.Node) bool {
+	for p := n; p != nil; p = p.Parent {
+		switch p.DataAtom {
+		case atom.Nav, atom.Header, atom.Footer:
+			return true
+		}
+		if r := attrOf(p, "role"); r == "navigation" || r == "banner" || r == "contentinfo" || r == "menu" {
+			return true
+		}
+	}
+	return false
+}
+
+// bestList returns the page's result list, ok false when no group looks like one.
+func bestList(root *html.Node, base, page *url.URL) (candidate, bool) {
+	var all []candidate
+	for _, g := range groupsOf(root) {
+		if !mayBeList(g) {
+			continue
+		}
+		if c := evaluate(g, base, page); len(c.cards) > 0 {
+			all = append(all, c)
+		}
+	}
+	best := pickBest(all, func(c candidate) float64 { return c.score })
+	if best.score == 0 {
+		best = pickBest(all, func(c candidate) float64 { return c.plain })
+	}
+	return best, len(best.cards) > 0 && best.plain/float64(len(best.cards)) >= 0.9
+}
+
+// pickBest is the candidate of the highest score; on a tie the outer group
+// wins (its members are the whole cards).
+func pickBest(all []candidate, score func(candidate) float64) candidate {
+	var best candidate
+	for _, c := range all {
+		s, b := score(c), score(best)
+		if s > b*1.02 || s >= b*0.98 && best.group != nil && c.group.depth < best.group.depth && len(c.cards) >= len(best.cards) {
+			best = c
+		}
+	}
+	return best
+}
+
+// mayBeList is a cheap test before a group is read: one of its members has a link.
+func mayBeList(g *group) bool {
+	for _, m := range g.members {
+		if goquery.NewDocumentFromNode(m).Selection.Find("a[href], [data-href], [data-url], [data-link]").Length() > 0 || attrOf(m, "href") != "" || attrOf(m, "data-href") != "" || attrOf(m, "data-url") != "" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,128 @@
+package extract
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// This file reads the amounts a card shows: prices, living areas and rooms.
+
+const (
+	number   = `\d{1,3}(?:[.,\x{a0}\x{202f}' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`
+	currency = `€|EUR|\$|USD|US\$|£|GBP|CHF|Fr\.|zł|PLN|kr\.?|SEK|NOK|DKK|Kč|CZK|Ft|HUF|lei|RON|₹|¥|R\$|A\$|C\$`
+)
+
+var (
+	// rePrice matches a price as shown: an amount (or a range) with its currency
+	// before or after, and a trailing "VB" (negotiable) where the site writes it.
+	rePrice     = regexp.MustCompile(`(?:(?:` + currency + `)\s?(?:` + number + `)(?:\s?[-–]\s?(?:` + currency + `)?\s?(?:` + number + `))?|(?:` + number + `)(?:\s?[-–]\s?(?:` + number + `))?\s?(?:` + currency + `)(?:\s?VB\b)?)`)
+	reOnRequest = regexp.MustCompile(`(?i)^(preis )?auf anfrage$|^price on (request|application)$|^on request$|^poa$|^vb$|^zu verschenken$|^free$|^gratis$`)
+	reNumber    = regexp.MustCompile(number)
+	reRange     = regexp.MustCompile(`\d\s?[-–]\s?(?:` + currency + `)?\s?\d`)
+	reCurrency  = regexp.MustCompile(currency)
+	// reDiscount is a price that is a saving, not the price ("$900 OFF", "-20 %").
+	reDiscount = regexp.MustCompile(`(?i)\b(off|sparen|save|rabatt|discount)\b`)
+
+	reSize  = regexp.MustCompile(`(?i)(?:ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?\s?(?:m²|m2|qm|m\x{b2}|sq\.?\s?ft|sqm)`)
+	reRooms = regexp.MustCompile(`(?i)\d+(?:[.,]\d)?(?:\s?[-–]\s?\d+(?:[.,]\d)?)?\s?(?:-?\s?zimmer|zi\.?|zkb|raum|rooms?|bedrooms?|beds?|pokoje|pokój|pok\.|habitaci(?:ones|ón)|hab\.|locali|vær(?:elser)?|rum)\b`)
+)
+
+// findPrice returns the first price shown in s ("1.950 € VB", "€ 3.500",
+// "505.900 - 999.900 €", "Preis auf Anfrage"), "" if there is none. A saving
+// ("$900 OFF") is not a price.
+func findPrice(s string) string {
+	if reOnRequest.MatchString(strings.TrimSpace(s)) {
+		return strings.TrimSpace(s)
+	}
+	for _, loc := range rePrice.FindAllStringIndex(s, -1) {
+		m := strings.TrimSpace(s[loc[0]:loc[1]])
+		if after := s[loc[1]:]; reDiscount.MatchString(firstWord(after)) {
+			continue
+		}
+		return m
+	}
+	return ""
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// priceValue parses a shown price: "1.250 €" → 1250 EUR, "€1,250" → 1250,
+// "1.250,50 €" → 1250.5. A range or a price on request has no value (0).
+func priceValue(price string) (float64, string) {
+	cur := currencyCode(reCurrency.FindString(price))
+	if reRange.MatchString(price) {
+		return 0, cur
+	}
+	m := reNumber.FindString(price)
+	if m == "" {
+		return 0, cur
+	}
+	return parseNumber(m), cur
+}
+
+// parseNumber reads "1.250", "1,250", "1 250", "1.250,50" and "1250.5": a
+// separator followed by exactly three digits groups thousands, the last other
+// one is the decimal point.
+func parseNumber(m string) float64 {
+	m = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "'", " ").Replace(m)
+	lastSep := strings.LastIndexAny(m, ".,")
+	intPart, frac := m, ""
+	if lastSep >= 0 && len(m)-lastSep-1 != 3 {
+		intPart, frac = m[:lastSep], m[lastSep+1:]
+	}
+	intPart = strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, intPart)
+	v, err := strconv.ParseFloat(intPart+"."+frac+"0", 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+var currencyCodes = map[string]string{
+	"€": "EUR", "EUR": "EUR", "$": "USD", "US$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
+	"CHF": "CHF", "Fr.": "CHF", "zł": "PLN", "PLN": "PLN", "SEK": "SEK", "NOK": "NOK", "DKK": "DKK",
+	"Kč": "CZK", "CZK": "CZK", "Ft": "HUF", "HUF": "HUF", "lei": "RON", "RON": "RON", "₹": "INR",
+	"¥": "JPY", "R$": "BRL", "A$": "AUD", "C$": "CAD", "kr": "SEK", "kr.": "DKK",
+}
+
+func currencyCode(sign string) string { return currencyCodes[sign] }
+
+// findSize returns the living area shown in s ("70 m²", "~1.170 m²"), with
+// "m2"/"qm" written as m², "" if none.
+func findSize(s string) string {
+	m := reSize.FindString(s)
+	if m == "" {
+		return ""
+	}
+	return normSize(m)
+}
+
+func normSize(s string) string {
+	for _, w := range []string{"m2", "M2", "qm"} {
+		if strings.HasSuffix(s, w) {
+			return s[:len(s)-len(w)] + "m²"
+		}
+	}
+	return s
+}
+
+// findRooms returns the rooms shown in s ("2 Zi.", "3 Zimmer", "2 rooms").
+func findRooms(s string) string { return reRooms.FindString(s) }
+
+// amount reports whether s is a bare amount ("3", "2,5", "55 - 117") — the value
+// of a labelled fact.
+var reBare = regexp.MustCompile(`^(?:ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?$`)
+
+func bareAmount(s string) bool { return reBare.MatchString(strings.TrimSpace(s)) }

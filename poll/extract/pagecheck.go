@@ -1,0 +1,89 @@
+package extract
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+)
+
+// This file says what a page without listings is: a bot check served instead
+// of results, or a results page that says it found nothing.
+
+// blockedTitles are page titles of bot checks served instead of results.
+var blockedTitles = []string{"ich bin kein roboter", "just a moment", "attention required", "access denied",
+	"are you a robot", "are you human", "captcha", "security check", "pardon our interruption", "bot protection",
+	"zugriff verweigert", "sicherheitsüberprüfung", "un momento", "verifica di sicurezza", "request unsuccessful"}
+
+var (
+	reCaptchaScript = regexp.MustCompile(`(?i)geetest|recaptcha|hcaptcha|captcha-delivery|challenges\.cloudflare\.com|px-captcha|perimeterx|distil|/cdn-cgi/challenge-platform`)
+	reCaptchaID     = regexp.MustCompile(`(?i)captcha|challenge-form|cf-challenge|challenge-running|px-captcha|distil`)
+)
+
+// blocked returns evidence that a page without listings is a bot check ("" if
+// none): its title, a captcha script, or a captcha element.
+func (pg *page) blocked() string {
+	title := PageTitle(pg.root)
+	t := strings.ToLower(title)
+	for _, m := range blockedTitles {
+		if strings.Contains(t, m) {
+			return fmt.Sprintf("title %q", title)
+		}
+	}
+	var evidence string
+	pg.doc.Find("script[src], [id]").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if src := s.AttrOr("src", ""); src != "" && reCaptchaScript.MatchString(src) {
+			evidence = "captcha script " + src
+		} else if id := s.AttrOr("id", ""); id != "" && reCaptchaID.MatchString(id) {
+			evidence = "element #" + id
+		}
+		return evidence == ""
+	})
+	return evidence
+}
+
+// PageTitle is the text of the page's first <title> that has some ("" if
+// none): the product's one page-title reader.
+func PageTitle(root *html.Node) string {
+	var out string
+	goquery.NewDocumentFromNode(root).Find("title").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		out = clean(s.Text())
+		return out == ""
+	})
+	return out
+}
+
+// noResultsPhrases are phrases by which result pages say they found nothing.
+var noResultsPhrases = []string{
+	"keine ergebnisse", "0 treffer", "keine treffer", "no results", "0 results", "keine passenden angebote",
+	"0 ergebnisse", "0 angebote", "keine angebote gefunden", "keine anzeigen gefunden", "leider keine passenden",
+	"leider keine angebote", "leider keine ergebnisse", "leider keine treffer", "nothing found", "no listings", "no matches", "no properties found",
+	"keine objekte gefunden", "keine immobilien gefunden", "no hay anuncios", "no hay resultados",
+	"nessun risultato", "nessun annuncio", "aucun résultat", "aucune annonce", "geen resultaten", "brak wyników",
+}
+
+// saysNoResults reports whether the page's visible text holds one of the
+// phrases (the site's own, then the common ones). A phrase that starts with a
+// digit must not follow one ("10 Treffer" is not "0 Treffer").
+func (pg *page) saysNoResults(own []string) bool {
+	body := strings.ToLower(text(pg.root))
+	for _, ph := range append(own, noResultsPhrases...) {
+		for i := 0; ; {
+			j := strings.Index(body[i:], ph)
+			if j < 0 {
+				break
+			}
+			j += i
+			if ph[0] >= '0' && ph[0] <= '9' && j > 0 {
+				if c := body[j-1]; c >= '0' && c <= '9' || c == '.' || c == ',' {
+					i = j + 1
+					continue
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
