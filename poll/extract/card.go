@@ -19,6 +19,9 @@ import (
 type fieldSel struct {
 	Title, Price, Location, Size, Rooms string
 	Promoted                            string // cards that are paid highlights of a result
+	// LocationAfter: the location is what follows the first occurrence of
+	// this in the location element ("3er WG | Köln Ehrenfeld | …" after "|").
+	LocationAfter string
 }
 
 // readCard reads the listing of one card whose URL is known.
@@ -26,15 +29,19 @@ func readCard(c card, base *url.URL, fs fieldSel) Listing {
 	s := goquery.NewDocumentFromNode(c.node).Selection
 	f := factsOf(c.node)
 	l := Listing{URL: c.url.String()}
-	l.Title = pick(s, fs.Title, func() string { return cardTitle(s, c) })
+	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f) }), "")
 	l.Price = pick(s, fs.Price, func() string { return cardPrice(s, f) })
 	if fs.Price != "" {
 		l.Price = firstNonEmpty(findPrice(l.Price), l.Price)
 	}
 	l.PriceValue, l.Currency = priceValue(l.Price)
-	l.Location = strings.TrimSpace(reDistance.ReplaceAllString(pick(s, fs.Location, func() string { return cardLocation(s, f) }), ""))
-	l.Size = pick(s, fs.Size, func() string { return cardSize(s, f) })
-	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(s, f) })
+	l.Location = pick(s, fs.Location, func() string { return cardLocation(s, f) })
+	if _, after, ok := strings.Cut(l.Location, fs.LocationAfter); ok && fs.LocationAfter != "" {
+		l.Location = after
+	}
+	l.Location = strings.TrimSpace(reDistance.ReplaceAllString(l.Location, ""))
+	l.Size = pick(s, fs.Size, func() string { return cardSize(s, f, l.Title) })
+	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(s, f, l.Title) })
 	l.Image = cardImage(s, base)
 	l.Promoted = promoted(c.node) || fs.Promoted != "" && s.Is(fs.Promoted)
 	return l
@@ -67,7 +74,7 @@ var (
 	notTitleHint = hintSet("subtitle", "username", "agent", "broker", "company", "provider", "realtor", "makler", "user")
 	priceHint    = hintSet("price", "prices", "preis", "kaufpreis", "mietpreis", "miete", "kaltmiete", "rent", "cost", "betrag", "amount")
 	notPriceHint = hintSet("old", "before", "previous", "sqm", "m2", "qm", "label", "finanzierung", "rate", "monthly", "strike")
-	placeHint    = hintSet("location", "address", "adress", "addr", "place", "city", "district", "region", "geo", "standort", "ort", "lage", "locality")
+	placeHint    = hintSet("location", "address", "adress", "addr", "place", "city", "district", "region", "geo", "standort", "ort", "lage", "locality", "marker", "pin")
 	reDistance   = regexp.MustCompile(`\s*\(?\s*(?:ca\.\s*)?\d+(?:[.,]\d+)?\s?km\s*\)?$`)
 )
 
@@ -109,9 +116,12 @@ func (h hintWords) in(words map[string]bool) bool {
 // cardTitle: the card's own heading; else an element named as its title; else
 // the listing link's text; else the link's aria-label or title without the
 // parts the card shows elsewhere; else a picture's alt text.
-func cardTitle(s *goquery.Selection, c card) string {
-	return untruncated(shownTitle(s, c), c.link)
+func cardTitle(s *goquery.Selection, c card, f facts) string {
+	return untruncated(shownTitle(s, c, f), c.link)
 }
+
+// reBadge is a badge written before the title ("NEU Sonnige 3-Zimmer-Wohnung").
+var reBadge = regexp.MustCompile(`^(?:NEU|NEW|TOP|HOT)\s+`)
 
 // untruncated gives the full title when the card cuts it short ("Gemein…")
 // and the link's title attribute holds the whole of it.
@@ -126,7 +136,24 @@ func untruncated(t string, link *html.Node) string {
 	return t
 }
 
-func shownTitle(s *goquery.Selection, c card) string {
+// factsLine: a summary of the card's facts ("2 Zimmer, 50 m², 800 € | …").
+func factsLine(ln string) bool {
+	n := 0
+	for _, found := range []bool{findPrice(ln) != "", findSize(ln) != "", findRooms(ln) != ""} {
+		if found {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// labelled: a "Label: value" line.
+func labelled(ln string) bool {
+	k, _, ok := strings.Cut(ln, ":")
+	return ok && label(k) != ""
+}
+
+func shownTitle(s *goquery.Selection, c card, f facts) string {
 	if t := headingTitle(s); t != "" {
 		return t
 	}
@@ -134,7 +161,7 @@ func shownTitle(s *goquery.Selection, c card) string {
 	s.Find("*").EachWithBreak(func(_ int, e *goquery.Selection) bool {
 		h := hints(e.Get(0))
 		if titleHint.in(h) && !notTitleHint.in(h) {
-			if t := text(e.Get(0)); titleLike(t) {
+			if t := text(e.Get(0)); titleLike(t) && !factsLine(t) {
 				named = t
 				return false
 			}
@@ -150,8 +177,11 @@ func shownTitle(s *goquery.Selection, c card) string {
 	if t := labelTitle(s, c); t != "" && !callToAction(t) {
 		return t
 	}
+	if t := f.get(titleLabels); t != "" {
+		return t
+	}
 	for _, ln := range lines(c.node) {
-		if len(strings.Fields(ln)) >= 3 && titleLike(ln) && !callToAction(ln) && label(strings.SplitN(ln, ":", 2)[0]) == "" {
+		if len(strings.Fields(ln)) >= 3 && titleLike(ln) && !callToAction(ln) && !labelled(ln) && !factsLine(ln) {
 			return ln
 		}
 	}
@@ -330,7 +360,7 @@ func cardLocation(s *goquery.Selection, f facts) string {
 }
 
 // cardSize: a labelled living area, else the first area shown.
-func cardSize(s *goquery.Selection, f facts) string {
+func cardSize(s *goquery.Selection, f facts, title string) string {
 	if v := f.get(sizeLabels); v != "" {
 		if m := findSize(v); m != "" {
 			return m
@@ -339,7 +369,7 @@ func cardSize(s *goquery.Selection, f facts) string {
 			return v + " m²"
 		}
 	}
-	for _, ln := range factLines(s) {
+	for _, ln := range factLines(s, title) {
 		if strings.Contains(strings.ToLower(ln), "grundst") {
 			continue // a plot, not a living area
 		}
@@ -350,14 +380,16 @@ func cardSize(s *goquery.Selection, f facts) string {
 	return ""
 }
 
-// factLines are a card's lines, short ones (facts) before long ones (the
-// title, descriptions), so "2 Zi." beats "Schöne 2-Zimmer-Wohnung".
-func factLines(s *goquery.Selection) []string {
+// factLines are a card's lines but its title, short ones (facts) before long
+// ones (descriptions), so "2 Zi." beats "Schöne 2-Zimmer-Wohnung".
+func factLines(s *goquery.Selection, title string) []string {
 	var short, long []string
 	for _, ln := range lines(s.Get(0)) {
-		if len(ln) <= 30 {
+		switch {
+		case ln == title || strings.Contains(title, ln):
+		case len(ln) <= 30:
 			short = append(short, ln)
-		} else {
+		default:
 			long = append(long, ln)
 		}
 	}
@@ -365,7 +397,7 @@ func factLines(s *goquery.Selection) []string {
 }
 
 // cardRooms: a labelled room count, else the first room count shown.
-func cardRooms(s *goquery.Selection, f facts) string {
+func cardRooms(s *goquery.Selection, f facts, title string) string {
 	if v := f.get(roomLabels); v != "" {
 		if bareAmount(v) {
 			return v
@@ -374,7 +406,7 @@ func cardRooms(s *goquery.Selection, f facts) string {
 			return m
 		}
 	}
-	for _, ln := range factLines(s) {
+	for _, ln := range factLines(s, title) {
 		if m := findRooms(ln); m != "" {
 			return m
 		}
@@ -453,6 +485,33 @@ func isAd(c card) bool {
 	return false
 }
 
+// adMember reports a group member that holds an element the site marks as a
+// paid placement by a data attribute (data-campaign_type="premium_ads").
+func adMember(m *html.Node) bool {
+	found := false
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for _, a := range n.Attr {
+			if strings.HasPrefix(a.Key, "data-") && adValue(a.Val) {
+				found = true
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil && !found; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				walk(c)
+			}
+		}
+	}
+	walk(m)
+	return found
+}
+
+func adValue(v string) bool {
+	v = strings.ToLower(v)
+	return strings.Contains(v, "premium_ads") || v == "sponsored" || v == "advertisement"
+}
+
 func adMarked(e *html.Node) bool {
 	{
 		for _, c := range strings.Fields(strings.ToLower(attrOf(e, "class"))) {
@@ -461,8 +520,7 @@ func adMarked(e *html.Node) bool {
 			}
 		}
 		for _, a := range e.Attr {
-			v := strings.ToLower(a.Val)
-			if strings.HasPrefix(a.Key, "data-") && (strings.Contains(v, "premium_ads") || v == "sponsored" || v == "advertisement") {
+			if strings.HasPrefix(a.Key, "data-") && adValue(a.Val) {
 				return true
 			}
 		}

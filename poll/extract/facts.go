@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 
+	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -18,7 +19,8 @@ var (
 	priceLabels = []string{"kaltmiete", "nettokaltmiete", "kaufpreis", "miete", "mietpreis", "preis", "price", "rent", "monthly rent", "cena", "prix", "prezzo", "precio", "warmmiete", "gesamtmiete"}
 	sizeLabels  = []string{"wohnfläche", "fläche", "größe", "living area", "living space", "size", "area", "wfl", "surface", "powierzchnia"}
 	roomLabels  = []string{"zimmer", "zimmeranzahl", "anzahl zimmer", "räume", "rooms", "zi", "pokoje", "zimmerzahl"}
-	placeLabels = []string{"adresse", "address", "lage", "ort", "standort", "location", "anschrift"}
+	placeLabels = []string{"adresse", "address", "lage", "ort", "standort", "location", "anschrift", "stadtteil", "bezirk"}
+	titleLabels = []string{"objekt", "titel", "title", "bezeichnung", "angebot", "wohnung", "name"}
 )
 
 // get returns the value of the first label of the list that the card shows.
@@ -31,9 +33,13 @@ func (f facts) get(labels []string) string {
 	return ""
 }
 
-// factsOf collects the labelled facts of a card; the innermost pair wins.
+// factsOf collects the labelled facts of a card; the innermost pair wins. A
+// table row's cells are labelled by the table's column headings.
 func factsOf(n *html.Node) facts {
 	f := facts{}
+	if n.DataAtom == atom.Tr {
+		columnFacts(n, f)
+	}
 	var walk func(*html.Node)
 	walk = func(e *html.Node) {
 		if e.Type != html.ElementNode || skipText(e) {
@@ -72,6 +78,33 @@ func factsOf(n *html.Node) facts {
 	}
 	walk(n)
 	return f
+}
+
+// columnFacts labels a row's cells with the headings of their columns.
+func columnFacts(tr *html.Node, f facts) {
+	var table *html.Node
+	for p := tr.Parent; p != nil; p = p.Parent {
+		if p.DataAtom == atom.Table {
+			table = p
+			break
+		}
+	}
+	if table == nil {
+		return
+	}
+	heads := goquery.NewDocumentFromNode(table).Find("tr").FilterFunction(func(_ int, s *goquery.Selection) bool {
+		return s.Find("th").Length() > 0
+	}).First().Find("th")
+	i := 0
+	for c := tr.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom != atom.Td && c.DataAtom != atom.Th {
+			continue
+		}
+		if k, v := label(text(heads.Get(min(i, heads.Length()-1)))), text(c); i < heads.Length() && k != "" && v != "" && f[k] == "" {
+			f[k] = v
+		}
+		i++
+	}
 }
 
 // add records a label's value unless a smaller element gave it already.

@@ -60,7 +60,6 @@ var fixtures = []fixtureCase{
 	{name: "kleinanzeigen-results", url: "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", sel: Selectors{Item: "article.aditem", Title: "h2"}},
 }
 
-
 func mustURL(s string) *url.URL {
 	u, err := url.Parse(s)
 	if err != nil {

@@ -136,6 +136,9 @@ func evaluate(g *group, base, page *url.URL) candidate {
 	links := make([][]memberLink, len(g.members))
 	slotURLs := map[string]map[string]bool{}
 	for i, m := range g.members {
+		if adMember(m) {
+			continue // a paid placement: neither a card nor evidence of the list's shape
+		}
 		links[i] = linksIn(m, base, page)
 		seen := map[string]bool{}
 		for _, l := range links[i] {
@@ -157,22 +160,11 @@ func evaluate(g *group, base, page *url.URL) candidate {
 	seenURL := map[string]bool{}
 	containers := 0
 	for i, m := range g.members {
-		var first *memberLink
-		distinct := map[string]bool{}
-		for k := range links[i] {
-			l := &links[i][k]
-			if l.slot != slot {
-				continue
-			}
-			distinct[l.url.String()] = true
-			if first == nil {
-				first = l
-			}
-		}
+		first, n := slotLink(links[i], slot)
 		if first == nil {
 			continue
 		}
-		if len(distinct) > 1 {
+		if n > 1 {
 			containers++
 			continue
 		}
@@ -196,6 +188,35 @@ func evaluate(g *group, base, page *url.URL) candidate {
 		c.score, c.plain = c.score*0.1, c.plain*0.1
 	}
 	return c
+}
+
+// slotLink is a member's link at the slot — the first with an id in its URL,
+// else the first — and how many listings the slot leads to in the member
+// (distinct URLs with an id; links without one, such as a badge's link to the
+// site's shop, do not make a card a container).
+func slotLink(links []memberLink, slot string) (*memberLink, int) {
+	var first, firstID *memberLink
+	all, withID := map[string]bool{}, map[string]bool{}
+	for k := range links {
+		l := &links[k]
+		if l.slot != slot {
+			continue
+		}
+		all[l.url.String()] = true
+		if first == nil {
+			first = l
+		}
+		if idFromURL(l.url) != "" {
+			withID[l.url.String()] = true
+			if firstID == nil {
+				firstID = l
+			}
+		}
+	}
+	if firstID != nil {
+		return firstID, len(withID)
+	}
+	return first, len(all)
 }
 
 // bestSlot is the link position that leads to the most distinct URLs.

@@ -14,7 +14,7 @@ import (
 //
 // In order: a value of a card attribute that also stands in the listing's URL
 // (data-adid="123" and /anzeige/123); the id in the URL, when the URL is on the
-// page's own site and no two cards share it; the card attribute that holds an
+// page's own site and no two URLs share it; the card attribute that holds an
 // id on most cards (an <input name="objekt_id">, id="apartment-19537"), which
 // is also how a card linking to a partner site keeps this site's id; last, a
 // hash of the URL without the parameters every card shares.
@@ -30,12 +30,15 @@ func cardIDs(cards []card, page *url.URL) []string {
 	ids := make([]string, len(cards))
 	slots := make([][]idSlot, len(cards))
 	fromURL := make([]string, len(cards))
-	urlCount := map[string]int{}
+	urlsOf := map[string]map[string]bool{} // an id in URLs → the URLs that hold it
 	for i, c := range cards {
 		slots[i] = idSlotsOf(c.node)
 		if siteOf(c.url) == siteOf(page) {
 			fromURL[i] = idFromURL(c.url)
-			urlCount[fromURL[i]]++
+			if urlsOf[fromURL[i]] == nil {
+				urlsOf[fromURL[i]] = map[string]bool{}
+			}
+			urlsOf[fromURL[i]][c.url.String()] = true
 		}
 	}
 	slot := commonSlot(slots, fromURL)
@@ -46,7 +49,7 @@ func cardIDs(cards []card, page *url.URL) []string {
 				break
 			}
 		}
-		if ids[i] == "" && fromURL[i] != "" && urlCount[fromURL[i]] == 1 {
+		if ids[i] == "" && fromURL[i] != "" && len(urlsOf[fromURL[i]]) == 1 {
 			ids[i] = fromURL[i]
 		}
 		if ids[i] == "" && slot != "" {

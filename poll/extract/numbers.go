@@ -25,7 +25,7 @@ var (
 	reDiscount = regexp.MustCompile(`(?i)\b(off|sparen|save|rabatt|discount)\b`)
 
 	reSize  = regexp.MustCompile(`(?i)(?:ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?\s?(?:m²|m2|qm|m\x{b2}|sq\.?\s?ft|sqm)`)
-	reRooms = regexp.MustCompile(`(?i)\d+(?:[.,]\d)?(?:\s?[-–]\s?\d+(?:[.,]\d)?)?\s?(?:-?\s?zimmer|zi\.?|zkb|raum|rooms?|bedrooms?|beds?|pokoje|pokój|pok\.|habitaci(?:ones|ón)|hab\.|locali|vær(?:elser)?|rum)\b`)
+	reRooms = regexp.MustCompile(`(?i)\d+(?:[.,]\d)?(?:\s?[-–]\s?\d+(?:[.,]\d)?)?\s?(?:-?\s?zimmer\b|zi\b\.?|zkb\b|raum\b|rooms?\b|bedrooms?\b|beds?\b|pokoje\b|pokój|pok\.|habitaci(?:ones|ón)\b|hab\.|locali\b|vær(?:elser)?\b|rum\b)`)
 )
 
 // findPrice returns the first price shown in s ("1.950 € VB", "€ 3.500",

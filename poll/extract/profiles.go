@@ -29,7 +29,7 @@ var profiles = []*Profile{
 	{
 		Name: "immo.swp.de", Hosts: []string{"immo.swp.de"},
 		Container: ".item-list-serp", Item: ".js-serp-item", Link: "a.js-item-title-link",
-		Fields:        fieldSel{Title: "a.js-item-title-link", Location: ":has(> .cmicon-map-marker)"},
+		Fields:        fieldSel{Title: "a.js-item-title-link"},
 		NoResultsText: []string{"0 ergebnisse", "keine ergebnisse", "keine passenden", "keine treffer"},
 	},
 	{
@@ -48,7 +48,7 @@ var profiles = []*Profile{
 	{
 		Name: "wg-gesucht.de", Domains: []string{"wg-gesucht.de"},
 		Container: "#main_column", Item: "div.wgg_card.offer_list_item[data-id]", Link: "h2.truncate_title a",
-		Fields:        fieldSel{Title: "h2.truncate_title a", Price: ".middle .col-xs-3", Size: ".middle .text-right"},
+		Fields:        fieldSel{Title: "h2.truncate_title a", Price: ".middle .col-xs-3", Size: ".middle .text-right", Location: ".col-xs-11 > span", LocationAfter: "|"},
 		Exclude:       "[data-campaign_type=premium_ads], :has(a.premium_sticky_asset), :has(a[data-campaign_type=premium_ads])",
 		NoResultsText: []string{"keine passenden angebote", "leider keine angebote", "keine angebote gefunden", "keine anzeigen gefunden"},
 	},

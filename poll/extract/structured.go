@@ -289,7 +289,12 @@ func recordOf(o map[string]any) record {
 	}
 	r.typed = typedListing(o, 0)
 	if p := first(f, numericPrice); p != nil {
-		r.priceNum, _ = strconv.ParseFloat(scalar(p), 64)
+		text := scalar(p)
+		if v, err := strconv.ParseFloat(text, 64); err == nil {
+			r.priceNum = v
+		} else if r.price == "" {
+			r.price = findPrice(clean(text)) // "450 €": shown as the site writes it
+		}
 	}
 	if !strings.Contains(r.url, "/") {
 		r.url = "" // a word, not a link
@@ -355,13 +360,23 @@ func place(v any) string {
 	case string:
 		return clean(t)
 	case map[string]any:
+		// "Düsternbrooker Weg 20, 24105 Kiel"
+		join := func(keys ...string) string {
+			var parts []string
+			for _, k := range keys {
+				if s := scalar(t[k]); s != "" {
+					parts = append(parts, s)
+				}
+			}
+			return strings.Join(parts, " ")
+		}
 		var parts []string
-		for _, k := range []string{"streetAddress", "street", "postalCode", "zipCode", "addressLocality", "city", "district"} {
-			if s := scalar(t[k]); s != "" {
-				parts = append(parts, s)
+		for _, p := range []string{join("streetAddress", "street"), join("postalCode", "zipCode", "addressLocality", "city"), join("district")} {
+			if p != "" {
+				parts = append(parts, p)
 			}
 		}
-		return clean(strings.Join(parts, " "))
+		return clean(strings.Join(parts, ", "))
 	}
 	return ""
 }

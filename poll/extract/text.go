@@ -80,7 +80,7 @@ func ownText(n *html.Node) string {
 func skipText(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Head, atom.Title,
-		atom.Select, atom.Option, atom.Button, atom.Iframe, atom.Object, atom.Input, atom.Textarea:
+		atom.Select, atom.Option, atom.Iframe, atom.Object, atom.Input, atom.Textarea:
 		return true
 	}
 	return hidden(n) || struck(n) || iconGlyph(n)

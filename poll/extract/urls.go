@@ -15,7 +15,7 @@ import (
 // ResolveReference, then canonicalise) and the one reader of a site's id in a URL.
 
 // resolveLink resolves href against base and returns the canonical listing URL:
-// http(s) only (never javascript:, data:, mailto:), no user info, no fragment,
+// http(s) only (never javascript:, data:, mailto:, nor a link with user info), no fragment,
 // scheme and host in lower case, default ports and tracking parameters dropped.
 func resolveLink(base *url.URL, href string) (*url.URL, bool) {
 	href = strings.TrimSpace(href)
@@ -31,7 +31,9 @@ func resolveLink(base *url.URL, href string) (*url.URL, bool) {
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return nil, false
 	}
-	u.User = nil
+	if u.User != nil {
+		return nil, false // "https://site.de@evil.example/": a link that hides where it goes
+	}
 	u.Fragment, u.RawFragment = "", ""
 	u.Host = strings.ToLower(u.Host)
 	if p := u.Port(); p == "80" && u.Scheme == "http" || p == "443" && u.Scheme == "https" {
