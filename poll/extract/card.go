@@ -9,6 +9,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // This file reads one card: its title, price, size, rooms, location, picture
@@ -27,23 +28,26 @@ type fieldSel struct {
 // readCard reads the listing of one card whose URL is known.
 func readCard(c card, base *url.URL, fs fieldSel) Listing {
 	s := goquery.NewDocumentFromNode(c.node).Selection
-	f := factsOf(c.node)
+	var memo skipMemo
+	f := factsOf(c.node, &memo)
+	nm := namedIn(c.node, &memo)
+	c.lines = memo.lines(c.node)
 	l := Listing{URL: c.url.String()}
-	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f) }), "")
-	l.Price = pick(s, fs.Price, func() string { return cardPrice(s, f) })
+	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm) }), "")
+	l.Price = pick(s, fs.Price, func() string { return cardPrice(c.lines, f, nm) })
 	if fs.Price != "" {
 		l.Price = firstNonEmpty(findPrice(l.Price), l.Price)
 	}
 	l.PriceValue, l.Currency = priceValue(l.Price)
-	l.Location = pick(s, fs.Location, func() string { return cardLocation(s, f) })
+	l.Location = pick(s, fs.Location, func() string { return cardLocation(c.lines, f, nm) })
 	if _, after, ok := strings.Cut(l.Location, fs.LocationAfter); ok && fs.LocationAfter != "" {
 		l.Location = after
 	}
 	l.Location = strings.TrimSpace(reDistance.ReplaceAllString(l.Location, ""))
-	l.Size = pick(s, fs.Size, func() string { return cardSize(s, f, l.Title) })
-	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(s, f, l.Title) })
+	l.Size = pick(s, fs.Size, func() string { return cardSize(c.lines, f, l.Title) })
+	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(c.lines, f, l.Title) })
 	l.Image = cardImage(s, base)
-	l.Promoted = promoted(c.node) || fs.Promoted != "" && s.Is(fs.Promoted)
+	l.Promoted = promoted(c.node) || fs.Promoted != "" && s.IsMatcher(matcher(fs.Promoted))
 	return l
 }
 
@@ -52,7 +56,7 @@ func pick(s *goquery.Selection, sel string, generic func() string) string {
 	if sel == "" {
 		return generic()
 	}
-	if m := s.Find(sel).First(); m.Length() > 0 {
+	if m := s.FindMatcher(matcher(sel)).First(); m.Length() > 0 {
 		return text(m.Get(0))
 	}
 	return ""
@@ -82,15 +86,59 @@ var (
 // (class, itemprop, data-testid, id), split at punctuation and camelCase:
 // "SearchResultCardContent-module__5Ax9ZW__price" holds "price".
 func hints(n *html.Node) map[string]bool {
-	raw := attrOf(n, "class") + " " + attrOf(n, "itemprop") + " " + attrOf(n, "data-testid") + " " + attrOf(n, "data-test") + " " + attrOf(n, "data-qa") + " " + attrOf(n, "id")
-	words := map[string]bool{}
-	for _, w := range reHintWord.FindAllString(raw, -1) {
-		words[strings.ToLower(w)] = true
+	var words map[string]bool
+	for _, key := range []string{"class", "itemprop", "data-testid", "data-test", "data-qa", "id"} {
+		v := attrOf(n, key)
+		start := -1
+		for i := 0; i <= len(v); i++ {
+			letter := i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z')
+			upper := letter && v[i] <= 'Z'
+			if start >= 0 && (!letter || upper && v[i-1] >= 'a') {
+				if words == nil {
+					words = map[string]bool{}
+				}
+				words[strings.ToLower(v[start:i])] = true
+				start = -1
+			}
+			if letter && start < 0 {
+				start = i
+			}
+		}
 	}
 	return words
 }
 
-var reHintWord = regexp.MustCompile(`[A-Z]?[a-z]+|[A-Z]+(?:[a-z]+)?|\d+`)
+// named is an element of a card whose attributes name what it holds.
+type named struct {
+	node  *html.Node
+	words map[string]bool
+}
+
+// namedIn lists a card's elements that have hint words, in document order.
+func namedIn(n *html.Node, m *skipMemo) []named {
+	var out []named
+	var walk func(*html.Node)
+	walk = func(e *html.Node) {
+		if e.Type != html.ElementNode {
+			return
+		}
+		icon := e.DataAtom == atom.Svg || iconGlyph(e)
+		if m.skip(e) && !(icon && !hidden(e)) {
+			return
+		}
+		if w := hints(e); len(w) > 0 {
+			out = append(out, named{e, w})
+		}
+		if icon {
+			return // an icon names what stands beside it; it holds no text
+		}
+		for c := e.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
 
 // hintSet matches hint words.
 type hintWords map[string]bool
@@ -116,8 +164,8 @@ func (h hintWords) in(words map[string]bool) bool {
 // cardTitle: the card's own heading; else an element named as its title; else
 // the listing link's text; else the link's aria-label or title without the
 // parts the card shows elsewhere; else a picture's alt text.
-func cardTitle(s *goquery.Selection, c card, f facts) string {
-	return untruncated(shownTitle(s, c, f), c.link)
+func cardTitle(s *goquery.Selection, c card, f facts, nm []named) string {
+	return untruncated(shownTitle(s, c, f, nm), c.link)
 }
 
 // reBadge is a badge written before the title ("NEU Sonnige 3-Zimmer-Wohnung").
@@ -153,23 +201,16 @@ func labelled(ln string) bool {
 	return ok && label(k) != ""
 }
 
-func shownTitle(s *goquery.Selection, c card, f facts) string {
+func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
 	if t := headingTitle(s); t != "" {
 		return t
 	}
-	var named string
-	s.Find("*").EachWithBreak(func(_ int, e *goquery.Selection) bool {
-		h := hints(e.Get(0))
-		if titleHint.in(h) && !notTitleHint.in(h) {
-			if t := text(e.Get(0)); titleLike(t) && !factsLine(t) {
-				named = t
-				return false
+	for _, e := range nm {
+		if titleHint.in(e.words) && !notTitleHint.in(e.words) {
+			if t := text(e.node); titleLike(t) && !factsLine(t) {
+				return t
 			}
 		}
-		return true
-	})
-	if named != "" {
-		return named
 	}
 	if t := linkTitle(s, c); t != "" {
 		return t
@@ -180,12 +221,12 @@ func shownTitle(s *goquery.Selection, c card, f facts) string {
 	if t := f.get(titleLabels); t != "" {
 		return t
 	}
-	for _, ln := range lines(c.node) {
+	for _, ln := range c.lines {
 		if len(strings.Fields(ln)) >= 3 && titleLike(ln) && !callToAction(ln) && !labelled(ln) && !factsLine(ln) {
 			return ln
 		}
 	}
-	return strings.TrimSpace(s.Find("img[alt]").First().AttrOr("alt", ""))
+	return strings.TrimSpace(s.FindMatcher(matcher("img[alt]")).First().AttrOr("alt", ""))
 }
 
 var reCallToAction = regexp.MustCompile(`(?i)^(alle details|details|mehr( erfahren| details| infos)?|more|view|see|ansehen|anzeigen|read more|weiterlesen|zur anzeige|zum angebot|zum expos[eé]|expos[eé] ansehen|show|open)\b`)
@@ -197,7 +238,7 @@ func callToAction(t string) bool { return reCallToAction.MatchString(strings.Tri
 // location or a price line.
 func headingTitle(s *goquery.Selection) string {
 	best, bestLevel := "", 7
-	s.Find("h1, h2, h3, h4, h5, h6, [role=heading]").Each(func(_ int, h *goquery.Selection) {
+	s.FindMatcher(matcher("h1, h2, h3, h4, h5, h6, [role=heading]")).Each(func(_ int, h *goquery.Selection) {
 		n := h.Get(0)
 		level := 6
 		if len(n.Data) == 2 && n.Data[0] == 'h' {
@@ -231,7 +272,7 @@ func placeLike(t string) bool {
 // card gives its first line that is a title and not a price or a fact.
 func linkTitle(s *goquery.Selection, c card) string {
 	best := ""
-	s.Find("a[href]").AddNodes(c.node).Each(func(_ int, a *goquery.Selection) {
+	s.FindMatcher(matcher("a[href]")).AddNodes(c.node).Each(func(_ int, a *goquery.Selection) {
 		n := a.Get(0)
 		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != c.url.String() {
 			return
@@ -253,7 +294,7 @@ func linkTitle(s *goquery.Selection, c card) string {
 func labelTitle(s *goquery.Selection, c card) string {
 	label := strings.TrimSpace(firstNonEmpty(attrOf(c.link, "aria-label"), attrOf(c.link, "title")))
 	if label == "" {
-		s.Find("a[aria-label], a[title]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+		s.FindMatcher(matcher("a[aria-label], a[title]")).EachWithBreak(func(_ int, a *goquery.Selection) bool {
 			label = strings.TrimSpace(firstNonEmpty(a.AttrOr("aria-label", ""), a.AttrOr("title", "")))
 			return label == ""
 		})
@@ -262,7 +303,7 @@ func labelTitle(s *goquery.Selection, c card) string {
 		return ""
 	}
 	shown := map[string]bool{}
-	for _, ln := range lines(c.node) {
+	for _, ln := range c.lines {
 		shown[ln] = true
 	}
 	parts := strings.Split(label, ", ")
@@ -277,23 +318,16 @@ func labelTitle(s *goquery.Selection, c card) string {
 // cardPrice: the first price in an element named as the price, else a
 // labelled price (Kaltmiete, Kaufpreis …), else the first price line that is
 // not a rate per m² or a monthly financing teaser.
-func cardPrice(s *goquery.Selection, f facts) string {
-	var named string
-	s.Find("*").EachWithBreak(func(_ int, e *goquery.Selection) bool {
-		h := hints(e.Get(0))
-		if !priceHint.in(h) || notPriceHint.in(h) {
-			return true
+func cardPrice(ls []string, f facts, nm []named) string {
+	for _, e := range nm {
+		if !priceHint.in(e.words) || notPriceHint.in(e.words) {
+			continue
 		}
-		for _, ln := range lines(e.Get(0)) {
+		for _, ln := range lines(e.node) {
 			if p := findPrice(ln); p != "" && !perUnit(ln) {
-				named = p
-				return false
+				return p
 			}
 		}
-		return true
-	})
-	if named != "" {
-		return named
 	}
 	if v := f.get(priceLabels); v != "" {
 		if p := findPrice(v); p != "" {
@@ -302,7 +336,7 @@ func cardPrice(s *goquery.Selection, f facts) string {
 	}
 	// A line that is a price beats a price inside a sentence.
 	for _, prose := range []bool{false, true} {
-		for _, ln := range lines(s.Get(0)) {
+		for _, ln := range ls {
 			if p := findPrice(ln); p != "" && !perUnit(ln) && (prose || len(ln) <= len(p)+12) {
 				return p
 			}
@@ -328,28 +362,26 @@ func perUnit(line string) bool { return rePerUnit.MatchString(line) }
 
 // cardLocation: an element named as the address or place, a labelled address,
 // else a postcode line; a trailing distance ("(0.6 km)") is dropped.
-func cardLocation(s *goquery.Selection, f facts) string {
+func cardLocation(ls []string, f facts, nm []named) string {
 	var named string
-	s.Find("*").EachWithBreak(func(_ int, e *goquery.Selection) bool {
-		n := e.Get(0)
-		if !placeHint.in(hints(n)) {
-			return true
+	for _, e := range nm {
+		if !placeHint.in(e.words) {
+			continue
 		}
-		t := text(n)
-		if t == "" && n.Parent != nil {
-			t = text(n.Parent) // an icon: the place is written beside it
+		t := text(e.node)
+		if t == "" && e.node.Parent != nil {
+			t = text(e.node.Parent) // an icon: the place is written beside it
 		}
 		if t != "" && len(t) < 120 {
 			named = t
-			return false
+			break
 		}
-		return true
-	})
+	}
 	if named == "" {
 		named = f.get(placeLabels)
 	}
 	if named == "" {
-		for _, ln := range lines(s.Get(0)) {
+		for _, ln := range ls {
 			if rePostcode.MatchString(ln) && len(ln) < 80 {
 				named = ln
 				break
@@ -360,7 +392,7 @@ func cardLocation(s *goquery.Selection, f facts) string {
 }
 
 // cardSize: a labelled living area, else the first area shown.
-func cardSize(s *goquery.Selection, f facts, title string) string {
+func cardSize(ls []string, f facts, title string) string {
 	if v := f.get(sizeLabels); v != "" {
 		if m := findSize(v); m != "" {
 			return m
@@ -369,7 +401,7 @@ func cardSize(s *goquery.Selection, f facts, title string) string {
 			return v + " m²"
 		}
 	}
-	for _, ln := range factLines(s, title) {
+	for _, ln := range factLines(ls, title) {
 		if strings.Contains(strings.ToLower(ln), "grundst") {
 			continue // a plot, not a living area
 		}
@@ -382,9 +414,9 @@ func cardSize(s *goquery.Selection, f facts, title string) string {
 
 // factLines are a card's lines but its title, short ones (facts) before long
 // ones (descriptions), so "2 Zi." beats "Schöne 2-Zimmer-Wohnung".
-func factLines(s *goquery.Selection, title string) []string {
+func factLines(ls []string, title string) []string {
 	var short, long []string
-	for _, ln := range lines(s.Get(0)) {
+	for _, ln := range ls {
 		switch {
 		case ln == title || strings.Contains(title, ln):
 		case len(ln) <= 30:
@@ -397,7 +429,7 @@ func factLines(s *goquery.Selection, title string) []string {
 }
 
 // cardRooms: a labelled room count, else the first room count shown.
-func cardRooms(s *goquery.Selection, f facts, title string) string {
+func cardRooms(ls []string, f facts, title string) string {
 	if v := f.get(roomLabels); v != "" {
 		if bareAmount(v) {
 			return v
@@ -406,7 +438,7 @@ func cardRooms(s *goquery.Selection, f facts, title string) string {
 			return m
 		}
 	}
-	for _, ln := range factLines(s, title) {
+	for _, ln := range factLines(ls, title) {
 		if m := findRooms(ln); m != "" {
 			return m
 		}
@@ -416,7 +448,7 @@ func cardRooms(s *goquery.Selection, f facts, title string) string {
 
 // cardImage: the first picture of the card (lazy-loading attributes first).
 func cardImage(s *goquery.Selection, base *url.URL) string {
-	img := s.Find("img").First()
+	img := s.FindMatcher(matcher("img")).First()
 	if img.Length() == 0 {
 		return ""
 	}
@@ -485,28 +517,8 @@ func isAd(c card) bool {
 	return false
 }
 
-// adMember reports a group member that holds an element the site marks as a
-// paid placement by a data attribute (data-campaign_type="premium_ads").
-func adMember(m *html.Node) bool {
-	found := false
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for _, a := range n.Attr {
-			if strings.HasPrefix(a.Key, "data-") && adValue(a.Val) {
-				found = true
-				return
-			}
-		}
-		for c := n.FirstChild; c != nil && !found; c = c.NextSibling {
-			if c.Type == html.ElementNode {
-				walk(c)
-			}
-		}
-	}
-	walk(m)
-	return found
-}
-
+// adValue: a data attribute's value that marks a paid placement
+// (data-campaign_type="premium_ads").
 func adValue(v string) bool {
 	v = strings.ToLower(v)
 	return strings.Contains(v, "premium_ads") || v == "sponsored" || v == "advertisement"

@@ -90,7 +90,7 @@ type page struct {
 func newPage(root *html.Node, u *url.URL) *page {
 	doc := goquery.NewDocumentFromNode(root)
 	base := u
-	if href, ok := doc.Find("base[href]").First().Attr("href"); ok {
+	if href, ok := doc.FindMatcher(matcher("base[href]")).First().Attr("href"); ok {
 		if b, err := url.Parse(strings.TrimSpace(href)); err == nil {
 			base = u.ResolveReference(b)
 		}
@@ -106,6 +106,9 @@ func (pg *page) automatic() Result {
 	var cards []Listing
 	if ok {
 		cards = pg.readCards(list.cards, fieldSel{})
+	}
+	if complete(cards) {
+		return Result{Method: MethodCards, Listings: cards, Container: true}
 	}
 	docs := jsonDocs(pg.doc)
 	recs, method := bestRecords(docs)
@@ -123,6 +126,25 @@ func (pg *page) automatic() Result {
 	r := Result{Method: MethodNone, NoResults: pg.saysNoResults(nil)}
 	return r
 }
+
+// complete reports a card list that the page's data could not add to: enough
+// cards that each show a title and a price. (Decoding a page's JSON costs more
+// than parsing its HTML; it is read when it can fill or extend the cards.)
+func complete(cards []Listing) bool {
+	if len(cards) < completeList {
+		return false
+	}
+	for _, l := range cards {
+		if l.Title == "" || l.Price == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// completeList is the fewest cards a list needs to be read without its data:
+// a shorter list may be the first few of a longer one the data holds.
+const completeList = 8
 
 // readCards reads each card of a list, ads left out, ids given.
 func (pg *page) readCards(cards []card, fs fieldSel) []Listing {

@@ -35,46 +35,33 @@ func (f facts) get(labels []string) string {
 
 // factsOf collects the labelled facts of a card; the innermost pair wins. A
 // table row's cells are labelled by the table's column headings.
-func factsOf(n *html.Node) facts {
+func factsOf(n *html.Node, m *skipMemo) facts {
 	f := facts{}
 	if n.DataAtom == atom.Tr {
 		columnFacts(n, f)
 	}
-	var walk func(*html.Node)
-	walk = func(e *html.Node) {
-		if e.Type != html.ElementNode || skipText(e) {
-			return
+	// walk returns how many elements e holds: only small elements (a label
+	// and its value) are read as a fact, so a card is not read once per level.
+	var walk func(*html.Node) int
+	walk = func(e *html.Node) int {
+		if e.Type != html.ElementNode || m.skip(e) {
+			return 0
 		}
+		size := 1
 		for c := e.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+			size += walk(c)
 		}
-		switch e.DataAtom {
-		case atom.Dt:
+		if size > maxFactElements {
+			return size
+		}
+		if e.DataAtom == atom.Dt {
 			if dd := nextElementSibling(e); dd != nil && dd.DataAtom == atom.Dd {
-				f.add(text(e), text(dd))
+				f.add(m.text(e), m.text(dd))
 			}
-			return
+			return size
 		}
-		for _, key := range []string{"title", "aria-label"} {
-			if a := attrOf(e, key); a != "" && e.DataAtom != atom.A {
-				if v := text(e); v != "" && len(v) < 40 {
-					f.add(strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(a, v, "")), ":"), v)
-				}
-			}
-		}
-		ls := lines(e)
-		switch {
-		case len(ls) == 2:
-			if label(ls[0]) != "" {
-				f.add(ls[0], ls[1])
-			} else if label(ls[1]) != "" {
-				f.add(ls[1], ls[0])
-			}
-		case len(ls) == 1:
-			if k, v, ok := strings.Cut(ls[0], ": "); ok {
-				f.add(k, v)
-			}
-		}
+		f.read(e, m)
+		return size
 	}
 	walk(n)
 	return f
@@ -92,9 +79,9 @@ func columnFacts(tr *html.Node, f facts) {
 	if table == nil {
 		return
 	}
-	heads := goquery.NewDocumentFromNode(table).Find("tr").FilterFunction(func(_ int, s *goquery.Selection) bool {
-		return s.Find("th").Length() > 0
-	}).First().Find("th")
+	heads := goquery.NewDocumentFromNode(table).FindMatcher(matcher("tr")).FilterFunction(func(_ int, s *goquery.Selection) bool {
+		return s.FindMatcher(matcher("th")).Length() > 0
+	}).First().FindMatcher(matcher("th"))
 	i := 0
 	for c := tr.FirstChild; c != nil; c = c.NextSibling {
 		if c.DataAtom != atom.Td && c.DataAtom != atom.Th {
@@ -104,6 +91,34 @@ func columnFacts(tr *html.Node, f facts) {
 			f[k] = v
 		}
 		i++
+	}
+}
+
+// maxFactElements is the most elements a label-and-value pair spans.
+const maxFactElements = 8
+
+// read takes the fact one small element shows: a label in its title or
+// aria-label, a label line and a value line, or "Label: value".
+func (f facts) read(e *html.Node, m *skipMemo) {
+	for _, key := range []string{"title", "aria-label"} {
+		if a := attrOf(e, key); a != "" && e.DataAtom != atom.A {
+			if v := m.text(e); v != "" && len(v) < 40 {
+				f.add(strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(a, v, "")), ":"), v)
+			}
+		}
+	}
+	ls := m.lines(e)
+	switch {
+	case len(ls) == 2:
+		if label(ls[0]) != "" {
+			f.add(ls[0], ls[1])
+		} else if label(ls[1]) != "" {
+			f.add(ls[1], ls[0])
+		}
+	case len(ls) == 1:
+		if k, v, ok := strings.Cut(ls[0], ": "); ok {
+			f.add(k, v)
+		}
 	}
 }
 

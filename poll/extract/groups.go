@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -25,9 +24,10 @@ type group struct {
 
 // card is one member of a group with the link to its listing.
 type card struct {
-	node *html.Node
-	link *html.Node // the element the URL came from (a, or an element with data-url)
-	url  *url.URL
+	node  *html.Node
+	link  *html.Node // the element the URL came from (a, or an element with data-url)
+	url   *url.URL
+	lines []string // the card's visible lines, once read
 }
 
 // candidate is a group read as a result list.
@@ -109,19 +109,21 @@ type memberLink struct {
 }
 
 // linksIn lists the visible links of a member (the member itself included).
-func linksIn(m *html.Node, base, page *url.URL) []memberLink {
+func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 	var out []memberLink
 	var walk func(n *html.Node, path string)
 	walk = func(n *html.Node, path string) {
-		if n.Type != html.ElementNode || skipStructure(n) {
+		if _, visible := ix.feat[n]; !visible || ix.feat[n].links == 0 {
 			return
 		}
 		path += "/" + n.Data
-		if u, ok := linkOf(n, base); ok && !samePage(u, page) {
+		if u := ix.link[n]; u != nil && !samePage(u, page) {
 			out = append(out, memberLink{node: n, url: u, slot: path})
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c, path)
+			if c.Type == html.ElementNode {
+				walk(c, path)
+			}
 		}
 	}
 	walk(m, "")
@@ -132,14 +134,14 @@ func linksIn(m *html.Node, base, page *url.URL) []memberLink {
 // members a distinct URL is the listing link; members whose slot holds two
 // listings are containers, not cards. The score adds up how much each card
 // looks like a listing.
-func evaluate(g *group, base, page *url.URL) candidate {
+func (ix *index) evaluate(g *group, page *url.URL) candidate {
 	links := make([][]memberLink, len(g.members))
 	slotURLs := map[string]map[string]bool{}
 	for i, m := range g.members {
-		if adMember(m) {
+		if ix.feat[m].ad {
 			continue // a paid placement: neither a card nor evidence of the list's shape
 		}
-		links[i] = linksIn(m, base, page)
+		links[i] = ix.linksIn(m, page)
 		seen := map[string]bool{}
 		for _, l := range links[i] {
 			if seen[l.slot] {
@@ -160,7 +162,7 @@ func evaluate(g *group, base, page *url.URL) candidate {
 	seenURL := map[string]bool{}
 	containers := 0
 	for i, m := range g.members {
-		first, n := slotLink(links[i], slot)
+		first, n := ix.slotLink(links[i], slot)
 		if first == nil {
 			continue
 		}
@@ -171,7 +173,7 @@ func evaluate(g *group, base, page *url.URL) candidate {
 		c.cards = append(c.cards, card{node: m, link: first.node, url: first.url})
 		if s := first.url.String(); !seenURL[s] {
 			seenURL[s] = true
-			w, evidence := cardWeight(m, first.url)
+			w, evidence := cardWeight(ix.feat[m], ix.idOf(first.url) != "")
 			c.plain += w
 			if evidence {
 				c.score += w
@@ -194,7 +196,7 @@ func evaluate(g *group, base, page *url.URL) candidate {
 // else the first — and how many listings the slot leads to in the member
 // (distinct URLs with an id; links without one, such as a badge's link to the
 // site's shop, do not make a card a container).
-func slotLink(links []memberLink, slot string) (*memberLink, int) {
+func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 	var first, firstID *memberLink
 	all, withID := map[string]bool{}, map[string]bool{}
 	for k := range links {
@@ -206,7 +208,7 @@ func slotLink(links []memberLink, slot string) (*memberLink, int) {
 		if first == nil {
 			first = l
 		}
-		if idFromURL(l.url) != "" {
+		if ix.idOf(l.url) != "" {
 			withID[l.url.String()] = true
 			if firstID == nil {
 				firstID = l
@@ -233,34 +235,27 @@ func bestSlot(slotURLs map[string]map[string]bool) string {
 // cardWeight says how much one card looks like a listing, and whether it
 // shows what a listing shows (a price, a size or rooms, a picture) — link
 // lists of navigation and SEO pages show none of these.
-func cardWeight(m *html.Node, u *url.URL) (float64, bool) {
+func cardWeight(f feat, hasID bool) (float64, bool) {
 	w := 0.2
-	ls := lines(m)
-	joined := strings.Join(ls, " ")
-	evidence := false
-	if findPrice(joined) != "" {
+	if f.currency {
 		w += 1.5
-		evidence = true
 	}
-	if findSize(joined) != "" || findRooms(joined) != "" {
+	if f.unit {
 		w += 0.5
-		evidence = true
 	}
-	s := goquery.NewDocumentFromNode(m).Selection
-	if s.Find("img, picture, [style*='background-image']").Length() > 0 || m.DataAtom == atom.Img {
+	if f.image {
 		w += 0.5
-		evidence = true
 	}
-	if s.Find("h1, h2, h3, h4, h5, h6").Length() > 0 {
+	if f.heading {
 		w += 0.3
 	}
-	if len(joined) >= 30 {
+	if f.textLen >= 30 {
 		w += 0.3
 	}
-	if idFromURL(u) != "" {
+	if hasID {
 		w += 0.5
 	}
-	return w, evidence
+	return w, f.currency || f.unit || f.image
 }
 
 // inChrome reports whether n sits in the page's navigation, header or footer.
@@ -279,12 +274,13 @@ func inChrome(n *html.Node) bool {
 
 // bestList returns the page's result list, ok false when no group looks like one.
 func bestList(root *html.Node, base, page *url.URL) (candidate, bool) {
+	ix := newIndex(root, base)
 	var all []candidate
 	for _, g := range groupsOf(root) {
-		if !mayBeList(g) {
+		if !ix.mayBeList(g) {
 			continue
 		}
-		if c := evaluate(g, base, page); len(c.cards) > 0 {
+		if c := ix.evaluate(g, page); len(c.cards) > 0 {
 			all = append(all, c)
 		}
 	}
@@ -308,10 +304,10 @@ func pickBest(all []candidate, score func(candidate) float64) candidate {
 	return best
 }
 
-// mayBeList is a cheap test before a group is read: one of its members has a link.
-func mayBeList(g *group) bool {
+// mayBeList is a cheap test before a group is read: a member has a link.
+func (ix *index) mayBeList(g *group) bool {
 	for _, m := range g.members {
-		if goquery.NewDocumentFromNode(m).Selection.Find("a[href], [data-href], [data-url], [data-link]").Length() > 0 || attrOf(m, "href") != "" || attrOf(m, "data-href") != "" || attrOf(m, "data-url") != "" {
+		if ix.feat[m].links > 0 {
 			return true
 		}
 	}

@@ -33,7 +33,7 @@ func (pg *page) blocked() string {
 		}
 	}
 	var evidence string
-	pg.doc.Find("script[src], [id]").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+	pg.doc.FindMatcher(matcher("script[src], [id]")).EachWithBreak(func(_ int, s *goquery.Selection) bool {
 		if src := s.AttrOr("src", ""); src != "" && reCaptchaScript.MatchString(src) {
 			evidence = "captcha script " + src
 		} else if id := s.AttrOr("id", ""); id != "" && reCaptchaID.MatchString(id) {
@@ -48,7 +48,7 @@ func (pg *page) blocked() string {
 // none): the product's one page-title reader.
 func PageTitle(root *html.Node) string {
 	var out string
-	goquery.NewDocumentFromNode(root).Find("title").EachWithBreak(func(_ int, s *goquery.Selection) bool {
+	goquery.NewDocumentFromNode(root).FindMatcher(matcher("title")).EachWithBreak(func(_ int, s *goquery.Selection) bool {
 		out = clean(s.Text())
 		return out == ""
 	})

@@ -98,14 +98,14 @@ func profileFor(host string) *Profile {
 // byProfile reads a page with a site's profile.
 func (pg *page) byProfile(p *Profile) Result {
 	r := Result{Site: p.Name, Method: "profile:" + p.Name}
-	if p.NoResults != "" && pg.doc.Find(p.NoResults).Length() > 0 {
+	if p.NoResults != "" && pg.doc.FindMatcher(matcher(p.NoResults)).Length() > 0 {
 		r.NoResults = true
 		return r
 	}
-	r.Container = p.Container != "" && pg.doc.Find(p.Container).Length() > 0
-	items := pg.doc.Find(p.Item)
+	r.Container = p.Container != "" && pg.doc.FindMatcher(matcher(p.Container)).Length() > 0
+	items := pg.doc.FindMatcher(matcher(p.Item))
 	if p.Exclude != "" {
-		items = items.Not(p.Exclude)
+		items = items.NotMatcher(matcher(p.Exclude))
 	}
 	cards := pg.itemCards(items, p.Link)
 	r.Listings = pg.readCards(cards, p.Fields)

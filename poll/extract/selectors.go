@@ -3,9 +3,11 @@ package extract
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/cascadia"
+	"golang.org/x/net/html"
 )
 
 // compiled are the user's selectors, checked.
@@ -53,7 +55,7 @@ func ValidateSelectors(s Selectors) error {
 // listing; link/title/price are matched inside it (the item itself may be the
 // link), and whatever they leave open is read as automatic extraction reads it.
 func (pg *page) bySelectors(c *compiled) Result {
-	items := pg.doc.Find(c.item)
+	items := pg.doc.FindMatcher(matcher(c.item))
 	cards := pg.itemCards(items, c.link)
 	return Result{Method: MethodSelectors, Container: items.Length() > 0, Listings: pg.readCards(cards, c.fields)}
 }
@@ -67,10 +69,10 @@ func (pg *page) itemCards(items *goquery.Selection, link string) []card {
 		n := it.Get(0)
 		cands := []*goquery.Selection{it}
 		if link != "" {
-			cands = []*goquery.Selection{it.Find(link).AddSelection(it.Filter(link))}
+			cands = []*goquery.Selection{it.FindMatcher(matcher(link)).AddSelection(it.FilterMatcher(matcher(link)))}
 		}
 		for _, s := range cands {
-			for _, e := range s.AddSelection(s.Find("a[href], [data-href], [data-url], [data-link]")).Nodes {
+			for _, e := range s.AddSelection(s.FindMatcher(matcher("a[href], [data-href], [data-url], [data-link]"))).Nodes {
 				if u, ok := linkOf(e, pg.base); ok && !samePage(u, pg.url) {
 					out = append(out, card{node: n, link: e, url: u})
 					return
@@ -80,3 +82,28 @@ func (pg *page) itemCards(items *goquery.Selection, link string) []card {
 	})
 	return out
 }
+
+// compiledSel holds every selector compiled so far (profiles', users', our
+// own): goquery compiles a selector string on every Find.
+var compiledSel sync.Map
+
+// matcher is sel compiled once. sel must be valid (checked when a search is
+// saved, or written by us); an invalid one matches nothing.
+func matcher(sel string) goquery.Matcher {
+	if m, ok := compiledSel.Load(sel); ok {
+		return m.(goquery.Matcher)
+	}
+	var m goquery.Matcher = nothing{}
+	if c, err := cascadia.Compile(sel); err == nil {
+		m = c
+	}
+	compiledSel.Store(sel, m)
+	return m
+}
+
+// nothing matches no element.
+type nothing struct{}
+
+func (nothing) Match(*html.Node) bool               { return false }
+func (nothing) MatchAll(*html.Node) []*html.Node    { return nil }
+func (nothing) Filter(ns []*html.Node) []*html.Node { return nil }

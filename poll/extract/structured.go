@@ -29,7 +29,7 @@ var reAssign = regexp.MustCompile(`(?:window\.|self\.)?[A-Za-z_$][\w$.]*\s*=\s*(
 // jsonDocs decodes every JSON source of the page with encoding/json.
 func jsonDocs(doc *goquery.Document) []jsonDoc {
 	var out []jsonDoc
-	doc.Find("script").Each(func(_ int, s *goquery.Selection) {
+	doc.FindMatcher(matcher("script")).Each(func(_ int, s *goquery.Selection) {
 		typ := strings.ToLower(s.AttrOr("type", ""))
 		body := strings.TrimSpace(s.Text())
 		if body == "" {
@@ -52,7 +52,7 @@ func jsonDocs(doc *goquery.Document) []jsonDoc {
 			out = append(out, assignments(body)...)
 		}
 	})
-	doc.Find("*").Each(func(_ int, s *goquery.Selection) {
+	doc.FindMatcher(matcher("*")).Each(func(_ int, s *goquery.Selection) {
 		for _, a := range s.Get(0).Attr {
 			if v := strings.TrimSpace(a.Val); len(v) > 20 && v[0] == '{' && strings.Contains(v, `"`) {
 				if j, ok := decodeJSON(v); ok {
@@ -127,7 +127,7 @@ func arraysOf(docs []jsonDoc) []*jsonArray {
 		case []any:
 			var objs []map[string]any
 			for _, c := range t {
-				if o, ok := c.(map[string]any); ok {
+				if o, ok := c.(map[string]any); ok && len(o) >= 2 {
 					objs = append(objs, o)
 				}
 			}
@@ -169,6 +169,9 @@ func bestRecords(docs []jsonDoc) ([]record, string) {
 	var best []record
 	method, bestScore := "", 0
 	for _, a := range arraysOf(docs) {
+		if !anyListingLike(a.items) {
+			continue
+		}
 		var recs []record
 		for _, o := range a.items {
 			if r := recordOf(o); r.listingLike() {
@@ -181,6 +184,17 @@ func bestRecords(docs []jsonDoc) ([]record, string) {
 		best, method, bestScore = recs, a.method, len(recs)
 	}
 	return best, method
+}
+
+// anyListingLike: one of the first members of an array reads as a listing
+// (a quick look before the whole array is read).
+func anyListingLike(items []map[string]any) bool {
+	for _, o := range items[:min(3, len(items))] {
+		if recordOf(o).listingLike() {
+			return true
+		}
+	}
+	return false
 }
 
 // fields flattens an object for reading: its own members, then those of the
@@ -241,9 +255,9 @@ func nameValues(list []any, out map[string]any) {
 	}
 }
 
-func normKey(k string) string {
-	return strings.NewReplacer("_", "", "-", "", " ", "", "@", "").Replace(strings.ToLower(k))
-}
+var keyPunct = strings.NewReplacer("_", "", "-", "", " ", "", "@", "")
+
+func normKey(k string) string { return keyPunct.Replace(strings.ToLower(k)) }
 
 var (
 	idKeys       = []string{"id", "adid", "listingid", "estateid", "objectid", "advertid", "exposeid", "propertyid", "uuid", "sku", "productid", "guid", "identifier"}
@@ -504,7 +518,7 @@ func enrich(l *Listing, o Listing) {
 // linkWithID finds the page link whose URL carries id, for a record without one.
 func linkWithID(root *html.Node, base *url.URL, id string) string {
 	var found string
-	goquery.NewDocumentFromNode(root).Find("a[href]").EachWithBreak(func(_ int, a *goquery.Selection) bool {
+	goquery.NewDocumentFromNode(root).FindMatcher(matcher("a[href]")).EachWithBreak(func(_ int, a *goquery.Selection) bool {
 		if u, ok := resolveLink(base, a.AttrOr("href", "")); ok && inURL(id, u) {
 			found = u.String()
 			return false

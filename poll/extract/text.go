@@ -16,7 +16,32 @@ import (
 // lines returns the visible text of n as the lines a browser lays out: a block
 // element or <br> ends a line, inline elements join ("98 m<sup>2</sup>" is one
 // line). Each line is cleaned (see clean); empty lines are dropped.
-func lines(n *html.Node) []string {
+func lines(n *html.Node) []string { return (*skipMemo)(nil).lines(n) }
+
+// text is the visible text of n on one line.
+func text(n *html.Node) string { return (*skipMemo)(nil).text(n) }
+
+// skipMemo remembers which elements skipText left out, for reading one card
+// many ways without judging its elements each time. A nil memo remembers
+// nothing. Not safe for concurrent use.
+type skipMemo map[*html.Node]bool
+
+func (m *skipMemo) skip(n *html.Node) bool {
+	if m == nil {
+		return skipText(n)
+	}
+	if *m == nil {
+		*m = map[*html.Node]bool{}
+	}
+	v, ok := (*m)[n]
+	if !ok {
+		v = skipText(n)
+		(*m)[n] = v
+	}
+	return v
+}
+
+func (m *skipMemo) lines(n *html.Node) []string {
 	var out []string
 	var cur strings.Builder
 	flush := func() {
@@ -32,7 +57,7 @@ func lines(n *html.Node) []string {
 			cur.WriteString(c.Data)
 			return
 		case html.ElementNode:
-			if skipText(c) {
+			if m.skip(c) {
 				return
 			}
 		case html.DocumentNode:
@@ -55,12 +80,11 @@ func lines(n *html.Node) []string {
 	return out
 }
 
-// text is the visible text of n on one line.
-func text(n *html.Node) string {
+func (m *skipMemo) text(n *html.Node) string {
 	if n == nil {
 		return ""
 	}
-	return strings.Join(lines(n), " ")
+	return strings.Join(m.lines(n), " ")
 }
 
 // ownText is the visible text of n's own text children (not of its elements).
@@ -133,16 +157,32 @@ var hidingClasses = map[string]bool{
 }
 
 func hidingClass(class string) bool {
-	hides, shows := false, false
-	for _, c := range strings.Fields(strings.ToLower(class)) {
-		if hidingClasses[c] {
-			hides = true
-		}
+	hides := false
+	for rest := class; rest != "" && !hides; {
+		var c string
+		c, rest = nextToken(rest)
+		hides = hidingClasses[c] // (classes are matched as written: "hidden", not "Hidden")
+	}
+	if !hides {
+		return false
+	}
+	for rest := class; rest != ""; {
+		var c string
+		c, rest = nextToken(rest)
 		if showsAtBreakpoint(c) {
-			shows = true
+			return false
 		}
 	}
-	return hides && !shows
+	return true
+}
+
+// nextToken splits the first space-separated token off s.
+func nextToken(s string) (token, rest string) {
+	s = strings.TrimLeft(s, " \t\n\r\f")
+	if i := strings.IndexAny(s, " \t\n\r\f"); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, ""
 }
 
 // showsAtBreakpoint: "md:block", "lg:flex" (Tailwind), "d-md-block" (Bootstrap).
@@ -164,7 +204,11 @@ func struck(n *html.Node) bool {
 	case atom.S, atom.Del, atom.Strike:
 		return true
 	}
-	c := strings.ToLower(attrOf(n, "class") + " " + attrOf(n, "style"))
+	class, style := attrOf(n, "class"), attrOf(n, "style")
+	if class == "" && style == "" {
+		return false
+	}
+	c := strings.ToLower(class + " " + style)
 	for _, w := range []string{"old-price", "old_price", "oldprice", "price-old", "price--old", "strike", "line-through", "was-price", "previous-price", "price-before", "crossed"} {
 		if strings.Contains(c, w) {
 			return true

@@ -1,0 +1,118 @@
+package extract
+
+import (
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// index is what the search for the result list asks of every element,
+// computed in one walk of the tree, so that an element nested in many groups
+// is read once, not once per group.
+type index struct {
+	link map[*html.Node]*url.URL // the resolved link of each visible link element
+	feat map[*html.Node]feat     // what each visible element holds, its subtree included
+	ids  map[*url.URL]string     // idFromURL of each link, once read
+}
+
+// idOf is idFromURL of a link of the index, read once.
+func (ix *index) idOf(u *url.URL) string {
+	id, ok := ix.ids[u]
+	if !ok {
+		id = idFromURL(u)
+		ix.ids[u] = id
+	}
+	return id
+}
+
+// feat sums up an element's subtree for scoring a list (cheap signs, not the
+// careful reading of a card).
+type feat struct {
+	links    int  // visible link elements
+	textLen  int  // bytes of visible text
+	currency bool // a currency sign or code beside a digit
+	unit     bool // m², m2, qm, Zimmer, Zi., rooms …
+	image    bool // an <img>, <picture> or a background image
+	heading  bool // an h1–h6
+	ad       bool // an element marked as a paid placement by a data attribute
+}
+
+func newIndex(root *html.Node, base *url.URL) *index {
+	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, ids: map[*url.URL]string{}}
+	ix.walk(root, base)
+	return ix
+}
+
+func (ix *index) walk(n *html.Node, base *url.URL) feat {
+	var f feat
+	switch n.Type {
+	case html.TextNode:
+		return textFeat(n.Data)
+	case html.ElementNode:
+		if skipStructure(n) {
+			return f
+		}
+		if u, ok := linkOf(n, base); ok {
+			ix.link[n] = u
+			f.links++
+		}
+		switch n.DataAtom {
+		case atom.Img, atom.Picture:
+			f.image = true
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			f.heading = true
+		}
+		if strings.Contains(attrOf(n, "style"), "background-image") {
+			f.image = true
+		}
+		for _, a := range n.Attr {
+			if strings.HasPrefix(a.Key, "data-") && adValue(a.Val) {
+				f.ad = true
+			}
+		}
+	case html.DocumentNode:
+	default:
+		return f
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		cf := ix.walk(c, base)
+		f.links += cf.links
+		f.textLen += cf.textLen
+		f.currency = f.currency || cf.currency
+		f.unit = f.unit || cf.unit
+		f.image = f.image || cf.image
+		f.heading = f.heading || cf.heading
+		f.ad = f.ad || cf.ad
+	}
+	if n.Type == html.ElementNode {
+		ix.feat[n] = f
+	}
+	return f
+}
+
+var (
+	currencySigns = []string{"€", "EUR", "$", "£", "CHF", "zł", "PLN", "Kč", "kr", "Ft", "₹", "¥"}
+	unitWords     = []string{"m²", "m2", "qm", "Zimmer", "zimmer", "Zi.", "Zi ", "room", "Room", "sq"}
+)
+
+func textFeat(s string) feat {
+	f := feat{textLen: len(strings.TrimSpace(s))}
+	if f.textLen == 0 || !strings.ContainsAny(s, "0123456789") {
+		return f
+	}
+	for _, c := range currencySigns {
+		if strings.Contains(s, c) {
+			f.currency = true
+			break
+		}
+	}
+	for _, u := range unitWords {
+		if strings.Contains(s, u) {
+			f.unit = true
+			break
+		}
+	}
+	return f
+}
