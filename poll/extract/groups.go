@@ -3,6 +3,7 @@ package extract
 import (
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -158,11 +159,20 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 	if slot == "" {
 		return candidate{group: g}
 	}
+	shapes := map[string]bool{}
+	for u := range slotURLs[slot] {
+		if pu, err := url.Parse(u); err == nil {
+			shapes[shape(pu)] = true
+		}
+	}
 	c := candidate{group: g}
 	seenURL := map[string]bool{}
 	containers := 0
 	for i, m := range g.members {
 		first, n := ix.slotLink(links[i], slot)
+		if first == nil && len(links[i]) > 0 && links[i][0].node == m && shapes[shape(links[i][0].url)] {
+			first = &links[i][0] // the card's own data-href, where the others' link sits inside
+		}
 		if first == nil {
 			continue
 		}
@@ -219,6 +229,12 @@ func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 		return firstID, len(withID)
 	}
 	return first, len(all)
+}
+
+// shape is a URL's host and number of path segments: the listings of one
+// list share it ("/rostock/kaufen/haus/551203/").
+func shape(u *url.URL) string {
+	return u.Host + "/" + strconv.Itoa(strings.Count(strings.Trim(u.Path, "/"), "/"))
 }
 
 // bestSlot is the link position that leads to the most distinct URLs.
@@ -291,13 +307,12 @@ func bestList(root *html.Node, base, page *url.URL) (candidate, bool) {
 	return best, len(best.cards) > 0 && best.plain/float64(len(best.cards)) >= 0.9
 }
 
-// pickBest is the candidate of the highest score; on a tie the outer group
-// wins (its members are the whole cards).
+// pickBest is the candidate of the highest score; see tieBreak for a tie.
 func pickBest(all []candidate, score func(candidate) float64) candidate {
 	var best candidate
 	for _, c := range all {
 		s, b := score(c), score(best)
-		if s > b*1.02 || s >= b*0.98 && best.group != nil && c.group.depth < best.group.depth && len(c.cards) >= len(best.cards) {
+		if s > b*1.02 || s >= b*0.98 && best.group != nil && len(c.cards) >= len(best.cards) && tieBreak(c, best) {
 			best = c
 		}
 	}
@@ -312,4 +327,14 @@ func (ix *index) mayBeList(g *group) bool {
 		}
 	}
 	return false
+}
+
+// tieBreak: of two lists that score alike, the outer one (its members are the
+// whole cards) — unless both hold one card: then every element around the one
+// listing holds it alone, and the innermost that still shows all is its card.
+func tieBreak(c, best candidate) bool {
+	if len(c.cards) == 1 && len(best.cards) == 1 {
+		return c.group.depth > best.group.depth
+	}
+	return c.group.depth < best.group.depth
 }

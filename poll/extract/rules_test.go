@@ -1,0 +1,192 @@
+package extract
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The rules every page is read by (issue 17), one small page of our own each,
+// in testdata/extract/rules. Each case names the rule it holds.
+
+func readRule(t *testing.T, name, pageURL string, opt Options) Result {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join(fixtureDir, "rules", name+".html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ExtractWith(body, mustURL(pageURL), Selectors{}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// want is what a case asks of one listing; empty fields are not checked.
+type want struct {
+	id, url, title, price string
+	value                 float64
+	promoted              bool
+}
+
+func checkListings(t *testing.T, r Result, ws []want) {
+	t.Helper()
+	if len(r.Listings) != len(ws) {
+		t.Errorf("%d listings (method %s), want %d:", len(r.Listings), r.Method, len(ws))
+		for _, l := range r.Listings {
+			t.Logf("  %s %s %q %q", l.ID, l.URL, l.Title, l.Price)
+		}
+		return
+	}
+	for i, w := range ws {
+		l := r.Listings[i]
+		for _, f := range []struct{ name, got, want string }{
+			{"id", l.ID, w.id}, {"url", l.URL, w.url}, {"title", l.Title, w.title}, {"price", l.Price, w.price},
+		} {
+			if f.want != "" && f.got != f.want {
+				t.Errorf("listing %d %s = %q, want %q", i, f.name, f.got, f.want)
+			}
+		}
+		if w.value != 0 && l.PriceValue != w.value {
+			t.Errorf("listing %d price value = %v, want %v", i, l.PriceValue, w.value)
+		}
+		if l.Promoted != w.promoted {
+			t.Errorf("listing %d promoted = %v, want %v", i, l.Promoted, w.promoted)
+		}
+	}
+}
+
+// Rule 1: the same page served with other tracking parameters gives the same
+// ids and URLs, also for listings whose URL has no id of the site's own.
+func TestRuleIdentityIgnoresTracking(t *testing.T) {
+	a := readRule(t, "tracking-a", "https://www.wohnen-kassel.de/mieten/kassel", Options{})
+	b := readRule(t, "tracking-b", "https://www.wohnen-kassel.de/mieten/kassel", Options{})
+	checkListings(t, a, []want{
+		{url: "https://www.wohnen-kassel.de/wohnung/helle-altbauwohnung-am-park", title: "Helle Altbauwohnung am Park"},
+		{url: "https://www.wohnen-kassel.de/wohnung/dachgeschoss-mit-blick", title: "Dachgeschoss mit Blick"},
+		{id: "4711", url: "https://www.wohnen-kassel.de/anzeige/4711", title: "Zimmer in WG"},
+	})
+	if len(a.Listings) != len(b.Listings) {
+		t.Fatalf("%d and %d listings", len(a.Listings), len(b.Listings))
+	}
+	for i := range a.Listings {
+		if a.Listings[i].ID != b.Listings[i].ID || a.Listings[i].URL != b.Listings[i].URL {
+			t.Errorf("listing %d: %s %s vs %s %s", i, a.Listings[i].ID, a.Listings[i].URL, b.Listings[i].ID, b.Listings[i].URL)
+		}
+	}
+}
+
+// Rule 2: links of the result list are listings wherever they point; the id
+// is the portal's own; a javascript: link is nothing.
+func TestRulePartnerLinks(t *testing.T) {
+	r := readRule(t, "partner-links", "https://www.wohnen-in-ulm.de/angebote", Options{})
+	checkListings(t, r, []want{
+		{id: "2101", url: "https://www.uws-ulm.de/mieten/objekt/55-1203.html?t=portal", title: "2-Zimmer-Wohnung am Donauufer", price: "612,00 €", value: 612},
+		{id: "2102", url: "https://www.ulmer-heimstaette.de/angebote/7731", title: "Familienwohnung mit Garten", value: 980},
+		{id: "2103", url: "https://www.bgs-ulm.de/wohnen/?obj=a-19", title: "Seniorenwohnung, barrierefrei", value: 455.5},
+	})
+}
+
+// Rule 3: an app state's navigation and SEO arrays do not win over the results.
+func TestRuleAppStateResultsNotNavigation(t *testing.T) {
+	r := readRule(t, "appstate-nav", "https://www.leipzig-mieten.de/mieten/leipzig", Options{})
+	checkListings(t, r, []want{
+		{id: "LE-88120", url: "https://www.leipzig-mieten.de/expose/LE-88120", title: "Altbau mit Stuck in Gohlis", value: 745},
+		{id: "LE-88121", url: "https://www.leipzig-mieten.de/expose/LE-88121", title: "Neubau-Penthouse am Auensee", value: 1390},
+	})
+	if r.Method != MethodNextData {
+		t.Errorf("method %s, want %s", r.Method, MethodNextData)
+	}
+}
+
+// Rule 4: a card without an <a> to its listing gives the URL in its data-url
+// or data-href; the promo block between the cards is not a listing.
+func TestRuleURLInDataAttribute(t *testing.T) {
+	r := readRule(t, "data-url", "https://www.haus-nord.de/rostock/kaufen/haus/", Options{})
+	checkListings(t, r, []want{
+		{id: "551201", url: "https://www.haus-nord.de/rostock/kaufen/haus/551201/", title: "Reihenhaus in Dierkow", value: 329000},
+		{id: "551202", url: "https://www.haus-nord.de/warnemuende/kaufen/haus/551202/", title: "Einfamilienhaus mit Garten", value: 489000},
+		{id: "551203", url: "https://www.haus-nord.de/rostock/kaufen/haus/551203/", title: "Doppelhaushälfte", value: 298500},
+	})
+}
+
+// Rule 5: the listing's own heading — not the description, an image counter,
+// a hidden or mobile-only duplicate, a link's title attribute, an agency or a
+// postcode line; the aria-label when it is the only title.
+func TestRuleTitles(t *testing.T) {
+	r := readRule(t, "titles", "https://www.bremen-wohnen.de/suche", Options{})
+	checkListings(t, r, []want{
+		{id: "9001", title: "Sonnige 3-Zimmer-Wohnung in Findorff", value: 890},
+		{id: "9002", title: "Altbauwohnung im Viertel", value: 1120},
+		{id: "9003", title: "Kleines Apartment nahe Uni", value: 520},
+		{id: "9004", title: "Maisonette mit Dachterrasse", value: 1480},
+	})
+}
+
+// Rule 6: the main amount with a label beside it, never a discount in the
+// title nor a struck-through old price; a range kept as shown without a value.
+func TestRulePrices(t *testing.T) {
+	r := readRule(t, "prices", "https://www.ogloszenia-przyklad.pl/mieszkania", Options{})
+	checkListings(t, r, []want{
+		{price: "1 500 zł", value: 1500},
+		{title: "DJI Mavic 3 – $900 OFF this week", price: "$1,299", value: 1299},
+		{price: "2 100 zł", value: 2100},
+		{price: "505.900 - 999.900 €"},
+		{price: "Preis auf Anfrage"},
+	})
+	for _, l := range r.Listings[3:] {
+		if l.PriceValue != 0 {
+			t.Errorf("%q: price value %v, want none", l.Price, l.PriceValue)
+		}
+	}
+	if len(r.Listings) > 0 && r.Listings[0].Currency != "PLN" {
+		t.Errorf("currency %q, want PLN", r.Listings[0].Currency)
+	}
+}
+
+// Rule 7: paid placements outside the results are not results; a featured
+// result in the list is one, promoted.
+func TestRulePaidPlacements(t *testing.T) {
+	r := readRule(t, "paid", "https://www.leie-eksempel.no/leiligheter", Options{})
+	checkListings(t, r, []want{
+		{id: "700002", title: "2-roms på Grünerløkka", value: 16500},
+		{id: "700003", title: "Lys 3-roms med balkong", promoted: true},
+		{id: "700004", title: "Hybel nær Blindern"},
+	})
+}
+
+// Rule 8: a profile that finds nothing falls back to automatic extraction, and
+// says so.
+func TestRuleProfileFallsBack(t *testing.T) {
+	r := readRule(t, "profile-changed", "https://www.kleinanzeigen.de/s-wohnung-mieten/koeln/c203l945", Options{})
+	checkListings(t, r, []want{
+		{id: "3300000001", title: "Helle 2-Zimmer-Wohnung", value: 890},
+		{id: "3300000002", title: "Altbau in Ehrenfeld", price: "1.150 € VB", value: 1150},
+	})
+	if r.Fallback != "kleinanzeigen.de" || r.Note == "" || r.Method != MethodCards {
+		t.Errorf("method %s, fallback %q, note %q: want cards, the profile named, a note", r.Method, r.Fallback, r.Note)
+	}
+}
+
+// Rule 9: a page with exactly one listing is results, in cards or in data.
+func TestRuleOneListing(t *testing.T) {
+	r := readRule(t, "one-listing", "https://www.freiburg-wohnen.de/suche?ort=vauban&max=900", Options{})
+	checkListings(t, r, []want{{id: "66120", url: "https://www.freiburg-wohnen.de/expose/66120", title: "Passivhaus-Wohnung mit Balkon", value: 860}})
+	if !r.Container || r.NoResults {
+		t.Errorf("Container=%v NoResults=%v, want a results page", r.Container, r.NoResults)
+	}
+	r = readRule(t, "one-jsonld", "https://www.wohnen-nord.de/suche", Options{})
+	checkListings(t, r, []want{{id: "2231", title: "Ruhige 2-Zimmer-Wohnung", value: 940}})
+}
+
+// Rule 10: a page on an international domain whose links are in punycode.
+func TestRuleInternationalDomain(t *testing.T) {
+	r := readRule(t, "idn", "https://www.müller-immobilien.de/angebote", Options{})
+	checkListings(t, r, []want{
+		{id: "3101", url: "https://www.xn--mller-immobilien-jzb.de/objekt/3101", title: "Stadtwohnung am Markt", value: 249000},
+		{id: "3102", title: "Bungalow am Waldrand", value: 415000},
+	})
+	if r.Site != "xn--mller-immobilien-jzb.de" {
+		t.Errorf("site %q, want the punycode registrable domain", r.Site)
+	}
+}
