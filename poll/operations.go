@@ -324,6 +324,7 @@ func dryRunOf(dr DryRun, res result) DryRun {
 	dr.Signal = res.outcome.Signal
 	dr.Title = res.title
 	dr.Method = res.ext.Method
+	dr.Note = res.ext.Note
 	dr.NoResults = res.ext.NoResults
 	if res.outcome.Kind == classify.OK {
 		dr.Listings = res.ext.Listings

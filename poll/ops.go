@@ -30,6 +30,7 @@ type DryRun struct {
 	Message    string        // the outcome in plain words for the user
 	Title      string        // the page's <title>, used to suggest a search name
 	Method     string        // which extraction produced the listings
+	Note       string        // how the page was read, for the user ("" when plain): a profile that fell back, a page cut
 	NoResults  bool          // the page said it has no results
 	Listings   []extract.Listing
 	WaitUntil  time.Time // when Outcome is "waiting": when the site may be tried

@@ -378,6 +378,12 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	if res.Outcome != "ok" && res.Signal != "" {
 		sum = append(sum, "decided by: "+res.Signal)
 	}
+	if res.Outcome == "ok" && res.Method != "" {
+		sum = append(sum, "Read by "+methodWords(res.Method)+".")
+	}
+	if res.Note != "" {
+		sum = append(sum, res.Note)
+	}
 	e.summary.SetText(strings.Join(sum, " · "))
 	for i, l := range res.Listings {
 		if i == maxShownListings {
@@ -389,6 +395,21 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		e.found.Add(line)
 	}
 	e.relayout()
+}
+
+// methodWords says how the listings were found (extract.Result.Method).
+func methodWords(method string) string {
+	switch {
+	case strings.HasPrefix(method, "profile:"):
+		return "what Notifio knows of " + strings.TrimPrefix(method, "profile:")
+	case method == extract.MethodSelectors:
+		return "your selectors (Advanced)"
+	case method == extract.MethodCards:
+		return "the page's result list, found automatically"
+	case method == extract.MethodJSONLD, method == extract.MethodNextData, method == extract.MethodAppState:
+		return "the listings the page carries as data, found automatically"
+	}
+	return "nothing Notifio recognised"
 }
 
 // dryRunWords describes a dry run when the backend gave no message.

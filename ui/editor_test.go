@@ -148,6 +148,24 @@ func TestTestThisSearchRunsInTheBackground(t *testing.T) {
 	}
 }
 
+// Test this search says how the listings were found, and when a site's
+// profile found nothing and automatic extraction stood in.
+func TestTestThisSearchSaysHowItRead(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	h.b.dryRun = poll.DryRun{
+		Outcome: "ok", Status: 200, Method: extract.MethodCards, Message: "The page works: 1 listing found.",
+		Note:     "The kleinanzeigen.de profile found nothing on this page (the site may have changed its layout); automatic extraction was used.",
+		Listings: []extract.Listing{{ID: "1", Title: "Altbau, 2 Zimmer", Price: "1.150 €"}},
+	}
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/kreuzberg/c203l3375")
+	test.Tap(e.testBtn)
+	h.q.runNext(t)
+	h.requireText("Read by the page's result list, found automatically.")
+	h.requireText("profile found nothing on this page")
+}
+
 func TestTestThisSearchShowsFailure(t *testing.T) {
 	h := newHarness(t, poll.Snapshot{})
 	h.b.dryRunErr = errors.New("could not reach www.example.com: no such host")

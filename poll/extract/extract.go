@@ -150,6 +150,9 @@ const completeList = 8
 func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 	var kept []card
 	for _, c := range cards {
+		if len(kept) > MaxListings {
+			break // finish says the page was cut
+		}
 		if !isAd(c) {
 			kept = append(kept, c)
 		}

@@ -136,6 +136,9 @@ func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 // listings are containers, not cards. The score adds up how much each card
 // looks like a listing.
 func (ix *index) evaluate(g *group, page *url.URL) candidate {
+	if len(g.members) > maxMembers {
+		g = &group{key: g.key, depth: g.depth, members: g.members[:maxMembers]}
+	}
 	links := make([][]memberLink, len(g.members))
 	slotURLs := map[string]map[string]bool{}
 	for i, m := range g.members {
@@ -236,6 +239,10 @@ func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 func shape(u *url.URL) string {
 	return u.Host + "/" + strconv.Itoa(strings.Count(strings.Trim(u.Path, "/"), "/"))
 }
+
+// maxMembers is the most members of a group read: more than a page's
+// listings are ever kept (MaxListings), so a huge page costs what a big one does.
+const maxMembers = 2 * MaxListings
 
 // bestSlot is the link position that leads to the most distinct URLs.
 func bestSlot(slotURLs map[string]map[string]bool) string {

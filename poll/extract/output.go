@@ -16,6 +16,8 @@ type JSONOutput struct {
 	Method    string    `json:"method"`
 	Listings  []Listing `json:"listings"`
 	NoResults bool      `json:"no_results"`
+	Fallback  string    `json:"fallback,omitempty"` // the profile that found nothing
+	Note      string    `json:"note,omitempty"`
 }
 
 // JSON returns the --json object for r (encode it with encoding/json).
@@ -24,7 +26,7 @@ func JSON(r Result) any {
 	if ls == nil {
 		ls = []Listing{}
 	}
-	return JSONOutput{Site: r.Site, Method: r.Method, Listings: ls, NoResults: r.NoResults}
+	return JSONOutput{Site: r.Site, Method: r.Method, Listings: ls, NoResults: r.NoResults, Fallback: r.Fallback, Note: r.Note}
 }
 
 // Render writes r as a readable table (title, price, size/rooms, location, url)
@@ -33,6 +35,9 @@ func Render(w io.Writer, r Result) error {
 	var b strings.Builder
 	n := len(r.Listings)
 	fmt.Fprintf(&b, "%s: %d listing%s (method %s)\n", r.Site, n, plural(n), r.Method)
+	if r.Note != "" {
+		b.WriteString(r.Note + "\n")
+	}
 	if n == 0 {
 		switch {
 		case r.Blocked != "":

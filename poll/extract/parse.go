@@ -17,8 +17,7 @@ func parse(body []byte) *html.Node {
 	return parseFlat(body)
 }
 
-// maxFlatDepth is where parseFlat stops nesting: deeper elements become
-// siblings at this depth.
+// maxFlatDepth is the deepest parseFlat nests.
 const maxFlatDepth = 256
 
 var voidElements = map[atom.Atom]bool{
@@ -43,8 +42,14 @@ func parseFlat(body []byte) *html.Node {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			tok := z.Token()
 			n := &html.Node{Type: html.ElementNode, Data: tok.Data, DataAtom: tok.DataAtom, Attr: tok.Attr}
+			if len(stack) >= maxFlatDepth {
+				// Runaway unclosed tags: take the deeper half as closed, so what
+				// follows still nests (a list and its items) without the tree
+				// growing deeper than maxFlatDepth.
+				stack = stack[:maxFlatDepth/2]
+			}
 			stack[len(stack)-1].AppendChild(n)
-			if tt == html.StartTagToken && !voidElements[tok.DataAtom] && len(stack) < maxFlatDepth {
+			if tt == html.StartTagToken && !voidElements[tok.DataAtom] {
 				stack = append(stack, n)
 			}
 		case html.EndTagToken:

@@ -532,7 +532,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(dr.Listings) > 0 {
 		fmt.Fprintln(env.Stdout)
-		return extract.Render(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Listings: dr.Listings, NoResults: dr.NoResults})
+		return extract.Render(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults})
 	}
 	return nil
 }
