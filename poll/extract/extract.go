@@ -26,6 +26,11 @@ type Options struct {
 	// NoProfiles switches site profiles off (automatic extraction only), to
 	// measure how a site nobody wrote a profile for fares.
 	NoProfiles bool
+	// Structure is the Result.Structure of the search's earlier polls ("" =
+	// none known): the result list that was found there is taken again while
+	// the page has it, so a search down to one result (beside a longer list
+	// of "similar offers") keeps reading its own list.
+	Structure string
 }
 
 // Extract finds the listings on one result page. body is the page as UTF-8 (the
@@ -62,7 +67,7 @@ func ExtractTree(root *html.Node, pageURL *url.URL, sel Selectors, opt Options) 
 	case prof != nil && !opt.NoProfiles:
 		r = pg.byProfile(prof)
 		if len(r.Listings) == 0 && !r.NoResults {
-			auto := pg.automatic()
+			auto := pg.automatic(opt.Structure)
 			if len(auto.Listings) > 0 {
 				auto.Note = fmt.Sprintf("The %s profile found nothing on this page (the site may have changed its layout); automatic extraction was used.", prof.Name)
 				auto.Fallback = prof.Name
@@ -70,7 +75,7 @@ func ExtractTree(root *html.Node, pageURL *url.URL, sel Selectors, opt Options) 
 			}
 		}
 	default:
-		r = pg.automatic()
+		r = pg.automatic(opt.Structure)
 	}
 	if r.Site == "" {
 		r.Site = siteOf(pageURL)
@@ -101,14 +106,14 @@ func newPage(root *html.Node, u *url.URL) *page {
 // automatic reads a page no profile or selector describes: the repeated
 // result cards and the listings carried as data, whichever shows more, the
 // other filling in what it lacks.
-func (pg *page) automatic() Result {
-	list, ok := bestList(pg.root, pg.base, pg.url)
+func (pg *page) automatic(structure string) Result {
+	list, ok := bestList(pg.root, pg.base, pg.url, structure)
 	var cards []Listing
 	if ok {
 		cards = pg.readCards(list.cards, fieldSel{})
 	}
 	if complete(cards) {
-		return Result{Method: MethodCards, Listings: cards, Container: true}
+		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: list.structure()}
 	}
 	docs := jsonDocs(pg.doc)
 	recs, method := bestRecords(docs)
@@ -119,7 +124,7 @@ func (pg *page) automatic() Result {
 		return Result{Method: method, Listings: data, Container: true}
 	case len(cards) > 0:
 		enrichAll(cards, data)
-		return Result{Method: MethodCards, Listings: cards, Container: true}
+		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: list.structure()}
 	case len(data) > 0:
 		return Result{Method: method, Listings: data, Container: true}
 	}

@@ -1,7 +1,10 @@
 package extract
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -202,6 +205,9 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 	if inChrome(g.members[0]) {
 		c.score, c.plain = c.score*0.1, c.plain*0.1
 	}
+	if secondary(g.members[0]) {
+		c.score, c.plain = c.score*0.3, c.plain*0.3
+	}
 	return c
 }
 
@@ -238,6 +244,16 @@ func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 // list share it ("/rostock/kaufen/haus/551203/").
 func shape(u *url.URL) string {
 	return u.Host + "/" + strconv.Itoa(strings.Count(strings.Trim(u.Path, "/"), "/"))
+}
+
+// structure is a short name of the list's place in the page: a hash of its
+// group's key (the tags and classes of its parents, the members' tag).
+func (c candidate) structure() string {
+	if c.group == nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c.group.key))
+	return hex.EncodeToString(sum[:6])
 }
 
 // maxMembers is the most members of a group read: more than a page's
@@ -295,8 +311,44 @@ func inChrome(n *html.Node) bool {
 	return false
 }
 
-// bestList returns the page's result list, ok false when no group looks like one.
-func bestList(root *html.Node, base, page *url.URL) (candidate, bool) {
+// reSecondary is a heading over a list that is not the search's results.
+var reSecondary = regexp.MustCompile(`(?i)ähnliche|similar|empfehl|empfohlen|recommend|you may also|das könnte|weitere angebote|other listings|more from|zuletzt angesehen|recently viewed|in der nähe|nearby`)
+
+// secondary reports a list under a heading that says it is not the results
+// ("Ähnliche Angebote", "Weitere Angebote von …", "Recently viewed"): the
+// nearest heading before it, up to a few levels out.
+func secondary(member *html.Node) bool {
+	for p, level := member.Parent, 0; p != nil && level < 4; p, level = p.Parent, level+1 {
+		for sib := p.PrevSibling; sib != nil; sib = sib.PrevSibling {
+			if sib.Type != html.ElementNode {
+				continue
+			}
+			if isHeading(sib) {
+				return reSecondary.MatchString(text(sib))
+			}
+			break
+		}
+		for c := p.FirstChild; c != nil && c != member; c = c.NextSibling {
+			if c.Type == html.ElementNode && isHeading(c) {
+				return reSecondary.MatchString(text(c))
+			}
+		}
+	}
+	return false
+}
+
+func isHeading(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+// bestList returns the page's result list, ok false when no group looks like
+// one. A list of the given structure (Result.Structure of earlier polls) is
+// taken while the page has it and it shows listings.
+func bestList(root *html.Node, base, page *url.URL, structure string) (candidate, bool) {
 	ix := newIndex(root, base)
 	var all []candidate
 	for _, g := range groupsOf(root) {
@@ -304,6 +356,9 @@ func bestList(root *html.Node, base, page *url.URL) (candidate, bool) {
 			continue
 		}
 		if c := ix.evaluate(g, page); len(c.cards) > 0 {
+			if structure != "" && c.structure() == structure && c.score > 0 {
+				return c, true
+			}
 			all = append(all, c)
 		}
 	}

@@ -60,4 +60,8 @@ type Result struct {
 	// Note is a sentence for the user about how the page was read ("" when
 	// there is nothing to say): a profile that fell back, listings cut.
 	Note string `json:"note,omitempty"`
+	// Structure names the result list the cards were read from (a short
+	// hash; "" when the listings did not come from cards): keep it with the
+	// search and pass it back as Options.Structure.
+	Structure string `json:"-"`
 }
