@@ -1,0 +1,351 @@
+package extract
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+)
+
+// This file is "show me one": the user points at one listing as their browser
+// shows it (its title, price or link), and Notifio finds the repeated group
+// around it and the selectors that read the rest; and the ranking of a page's
+// repeated groups, for the user to pick from when automatic extraction picked
+// the wrong one.
+
+// Group is one repeated group of a page, as the user is shown it.
+type Group struct {
+	Count     int       // how many listings it holds
+	Example   string    // its first listing as one line: "Helle 3-Zimmer-Wohnung · 1.150 €"
+	Selectors Selectors // what reads it (item, link, title): save these with the search
+	Chosen    bool      // the group automatic extraction reads
+}
+
+// Groups ranks the page's repeated groups that lead to distinct pages, most
+// listing-like first, at most max of them (0: all).
+func Groups(root *html.Node, pageURL *url.URL, max int) []Group {
+	pg := newPage(root, pageURL)
+	all := candidates(pg)
+	chosen, _ := bestList(pg.root, pg.base, pg.url, "")
+	var out []Group
+	seen := map[string]bool{}
+	for _, c := range all {
+		key := cardsKey(c)
+		if seen[key] || len(c.cards) < 2 && c.score == 0 {
+			continue
+		}
+		seen[key] = true
+		sel, ok := pg.derive(c, nil)
+		if !ok {
+			continue
+		}
+		g := Group{Count: len(distinctURLs(c)), Selectors: sel, Chosen: chosen.group != nil && c.group.key == chosen.group.key}
+		if ls := pg.readCards(c.cards[:1], fieldSel{}); len(ls) > 0 {
+			g.Example = exampleLine(ls[0])
+		}
+		out = append(out, g)
+		if max > 0 && len(out) == max {
+			break
+		}
+	}
+	return out
+}
+
+// candidates are the page's lists, best first (by the score that shows
+// listings, then by all links).
+func candidates(pg *page) []candidate {
+	ix := newIndex(pg.root, pg.base)
+	var all []candidate
+	for _, g := range groupsOf(pg.root) {
+		if ix.mayBeList(g) {
+			if c := ix.evaluate(g, pg.url); len(c.cards) > 0 {
+				all = append(all, c)
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].score != all[j].score {
+			return all[i].score > all[j].score
+		}
+		return all[i].plain > all[j].plain
+	})
+	return all
+}
+
+// cardsKey tells lists apart by the listings they lead to (a list and the
+// wrapper elements around its cards lead to the same ones).
+func cardsKey(c candidate) string {
+	return strings.Join(distinctURLs(c), "\n")
+}
+
+func distinctURLs(c candidate) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, cd := range c.cards {
+		if u := cd.url.String(); !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func exampleLine(l Listing) string {
+	parts := []string{truncate(l.Title, 60)}
+	if l.Price != "" {
+		parts = append(parts, l.Price)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// ErrNoExample is returned when the page holds nothing that matches the
+// user's example.
+var ErrNoExample = fmt.Errorf("extract: example not found")
+
+// Example finds the listing the user showed (its title, price or link as the
+// browser shows it), the repeated group around it, and selectors that read
+// that group; the result is the page read with them.
+func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Result, error) {
+	pg := newPage(root, pageURL)
+	target := pg.findExample(example)
+	if target == nil {
+		if r := pg.inData(example); len(r.Listings) > 0 {
+			return Selectors{}, r, nil // a page that carries its listings as data: read already
+		}
+		return Selectors{}, Result{}, fmt.Errorf("%w: nothing on this page reads %q — paste the title, price or link of one listing exactly as the page shows it", ErrNoExample, example)
+	}
+	var best *candidate
+	all := candidates(pg)
+	for i := range all {
+		if holds(all[i], target) && (best == nil || len(distinctURLs(all[i])) > len(distinctURLs(*best))) {
+			best = &all[i]
+		}
+	}
+	if best == nil {
+		return Selectors{}, Result{}, fmt.Errorf("%w: %q is on the page, but not in a list of listings with links — is it the title of one of the results?", ErrNoExample, example)
+	}
+	sel, ok := pg.derive(*best, target)
+	if !ok {
+		return Selectors{}, Result{}, fmt.Errorf("%w: no selector picks out the list around %q", ErrNoExample, example)
+	}
+	c, err := compileSelectors(sel)
+	if err != nil {
+		return Selectors{}, Result{}, err
+	}
+	r := pg.bySelectors(c)
+	r.Site = siteOf(pageURL)
+	pg.finish(&r)
+	return sel, r, nil
+}
+
+// findExample is the innermost element whose visible text holds the example
+// (case and spacing aside), or the link that leads to it.
+func (pg *page) findExample(example string) *html.Node {
+	want := strings.ToLower(clean(example))
+	if want == "" {
+		return nil
+	}
+	if u, err := url.Parse(want); err == nil && (u.IsAbs() || strings.HasPrefix(want, "/")) {
+		if lu, ok := resolveLink(pg.base, want); ok {
+			var found *html.Node
+			pg.doc.FindMatcher(matcher("a[href], [data-href], [data-url]")).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+				if l, ok := linkOf(s.Get(0), pg.base); ok && l.String() == lu.String() {
+					found = s.Get(0)
+				}
+				return found == nil
+			})
+			return found
+		}
+	}
+	var found *html.Node
+	var walk func(n *html.Node) bool
+	walk = func(n *html.Node) bool {
+		if n.Type != html.ElementNode && n.Type != html.DocumentNode || n.Type == html.ElementNode && skipText(n) {
+			return false
+		}
+		if !strings.Contains(strings.ToLower(text(n)), want) {
+			return false
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if walk(c) {
+				return true
+			}
+		}
+		found = n
+		return true
+	}
+	walk(pg.root)
+	if found == nil {
+		found = pg.labelled(want)
+	}
+	return found
+}
+
+// labelled is the first element whose aria-label, title or alt holds want
+// (a card whose only title is a link's label).
+func (pg *page) labelled(want string) *html.Node {
+	var found *html.Node
+	pg.doc.FindMatcher(matcher("[aria-label], [title], img[alt]")).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		for _, k := range []string{"aria-label", "title", "alt"} {
+			if strings.Contains(strings.ToLower(clean(s.AttrOr(k, ""))), want) {
+				found = s.Get(0)
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// inData is the page read automatically when one of its listings is the
+// example (a page whose listings are data, not markup, has no selector).
+func (pg *page) inData(example string) Result {
+	want := strings.ToLower(clean(example))
+	r := pg.automatic("")
+	for _, l := range r.Listings {
+		if strings.Contains(strings.ToLower(l.Title), want) || l.URL == example || strings.ToLower(l.Price) == want {
+			r.Site = siteOf(pg.url)
+			r.Note = "This page carries its listings as data, not as markup: Notifio reads them automatically, no selectors needed."
+			pg.finish(&r)
+			return r
+		}
+	}
+	return Result{}
+}
+
+// holds reports whether one of the list's cards holds n.
+func holds(c candidate, n *html.Node) bool {
+	for _, cd := range c.cards {
+		for p := n; p != nil; p = p.Parent {
+			if p == cd.node {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// derive finds selectors that read the list: an item selector that matches
+// its cards and no other element, the link inside them when it is not the
+// item's first, and the title element when the user's example was the title.
+func (pg *page) derive(c candidate, target *html.Node) (Selectors, bool) {
+	members := map[*html.Node]bool{}
+	for _, cd := range c.cards {
+		members[cd.node] = true
+	}
+	want := map[string]bool{}
+	for _, u := range distinctURLs(c) {
+		want[u] = true
+	}
+	var sel Selectors
+	link := ""
+	if l := c.cards[0].link; l != c.cards[0].node {
+		link = elementSelector(l)
+	}
+	for _, cand := range itemSelectors(c.cards[0].node, c.cards) {
+		if pg.readsList(cand, link, want) {
+			sel.Item = cand
+			break
+		}
+	}
+	if sel.Item == "" {
+		return Selectors{}, false
+	}
+	sel.Link = link
+	if target != nil && target != c.cards[0].link {
+		if t := elementSelector(target); t != "" && t != "a" {
+			sel.Title = t
+		}
+	}
+	return sel, true
+}
+
+// readsList reports whether an item (and link) selector leads to the list's
+// listings: at least 95% of them, and few others (items without a link, such
+// as ad slots, lead nowhere and do not count).
+func (pg *page) readsList(item, link string, want map[string]bool) bool {
+	hit, other := 0, 0
+	for _, cd := range pg.itemCards(pg.doc.FindMatcher(matcher(item)), link) {
+		if want[cd.url.String()] {
+			hit++
+		} else {
+			other++
+		}
+	}
+	return hit*100 >= len(want)*95 && other*20 <= len(want)
+}
+
+// itemSelectors are CSS selectors for a list's cards, plainest first: the
+// cards' tag and shared classes, then with their parent, then grandparent.
+func itemSelectors(first *html.Node, cards []card) []string {
+	own := first.Data + sharedClasses(cards)
+	out := []string{own}
+	ctx := own
+	for p, level := first.Parent, 0; p != nil && p.Type == html.ElementNode && level < 3; p, level = p.Parent, level+1 {
+		ctx = elementSelector(p) + " > " + ctx
+		out = append(out, ctx)
+	}
+	return out
+}
+
+// sharedClasses are the classes every card has, as ".a.b" (escaped for CSS).
+func sharedClasses(cards []card) string {
+	count := map[string]int{}
+	for _, cd := range cards {
+		seen := map[string]bool{}
+		for _, c := range strings.Fields(attrOf(cd.node, "class")) {
+			if !seen[c] {
+				seen[c] = true
+				count[c]++
+			}
+		}
+	}
+	var shared []string
+	for c, n := range count {
+		if n == len(cards) {
+			shared = append(shared, c)
+		}
+	}
+	sort.Strings(shared)
+	var b strings.Builder
+	for _, c := range shared {
+		b.WriteString("." + cssIdent(c))
+	}
+	return b.String()
+}
+
+// elementSelector is an element's tag with its id (when it reads like a
+// name, not a number) or its classes.
+func elementSelector(n *html.Node) string {
+	if id := attrOf(n, "id"); id != "" && !strings.ContainsAny(id, "0123456789") {
+		return n.Data + "#" + cssIdent(id)
+	}
+	s := n.Data
+	for _, c := range strings.Fields(attrOf(n, "class")) {
+		s += "." + cssIdent(c)
+	}
+	return s
+}
+
+// cssIdent escapes a class or id for a selector ("md:block" → "md\:block").
+func cssIdent(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f:
+			b.WriteRune(r)
+		case r >= '0' && r <= '9':
+			if i == 0 {
+				fmt.Fprintf(&b, "\\%x ", r)
+			} else {
+				b.WriteRune(r)
+			}
+		default:
+			b.WriteString("\\" + string(r))
+		}
+	}
+	return b.String()
+}
