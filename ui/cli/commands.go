@@ -58,7 +58,12 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 		sw.close()
 		_ = os.Remove(filepath.Join(dir, statusFile))
 	}()
-	env.Logger.Info("notifio is watching", "data", dir, "searches", len(svc.Snapshot().Searches), "version", env.Version)
+	snap := svc.Snapshot()
+	env.Logger.Info("notifio is watching", "data", dir, "searches", len(snap.Searches), "version", env.Version)
+	if n := snap.Outbox.NeedsAttention; n > 0 {
+		env.Logger.Warn("emails need attention and are not sent", "count", n, "err", snap.Outbox.LastError,
+			"hint", snap.Outbox.Hint, "what_to_do", emailAttentionHint)
+	}
 	relayDone := make(chan struct{})
 	go func() {
 		defer close(relayDone)
@@ -69,6 +74,10 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	env.Logger.Info("notifio stopped cleanly")
 	return err
 }
+
+// emailAttentionHint says how to get emails that need attention sent.
+const emailAttentionHint = "Fix the email settings (notifio email set), check them with \"notifio email test\" " +
+	"(a successful test queues these emails again), or queue them again by hand: notifio email retry"
 
 func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "once", "notifio once [--data DIR] [--json]\n\nChecks every search once (sites that are backing off are skipped), sends the emails, and exits:\n0 when all went out, 1 when an email needs attention or could not be sent yet.")
@@ -84,10 +93,12 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	secrets := newSecrets(dir)
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger})
+	var svc *poll.Service
+	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger,
+		OnChange: func() { svc.OutboxChanged() }}) // the exit code reads the outbox summary
 	opts := env.serviceOptions(dir)
 	opts.Relay = relay
-	svc, err := poll.New(db, opts)
+	svc, err = poll.New(db, opts)
 	if err != nil {
 		return err
 	}
@@ -114,6 +125,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 		if snap.Outbox.Hint != "" {
 			msg += " — " + snap.Outbox.Hint
 		}
+		msg += "\n" + emailAttentionHint
 		return &ExitError{Code: 1, Msg: msg}
 	case snap.Outbox.Pending > 0:
 		msg := fmt.Sprintf("notifio: %d email(s) could not be sent yet; they stay queued for the next run", snap.Outbox.Pending)
@@ -423,9 +435,6 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 	}
 	db, _, err := env.openDB()
 	if err != nil {
-		if errors.Is(err, storage.ErrAlreadyRunning) {
-			return fmt.Errorf("%w; the listings are in its window (or stop it, then run this again)", err)
-		}
 		return err
 	}
 	defer db.Close()
@@ -496,7 +505,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		db = d
 		defer d.Close()
 	} else if errors.Is(err, storage.ErrAlreadyRunning) {
-		note = "Notifio is running, so this check could not read the sites' backoff state."
+		note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
 	}
 	dr, err := poll.DryRunOnce(ctx, db, pos[0], poll.Options{Logger: env.Logger})
 	if err != nil {
