@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,23 +13,21 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"golang.org/x/net/html"
 
 	"notifio/hostbackoff"
 	"notifio/notify"
 	"notifio/poll/classify"
+	"notifio/poll/extract"
 	"notifio/storage"
 )
 
 // AddSearch validates and saves a new search; it is checked as soon as its site
 // admits it, and its first successful poll is a silent baseline.
 func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, error) {
-	site, u, err := siteOf(in.URL)
-	if err != nil {
-		return storage.Search{}, err
-	}
-	iv, err := checkInterval(in.Interval)
+	site, u, iv, err := s.checkInput(in, "")
 	if err != nil {
 		return storage.Search{}, err
 	}
@@ -69,11 +68,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if err != nil {
 		return storage.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
 	}
-	site, u, err := siteOf(in.URL)
-	if err != nil {
-		return storage.Search{}, err
-	}
-	iv, err := checkInterval(in.Interval)
+	site, u, iv, err := s.checkInput(in, id)
 	if err != nil {
 		return storage.Search{}, err
 	}
@@ -111,12 +106,49 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	return cur, nil
 }
 
+// checkInput validates what a search is saved with, before anything is saved:
+// the URL (normalised; not one another search, except exceptID, watches
+// already), the interval, the name and the CSS selectors.
+func (s *Service) checkInput(in SearchInput, exceptID string) (string, *url.URL, time.Duration, error) {
+	site, u, err := siteOf(in.URL)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	iv, err := checkInterval(in.Interval)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	if strings.ContainsFunc(in.Name, unicode.IsControl) {
+		return "", nil, 0, errors.New("poll: the name must be on one line, without tabs or control characters")
+	}
+	if err := extract.ValidateSelectors(in.Selectors); err != nil {
+		return "", nil, 0, fmt.Errorf("poll: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, r := range s.searches {
+		if id != exceptID && sameSearchURL(r.s.URL, u.String()) {
+			return "", nil, 0, fmt.Errorf("%w: the search %s (%q) already watches this page; edit that one instead",
+				ErrDuplicate, id, r.s.Name)
+		}
+	}
+	return site, u, iv, nil
+}
+
+// ErrDuplicate is wrapped by the error about a search URL another search
+// already watches.
+var ErrDuplicate = errors.New("poll: already watched")
+
+// checkInterval bounds a search's interval; zero means DefaultInterval.
 func checkInterval(iv time.Duration) (time.Duration, error) {
 	if iv == 0 {
 		return DefaultInterval, nil
 	}
 	if iv < MinInterval {
 		return 0, fmt.Errorf("poll: the interval %s is too short: check at most every %s, so the site does not block you", iv, MinInterval)
+	}
+	if iv > MaxInterval {
+		return 0, fmt.Errorf("poll: the interval %s is too long: check at least once every %s (7 days), or pause the search instead", iv, MaxInterval)
 	}
 	return iv, nil
 }

@@ -95,8 +95,14 @@ func SplitGlobal(args []string) (rest []string, dataDir string, jsonOut bool, er
 			}
 			dataDir = args[i+1]
 			i++
+			if strings.TrimSpace(dataDir) == "" {
+				return nil, "", false, fmt.Errorf("%w: --data was given an empty directory; name the folder, or leave --data out for the default", ErrUsage)
+			}
 		case strings.HasPrefix(a, "--data=") || strings.HasPrefix(a, "-data="):
 			dataDir = a[strings.Index(a, "=")+1:]
+			if strings.TrimSpace(dataDir) == "" {
+				return nil, "", false, fmt.Errorf("%w: --data was given an empty directory; name the folder, or leave --data out for the default", ErrUsage)
+			}
 		case a == "--json" || a == "-json":
 			jsonOut = true
 		case a == "--":

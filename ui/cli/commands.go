@@ -225,6 +225,9 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: give exactly one search URL (quote it if it contains & or ?)", ErrUsage)
 	}
+	if *every == 0 {
+		return fmt.Errorf("%w: --every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", ErrUsage, poll.MinInterval)
+	}
 	svc, _, done, err := env.openService()
 	if err != nil {
 		return err

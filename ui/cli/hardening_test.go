@@ -188,3 +188,120 @@ func TestEmailsNeedingAttentionAreRequeued(t *testing.T) {
 		t.Fatalf("once after test and retry: exit %d, %d emails, %q", code, sink.count(), errOut)
 	}
 }
+
+// Item 9: `email set` that fails saves nothing: neither a first configuration
+// nor a change over a working one.
+func TestEmailSetIsAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"email", "set", "--host", "127.0.0.1", "--port", "2525", "--security", "none", "--from", "a@example.org", "--to", "b@example.org"}
+	code, _, errOut := runWith(t, dir, storage.Options{}, "secret\n", append(base, "--password-stdin")...)
+	if code != 1 || !strings.Contains(errOut, "username") {
+		t.Fatalf("password without user: exit %d, %q", code, errOut)
+	}
+	if _, out, _ := run(t, dir, "email", "show"); !strings.Contains(out, "Email is not set up") {
+		t.Fatalf("a failed first email set saved settings:\n%s", out)
+	}
+	if code, _, errOut := run(t, dir, base...); code != 0 {
+		t.Fatalf("valid email set: %d %q", code, errOut)
+	}
+	for _, bad := range [][]string{
+		{"email", "set", "--host", "127.0.0.1", "--port", "2526", "--security", "none", "--from", "c@example.org", "--to", "d@example.org", "--pin-cert", "zz"},
+		{"email", "set", "--host", "127.0.0.1", "--port", "99999", "--security", "none", "--from", "c@example.org", "--to", "d@example.org"},
+		append(append([]string{}, base[:4]...), "2527", "--security", "none", "--from", "c@example.org", "--to", "d@example.org", "--password-stdin"),
+	} {
+		code, _, errOut := runWith(t, dir, storage.Options{}, "secret\n", bad...)
+		if code == 0 {
+			t.Errorf("%v accepted", bad)
+		}
+		_, out, _ := run(t, dir, "email", "show")
+		if !strings.Contains(out, "127.0.0.1:2525") || !strings.Contains(out, "b@example.org") {
+			t.Errorf("%v failed (%q) but changed the saved settings:\n%s", bad, errOut, out)
+		}
+	}
+}
+
+// Item 4: spaces and non-ASCII in a pasted URL's query are percent-encoded as a
+// browser does, when the search is saved and when it is checked.
+func TestSearchURLQueryIsPercentEncoded(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.RequestURI)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<html><head><script type="application/ld+json">{"@type":"ItemList","itemListElement":[
+{"@type":"ListItem","item":{"@type":"Apartment","name":"Flat 1","url":"/expose/1"}}]}</script></head><body></body></html>`)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	raw := srv.URL + "/echo?a=1 b=2&c=ä#top"
+	code, out, errOut := run(t, dir, "check", raw)
+	if code != 0 || !strings.Contains(out, "Found 1 listings") {
+		t.Fatalf("check: exit %d\n%s\n%s", code, out, errOut)
+	}
+	mu.Lock()
+	if len(got) != 1 || got[0] != "/echo?a=1%20b=2&c=%C3%A4" {
+		t.Errorf("the server saw %q, want /echo?a=1%%20b=2&c=%%C3%%A4", got)
+	}
+	mu.Unlock()
+	code, out, errOut = run(t, dir, "search", "add", "--json", raw)
+	if code != 0 || !strings.Contains(out, `"url": "`+srv.URL+`/echo?a=1%20b=2\u0026c=%C3%A4"`) {
+		t.Errorf("search add saved: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// Item 5: a selector the CSS parser refuses is refused when the search is
+// saved, in the parser's words, and nothing is saved.
+func TestSearchAddRejectsInvalidSelector(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := run(t, dir, "search", "add", "--item", "###bad[", "https://www.kleinanzeigen.de/s-wohnung/c203")
+	if code != 1 || !strings.Contains(errOut, "###bad[") || !strings.Contains(errOut, "not valid CSS") {
+		t.Errorf("bad selector: exit %d, %q", code, errOut)
+	}
+	if _, out, _ := run(t, dir, "search", "list"); !strings.Contains(out, "No searches yet") {
+		t.Errorf("a search with a bad selector was saved:\n%s", out)
+	}
+}
+
+// Item 10: input bounds of `search add` and the global --data.
+func TestSearchAddInputBounds(t *testing.T) {
+	dir := t.TempDir()
+	const u = "https://www.kleinanzeigen.de/s-wohnung/c203"
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"search", "add", "--every", "0", u}, 2, "--every 0"},
+		{[]string{"search", "add", "--every", "-1s", u}, 1, "too short"},
+		{[]string{"search", "add", "--every", "876000h", u}, 1, "too long"},
+		{[]string{"search", "add", "http://127.0.0.1:99999/s"}, 1, "from 1 to 65535"},
+		{[]string{"search", "add", "--name", "a\r\nb", u}, 1, "on one line"},
+		{[]string{"search", "add", "--name", "a\x1b[31mred", u}, 1, "on one line"},
+	} {
+		code, _, errOut := run(t, dir, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+	if _, out, _ := run(t, dir, "search", "list"); !strings.Contains(out, "No searches yet") {
+		t.Fatalf("a refused search was saved:\n%s", out)
+	}
+	if code, _, errOut := run(t, dir, "search", "add", "--name", "first", u); code != 0 {
+		t.Fatalf("add: %d %q", code, errOut)
+	}
+	for _, dup := range []string{u, u + "#frag", "HTTPS://WWW.Kleinanzeigen.de/s-wohnung/c203"} {
+		code, _, errOut := run(t, dir, "search", "add", dup)
+		if code != 1 || !strings.Contains(errOut, "already watches this page") || !strings.Contains(errOut, `"first"`) {
+			t.Errorf("duplicate %q: exit %d, %q", dup, code, errOut)
+		}
+	}
+	var out, errb bytes.Buffer
+	env := &Env{Stdout: &out, Stderr: &errb, Version: "test"}
+	for _, args := range [][]string{{"--data", "", "search", "list"}, {"--data=", "sites"}} {
+		if code := Run(context.Background(), env, args); code != 2 || !strings.Contains(errb.String(), "empty directory") {
+			t.Errorf("%q: exit %d, %q", args, code, errb.String())
+		}
+	}
+}
