@@ -309,6 +309,9 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	if err != nil {
 		return DryRun{}, err
 	}
+	if err := extract.ValidateSelectors(in.Selectors); err != nil {
+		return DryRun{}, fmt.Errorf("poll: %w", err)
+	}
 	now := s.clock.Now()
 	dr := DryRun{URL: u.String(), Site: site}
 	if w := s.waitFor(site, now); w != nil {
@@ -331,7 +334,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 
 // DryRunOnce is `notifio check`: one dry-run poll with a fresh fetcher, saving
 // nothing, respecting the backoff state in db when db is not nil.
-func DryRunOnce(ctx context.Context, db *storage.DB, rawURL string, opts Options) (DryRun, error) {
+func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Options) (DryRun, error) {
 	var s *Service
 	var err error
 	if db != nil {
@@ -350,7 +353,7 @@ func DryRunOnce(ctx context.Context, db *storage.DB, rawURL string, opts Options
 			s.opts.RequestTimeout = 30 * time.Second
 		}
 	}
-	return s.TestSearch(ctx, SearchInput{URL: rawURL})
+	return s.TestSearch(ctx, in)
 }
 
 func dryRunOf(dr DryRun, res result) DryRun {

@@ -131,7 +131,7 @@ func init() {
 		"email":    {"set up email and send a test email", "notifio email set|test|show|retry ...", cmdEmail},
 		"sites":    {"show each site's backoff state and why", "notifio sites [--json]", cmdSites},
 		"listings": {"show the listings seen, newest first", "notifio listings [SEARCH_ID] [--json]", cmdListings},
-		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] URL", cmdCheck},
+		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] [--item SEL --link SEL --title SEL --price SEL] URL", cmdCheck},
 		"extract":  {"run extraction on a saved page", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE", cmdExtract},
 	}
 }

@@ -494,7 +494,8 @@ func trunc(s string, n int) string {
 }
 
 func cmdCheck(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] URL\n\nOne dry-run poll of URL: fetch, classify, extract. Nothing is saved.")
+	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] [--item SEL --link SEL --title SEL --price SEL] URL\n\nOne dry-run poll of URL: fetch, classify, extract. Nothing is saved.")
+	sel := selectorFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagErr(err)
@@ -510,7 +511,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	} else if errors.Is(err, storage.ErrAlreadyRunning) {
 		note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
 	}
-	dr, err := poll.DryRunOnce(ctx, db, pos[0], poll.Options{Logger: env.Logger})
+	dr, err := poll.DryRunOnce(ctx, db, poll.SearchInput{URL: pos[0], Selectors: sel()}, poll.Options{Logger: env.Logger})
 	if err != nil {
 		return err
 	}

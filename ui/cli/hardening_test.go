@@ -305,3 +305,17 @@ func TestSearchAddInputBounds(t *testing.T) {
 		}
 	}
 }
+
+// Item 6: `check` takes the selector flags the README promises, and uses them.
+func TestCheckTakesSelectors(t *testing.T) {
+	srv := resultsSite(t)
+	dir := t.TempDir()
+	code, out, errOut := run(t, dir, "check", "--item", "article.card", "--link", "a", "--title", "h2", srv.URL+"/s")
+	if code != 0 || !strings.Contains(out, "Found 2 listings") || !strings.Contains(out, "Method:  selectors") {
+		t.Errorf("check with selectors: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, _, errOut = run(t, dir, "check", "--item", "###bad[", srv.URL+"/s")
+	if code != 1 || !strings.Contains(errOut, "not valid CSS") {
+		t.Errorf("check with a bad selector: exit %d, %q", code, errOut)
+	}
+}
