@@ -125,6 +125,9 @@ type searchRun struct {
 	linkHash uint64
 	// savedOutcome is the outcome last persisted by rememberLast.
 	savedOutcome string
+	// saveErr is why the last poll's listings could not be saved (a full disk),
+	// nil once a poll's are.
+	saveErr error
 }
 
 type siteRun struct {
@@ -1168,12 +1171,14 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 		if r := s.searches[j.searchID]; r != nil {
 			r.lastOutcome = "error"
 			r.lastSignal = "could not save: " + err.Error()
+			r.saveErr = err
 		}
 		s.mu.Unlock()
 		return
 	}
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
+		r.saveErr = nil
 		r.lastNew = len(cr.New)
 		if cr.Baseline {
 			r.s.Baselined = true

@@ -51,6 +51,7 @@ func Open(dir string, opts Options) (*DB, error) {
 		return nil, err
 	}
 	d.bdb = bdb
+	bdb.MaxSize = opts.MaxSize // after opening: the cap is on growth, not on the file there
 	if err := d.prepare(); err != nil {
 		_ = bdb.Close()
 		return nil, err

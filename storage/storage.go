@@ -116,6 +116,10 @@ type Options struct {
 	LockTimeout time.Duration
 	// KeepBackups is how many daily backups are kept. Default 3.
 	KeepBackups int
+	// MaxSize, when above 0, caps the database file at this many bytes: a write
+	// that would grow it beyond fails as on a full disk (ErrDiskFull). 0 means
+	// no cap. Tests use it to fill the disk at the write seam.
+	MaxSize int
 	// Logf, if set, receives one line per notable event (backup taken, database
 	// restored, migration applied). It never receives listing or setting content.
 	Logf func(format string, args ...any)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -53,10 +54,11 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	}
 	env.applyMemoryLimit(len(svc.Snapshot().Searches))
 	defer svc.Close()
-	sw := newStatusWriter(filepath.Join(dir, statusFile), svc.Snapshot)
+	sw := newStatusWriter(filepath.Join(dir, statusFile), svc.Snapshot, env.Logger)
 	defer func() {
 		sw.close()
 		_ = os.Remove(filepath.Join(dir, statusFile))
+		_ = os.Remove(filepath.Join(dir, statusFile+".tmp"))
 	}()
 	snap := svc.Snapshot()
 	env.Logger.Info("notifio is watching", "data", dir, "searches", len(snap.Searches), "version", env.Version)
@@ -118,6 +120,11 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.Site, r.Outcome, r.New, r.Reason)
 		}
 		tw.Flush()
+	}
+	for _, r := range results {
+		if r.SaveErr != nil {
+			return &ExitError{Code: 1, Msg: fmt.Sprintf("notifio: %s: %s (data: %s)", r.Name, r.Reason, dir)}
+		}
 	}
 	switch {
 	case snap.Outbox.NeedsAttention > 0:
@@ -602,6 +609,10 @@ type statusWriter struct {
 	snapshot func() poll.Snapshot
 	stop     chan struct{}
 	done     chan struct{}
+	log      *slog.Logger
+	// writeFile is os.WriteFile; tests make it fail (a full disk).
+	writeFile func(name string, data []byte, perm os.FileMode) error
+	failing   bool // the last write failed (logged once until one succeeds)
 }
 
 // statusEvery is how often status.json is rewritten (JSON of every search: at
@@ -609,10 +620,19 @@ type statusWriter struct {
 // instants, so a reader's countdown is exact; a state change shows within this.
 const statusEvery = 5 * time.Second
 
-func newStatusWriter(path string, snapshot func() poll.Snapshot) *statusWriter {
-	w := &statusWriter{path: path, snapshot: snapshot, stop: make(chan struct{}), done: make(chan struct{})}
+func newStatusWriter(path string, snapshot func() poll.Snapshot, log *slog.Logger) *statusWriter {
+	w := newStatusWriterFunc(path, snapshot, log, os.WriteFile)
 	go w.loop()
 	return w
+}
+
+func newStatusWriterFunc(path string, snapshot func() poll.Snapshot, log *slog.Logger,
+	writeFile func(string, []byte, os.FileMode) error) *statusWriter {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &statusWriter{path: path, snapshot: snapshot, stop: make(chan struct{}), done: make(chan struct{}),
+		log: log, writeFile: writeFile}
 }
 
 func (w *statusWriter) loop() {
@@ -635,9 +655,21 @@ func (w *statusWriter) write() {
 		return
 	}
 	tmp := w.path + ".tmp"
-	if os.WriteFile(tmp, raw, 0o600) == nil {
-		_ = os.Rename(tmp, w.path)
+	err = w.writeFile(tmp, raw, 0o600)
+	if err == nil {
+		err = os.Rename(tmp, w.path)
 	}
+	if err != nil {
+		// A full disk leaves a short or empty file behind: never keep it.
+		_ = os.Remove(tmp)
+		if !w.failing {
+			w.log.Warn("could not write the status file; \"notifio sites\" and \"search list\" show older state until it works again",
+				"path", w.path, "err", err)
+		}
+		w.failing = true
+		return
+	}
+	w.failing = false
 }
 
 // close stops the writer and waits for a write in progress.

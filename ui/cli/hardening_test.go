@@ -3,18 +3,24 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-smtp"
 
+	"notifio/poll"
 	"notifio/storage"
 )
 
@@ -317,5 +323,83 @@ func TestCheckTakesSelectors(t *testing.T) {
 	code, _, errOut = run(t, dir, "check", "--item", "###bad[", srv.URL+"/s")
 	if code != 1 || !strings.Contains(errOut, "not valid CSS") {
 		t.Errorf("check with a bad selector: exit %d, %q", code, errOut)
+	}
+}
+
+// manySite serves a results page of n listings (enough to grow the database).
+func manySite(t *testing.T, n int) *httptest.Server {
+	t.Helper()
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"@type":"ListItem","item":{"@type":"Apartment","name":"Flat %d with a long title, two rooms, balcony, Neukölln","url":"/expose/%d"}}`, i, i)
+	}
+	page := `<html><head><script type="application/ld+json">{"@type":"ItemList","itemListElement":[` + b.String() + `]}</script></head><body></body></html>`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, page)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Item 8: a full disk (the database capped at its size: bbolt fails the growth
+// as the file system would) is reported as a full disk, `once` exits non-zero,
+// and nothing is lost: with room again, the listings are saved.
+func TestOnceOnAFullDisk(t *testing.T) {
+	srv := manySite(t, 2000)
+	dir := t.TempDir()
+	if code, _, errOut := run(t, dir, "search", "add", "--name", "big", srv.URL+"/s"); code != 0 {
+		t.Fatalf("add: %q", errOut)
+	}
+	st, err := os.Stat(filepath.Join(dir, storage.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runWith(t, dir, storage.Options{MaxSize: int(st.Size())}, "", "once")
+	if code == 0 || !strings.Contains(errOut, "disk holding Notifio's data is full") || !strings.Contains(errOut, "Nothing is lost") {
+		t.Errorf("once on a full disk: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(out+errOut, "could not be read") {
+		t.Errorf("a full disk reported as a site problem:\n%s\n%s", out, errOut)
+	}
+	code, out, errOut = run(t, dir, "once")
+	if code != 0 || !strings.Contains(out, "Found 2000 listings") {
+		t.Fatalf("once with room again: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, out, _ := run(t, dir, "listings", "-n", "0", "--json"); strings.Count(out, `"first_seen"`) != 2000 {
+		t.Errorf("%d listings saved, want 2000", strings.Count(out, `"first_seen"`))
+	}
+}
+
+// Item 8: a status file write that fails (ENOSPC) leaves no temporary file
+// behind, and the failure is logged once.
+func TestStatusWriterCleansUpOnFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, statusFile)
+	var logs bytes.Buffer
+	full := func(name string, data []byte, perm os.FileMode) error {
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm)
+		if err != nil {
+			return err
+		}
+		f.Close() // created, nothing written: what ENOSPC leaves
+		return &os.PathError{Op: "write", Path: name, Err: syscall.ENOSPC}
+	}
+	w := newStatusWriterFunc(path, func() poll.Snapshot { return poll.Snapshot{} }, slog.New(slog.NewTextHandler(&logs, nil)), full)
+	w.write()
+	w.write()
+	if _, err := os.Stat(path + ".tmp"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("status.json.tmp left behind: %v", err)
+	}
+	if n := strings.Count(logs.String(), "could not write the status file"); n != 1 || !strings.Contains(logs.String(), "no space left") {
+		t.Errorf("logged %d times: %s", n, logs.String())
+	}
+	w.writeFile = os.WriteFile
+	w.write()
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("no status file once there is room: %v", err)
 	}
 }
