@@ -64,6 +64,10 @@ var (
 	ErrDiskFull = errors.New("the disk holding the data directory is full")
 	// ErrNotWritable: the data directory or database file cannot be written.
 	ErrNotWritable = errors.New("the data directory is not writable")
+	// ErrFileAccess: the database file exists but this user may not open it
+	// (another user's file, or permissions that shut the user out).
+	//lint:ignore ST1005 Notifio is a proper noun and this is shown to the user as is.
+	ErrFileAccess = errors.New("Notifio may not open its database file")
 	// ErrClosed: the DB was closed.
 	ErrClosed = errors.New("database closed")
 )
