@@ -104,4 +104,3 @@ func copyExecutable(from, to string) error {
 	}
 	return out.Close()
 }
-
