@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -18,6 +19,7 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/poll/extract"
+	"notifio/poll/fetch"
 	"notifio/storage"
 )
 
@@ -575,12 +577,9 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	body, err := os.ReadFile(pos[0])
+	body, err := readPageFile(pos[0], fetch.DefaultMaxBody)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("the file %s does not exist", pos[0])
-		}
-		return fmt.Errorf("could not read %s: %w", pos[0], err)
+		return err
 	}
 	body = toUTF8(body)
 	res, err := extract.Extract(body, u, sel())
@@ -599,6 +598,35 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	}
 	return extract.Render(env.Stdout, res)
 }
+
+// readPageFile reads a saved page of at most max bytes, the fetcher's cap: a
+// bigger file is refused in words, without reading it all.
+func readPageFile(name string, max int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("the file %s does not exist", name)
+		}
+		return nil, fmt.Errorf("could not read %s: %w", name, err)
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("could not read %s: %w", name, err)
+	}
+	if int64(len(body)) > max {
+		size := "more than " + megabytes(max)
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = megabytes(st.Size())
+		}
+		return nil, fmt.Errorf("%s is %s, but Notifio reads at most %s of a page (as when it fetches one). "+
+			"Save the results page alone (in the browser: Save Page As → \"Web Page, HTML only\") and try that file", name, size, megabytes(max))
+	}
+	return body, nil
+}
+
+// megabytes writes a byte count as "5.2 MB".
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
 // statusWriter writes the watcher's snapshot to a file every statusEvery, for
 // the commands that read it while `run` holds the database. It asks for the

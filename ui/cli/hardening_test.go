@@ -21,6 +21,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"notifio/poll"
+	"notifio/poll/fetch"
 	"notifio/storage"
 )
 
@@ -401,5 +402,36 @@ func TestStatusWriterCleansUpOnFullDisk(t *testing.T) {
 	w.write()
 	if _, err := os.Stat(path); err != nil {
 		t.Errorf("no status file once there is room: %v", err)
+	}
+}
+
+// Item 13: `extract FILE` applies the fetcher's byte cap: a 50 MB file is
+// refused in words, a file at the cap is read.
+func TestExtractAppliesTheFetchCap(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.html")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(50 << 20); err != nil { // sparse: 50 MB without writing them
+		t.Fatal(err)
+	}
+	f.Close()
+	code, _, errOut := run(t, dir, "extract", "--url", "https://www.kleinanzeigen.de/s-wohnung/c203", big)
+	if code != 1 || !strings.Contains(errOut, "52.4 MB") || !strings.Contains(errOut, "at most 5.2 MB") {
+		t.Errorf("50 MB file: exit %d, %q", code, errOut)
+	}
+	page, err := os.ReadFile(fixture(t, "kleinanzeigen-results.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	atCap := filepath.Join(dir, "cap.html")
+	padded := append(page, bytes.Repeat([]byte(" "), int(fetch.DefaultMaxBody)-len(page))...)
+	if err := os.WriteFile(atCap, padded, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, dir, "extract", "--url", "https://www.kleinanzeigen.de/s-wohnung/c203", atCap); code != 0 {
+		t.Errorf("file at the cap: exit %d, %q", code, errOut)
 	}
 }
