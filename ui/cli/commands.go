@@ -119,7 +119,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "SEARCH\tSITE\tOUTCOME\tNEW\tNOTE")
 		for _, r := range results {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.Site, r.Outcome, r.New, r.Reason)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", printable(r.Name), printable(r.Site), r.Outcome, r.New, printable(r.Reason))
 		}
 		tw.Flush()
 	}
@@ -255,7 +255,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	if env.JSON {
 		return env.printJSON(s)
 	}
-	fmt.Fprintf(env.Stdout, "Added %s: %q on %s, checked every %s. Its first check records the listings already there (no email).\n", s.ID, s.Name, s.Site, s.Interval)
+	fmt.Fprintf(env.Stdout, "Added %s: %q on %s, checked every %s. Its first check records the listings already there (no email).\n", s.ID, printable(s.Name), s.Site, s.Interval)
 	if warn != "" {
 		fmt.Fprintln(env.Stderr, "Warning: "+warn)
 	}
@@ -308,7 +308,8 @@ func cmdSearchList(env *Env, args []string) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSITE\tEVERY\tSTATUS\tURL")
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Name, s.Site, s.Interval, SearchStatus(s, snap.At, live), s.URL)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), s.Interval,
+			printable(SearchStatus(s, snap.At, live)), printable(s.URL))
 	}
 	return tw.Flush()
 }
@@ -403,7 +404,7 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 		return nil
 	}
 	for _, s := range snap.Sites {
-		fmt.Fprintln(env.Stdout, SiteLine(s, snap.At))
+		fmt.Fprintln(env.Stdout, printable(SiteLine(s, snap.At)))
 	}
 	return nil
 }
@@ -484,10 +485,10 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 		return env.printJSON(all)
 	}
 	for _, e := range all {
-		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", e.Name, e.Search, len(e.Listings))
+		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", printable(e.Name), e.Search, len(e.Listings))
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		for _, l := range e.Listings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(l.Title, 60), l.Price, l.Location, l.URL)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(l.Price), printable(l.Location), printable(l.URL))
 		}
 		tw.Flush()
 	}
@@ -534,13 +535,13 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 			"retry_after_s": dr.RetryAfter.Seconds(), "signal": dr.Signal, "listings": ls,
 		})
 	}
-	fmt.Fprintf(env.Stdout, "URL:     %s\nSite:    %s\nOutcome: %s", dr.URL, dr.Site, dr.Outcome)
+	fmt.Fprintf(env.Stdout, "URL:     %s\nSite:    %s\nOutcome: %s", printable(dr.URL), printable(dr.Site), dr.Outcome)
 	if dr.Status != 0 {
 		fmt.Fprintf(env.Stdout, " (status %d)", dr.Status)
 	}
 	fmt.Fprintln(env.Stdout)
 	if dr.Signal != "" {
-		fmt.Fprintf(env.Stdout, "Signal:  %s\n", dr.Signal)
+		fmt.Fprintf(env.Stdout, "Signal:  %s\n", printable(dr.Signal))
 	}
 	if dr.RetryAfter > 0 {
 		fmt.Fprintf(env.Stdout, "Retry-After: %s\n", dr.RetryAfter)
@@ -548,7 +549,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	if dr.Method != "" {
 		fmt.Fprintf(env.Stdout, "Method:  %s\n", dr.Method)
 	}
-	fmt.Fprintln(env.Stdout, dr.Message)
+	fmt.Fprintln(env.Stdout, printable(dr.Message))
 	if note != "" {
 		fmt.Fprintln(env.Stderr, note)
 	}

@@ -40,7 +40,8 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintln(env.Stdout, "Email is not set up. Run: notifio email set --help")
 			return nil
 		}
-		fmt.Fprintf(env.Stdout, "Server: %s:%d (%s)\nUser:   %s\nFrom:   %s\nTo:     %s\n", cfg.Host, cfg.Port, cfg.Security, cfg.Username, cfg.From, strings.Join(cfg.To, ", "))
+		fmt.Fprintf(env.Stdout, "Server: %s:%d (%s)\nUser:   %s\nFrom:   %s\nTo:     %s\n", printable(cfg.Host), cfg.Port, printable(string(cfg.Security)),
+			printable(cfg.Username), printable(cfg.From), printable(strings.Join(cfg.To, ", ")))
 		return nil
 	}
 	fs := newFlags(env, "email test", "notifio email test\n\nSends a test email with the saved settings and says exactly what went wrong if it fails.")

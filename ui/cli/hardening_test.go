@@ -435,3 +435,50 @@ func TestExtractAppliesTheFetchCap(t *testing.T) {
 		t.Errorf("file at the cap: exit %d, %q", code, errOut)
 	}
 }
+
+func TestPrintableStripsTerminalControls(t *testing.T) {
+	for in, want := range map[string]string{
+		"Flat 1":                             "Flat 1",
+		"a\x1b[31mred\x1b[0m":                "ared",
+		"x\x1b]0;owned\x07y":                 "xy",
+		"x\x1b]8;;https://e.x\x1b\\y":        "xy",
+		"two\r\nlines\tand\x00nul":           "two  lines and nul",
+		"bidi \u202egnp.exe":                 "bidi  gnp.exe",
+		"c1 \u009b31mcsi":                    "c1 csi",
+		"dangling \x1b":                      "dangling ",
+		"Wohnung in München, 3 Zi., 1.250 €": "Wohnung in München, 3 Zi., 1.250 €",
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Item 3 (the CLI's part): stored text with terminal escapes and line breaks
+// (saved before names were checked, or a title from a page) is printed inert.
+func TestTablesPrintStoredTextInert(t *testing.T) {
+	dir := t.TempDir()
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := db.AddSearch(storage.Search{Name: "evil\x1b[2J\r\nname", URL: "https://example.org/s", Site: "example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := storage.Listing{ID: "example.org:1", URL: "https://example.org/ad/1", Title: "Flat\x1b]0;pwned\x07 \u202eevil\nline", Price: "1\r000 €"}
+	if _, err := db.CommitPoll(s.ID, []storage.Listing{l}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, args := range [][]string{{"search", "list"}, {"listings"}} {
+		code, out, errOut := run(t, dir, args...)
+		if code != 0 {
+			t.Fatalf("%v: %d %q", args, code, errOut)
+		}
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		if strings.ContainsFunc(out, func(r rune) bool { return r != '\n' && unsafeRune(r) }) || len(lines) != 2 {
+			t.Errorf("%v printed controls or broke its rows:\n%q", args, out)
+		}
+	}
+}
