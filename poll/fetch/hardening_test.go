@@ -54,4 +54,3 @@ func TestRedirectToAnotherPortNotFollowed(t *testing.T) {
 		}
 	}
 }
-
