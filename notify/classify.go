@@ -116,8 +116,20 @@ func classify(err error, cfg Config) *DeliveryError {
 		return de
 	}
 	d := &DeliveryError{Err: err, Code: smtpCode(err)}
+	if unconfirmed(err, d.Code) {
+		d.Temporary, d.Hint = true, hintUnconfirmed
+		return d
+	}
 	d.Temporary, d.Hint = classifyErr(err, d.Code, cfg)
 	return d
+}
+
+// unconfirmed reports a message that went out without a reply to it: the
+// server hung or hung up after DATA. (go-mail's SendError does not unwrap to
+// the network error, so the network rules would not see it.)
+func unconfirmed(err error, code int) bool {
+	var se *mail.SendError
+	return code == 0 && errors.As(err, &se) && se.Reason == mail.ErrSMTPDataClose
 }
 
 func classifyErr(err error, code int, cfg Config) (bool, string) {
@@ -213,13 +225,6 @@ func classifyErr(err error, code int, cfg Config) (bool, string) {
 			return false, hintRecipient
 		}
 		return false, hintRefused
-	}
-
-	// The message went out but no reply to it came: the server hung or hung up
-	// after DATA. (go-mail's SendError does not unwrap to the network error.)
-	var dse *mail.SendError
-	if errors.As(err, &dse) && dse.Reason == mail.ErrSMTPDataClose {
-		return true, hintUnconfirmed
 	}
 
 	// Network: timeouts, refused or reset connections, DNS (which also fails
