@@ -83,6 +83,9 @@ func IsCommand(args []string) bool {
 		rest[0] == "--version" || rest[0] == "version"
 }
 
+// errEmptyData refuses `--data ""`, which would silently mean the default folder.
+var errEmptyData = fmt.Errorf("%w: --data was given an empty directory; name the folder, or leave --data out for the default", ErrUsage)
+
 // SplitGlobal takes --data DIR and --json out of args wherever they stand
 // (before or after the subcommand) and returns the rest.
 func SplitGlobal(args []string) (rest []string, dataDir string, jsonOut bool, err error) {
@@ -96,12 +99,12 @@ func SplitGlobal(args []string) (rest []string, dataDir string, jsonOut bool, er
 			dataDir = args[i+1]
 			i++
 			if strings.TrimSpace(dataDir) == "" {
-				return nil, "", false, fmt.Errorf("%w: --data was given an empty directory; name the folder, or leave --data out for the default", ErrUsage)
+				return nil, "", false, errEmptyData
 			}
 		case strings.HasPrefix(a, "--data=") || strings.HasPrefix(a, "-data="):
 			dataDir = a[strings.Index(a, "=")+1:]
 			if strings.TrimSpace(dataDir) == "" {
-				return nil, "", false, fmt.Errorf("%w: --data was given an empty directory; name the folder, or leave --data out for the default", ErrUsage)
+				return nil, "", false, errEmptyData
 			}
 		case a == "--json" || a == "-json":
 			jsonOut = true
