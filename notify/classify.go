@@ -66,21 +66,24 @@ func (e *WrongSecurityError) Error() string {
 
 // Hints shared by several classifications.
 const (
-	hintPorts        = "Port 465 uses TLS, 587 uses STARTTLS: choose the security that matches the port"
-	hintCredentials  = "Check the username and password in Settings → Email"
-	hintGmail        = "Use an app password: Google account → Security → App passwords (Gmail refuses your normal Google password here)"
-	hintOutlook      = "SMTP AUTH must be enabled for the mailbox (Microsoft 365 admin center → Active users → Mail → Manage email apps → Authenticated SMTP), and the password must be accepted for SMTP (an app password if two-step verification is on)"
-	hintICloud       = "iCloud needs an app-specific password: appleid.apple.com → Sign-In and Security → App-Specific Passwords"
-	hintFastmail     = "Fastmail needs an app password with SMTP access: Settings → Privacy & Security → App passwords"
-	hintRecipient    = "The server refused a recipient: check the To address"
-	hintSender       = "The server refused the sender: check the From address (most providers only accept your own address)"
-	hintNoAuthOffer  = "The server offers no sign-in (AUTH) on this connection: leave the username empty if it needs none, or check the security setting"
-	hintNeedsSignIn  = "The server requires signing in: enter your username and password in Settings → Email"
-	hintNoSafeAuth   = "The server offers no sign-in method that is safe on this connection (the password would travel unencrypted): use security \"starttls\" or \"tls\", with a pinned certificate for a local bridge"
-	hintNoStartTLS   = "The server does not offer STARTTLS on this port. " + hintPorts + " (\"none\" is only for a server on this computer)"
-	hintNetwork      = "Could not reach the server: check your internet connection and the server name and port; Notifio keeps retrying"
-	hintTimeout      = "The server did not answer in time; Notifio keeps retrying. If this persists, check the port and security (" + hintPortsShort + ")"
-	hintPortsShort   = "port 465 uses TLS, 587 uses STARTTLS"
+	hintPorts       = "Port 465 uses TLS, 587 uses STARTTLS: choose the security that matches the port"
+	hintCredentials = "Check the username and password in Settings → Email"
+	hintGmail       = "Use an app password: Google account → Security → App passwords (Gmail refuses your normal Google password here)"
+	hintOutlook     = "SMTP AUTH must be enabled for the mailbox (Microsoft 365 admin center → Active users → Mail → Manage email apps → Authenticated SMTP), and the password must be accepted for SMTP (an app password if two-step verification is on)"
+	hintICloud      = "iCloud needs an app-specific password: appleid.apple.com → Sign-In and Security → App-Specific Passwords"
+	hintFastmail    = "Fastmail needs an app password with SMTP access: Settings → Privacy & Security → App passwords"
+	hintRecipient   = "The server refused a recipient: check the To address"
+	hintSender      = "The server refused the sender: check the From address (most providers only accept your own address)"
+	hintNoAuthOffer = "The server offers no sign-in (AUTH) on this connection: leave the username empty if it needs none, or check the security setting"
+	hintNeedsSignIn = "The server requires signing in: enter your username and password in Settings → Email"
+	hintNoSafeAuth  = "The server offers no sign-in method that is safe on this connection (the password would travel unencrypted): use security \"starttls\" or \"tls\", with a pinned certificate for a local bridge"
+	hintNoStartTLS  = "The server does not offer STARTTLS on this port. " + hintPorts + " (\"none\" is only for a server on this computer)"
+	hintNetwork     = "Could not reach the server: check your internet connection and the server name and port; Notifio keeps retrying"
+	hintTimeout     = "The server did not answer in time; Notifio keeps retrying. If this persists, check the port and security (" + hintPortsShort + ")"
+	hintPortsShort  = "port 465 uses TLS, 587 uses STARTTLS"
+	hintUnconfirmed = "The server took the connection and the message but did not confirm the message (it stopped answering or hung up after the message was sent)" +
+		"; Notifio keeps retrying. If this persists, check the port and security (" + hintPortsShort + "), whether the server limits message size, " +
+		"and ask your mail provider whether it received the message (a retry carries the same Message-ID)"
 	hintServerBusy   = "The server is temporarily unavailable; Notifio retries automatically"
 	hintRefused      = "The server refused the message; see its words above"
 	hintNotSetUp     = "Open Settings → Email"
@@ -113,8 +116,20 @@ func classify(err error, cfg Config) *DeliveryError {
 		return de
 	}
 	d := &DeliveryError{Err: err, Code: smtpCode(err)}
+	if unconfirmed(err, d.Code) {
+		d.Temporary, d.Hint = true, hintUnconfirmed
+		return d
+	}
 	d.Temporary, d.Hint = classifyErr(err, d.Code, cfg)
 	return d
+}
+
+// unconfirmed reports a message that went out without a reply to it: the
+// server hung or hung up after DATA. (go-mail's SendError does not unwrap to
+// the network error, so the network rules would not see it.)
+func unconfirmed(err error, code int) bool {
+	var se *mail.SendError
+	return code == 0 && errors.As(err, &se) && se.Reason == mail.ErrSMTPDataClose
 }
 
 func classifyErr(err error, code int, cfg Config) (bool, string) {

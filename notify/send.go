@@ -111,6 +111,11 @@ func (s *Sender) Dial(ctx context.Context) (*Session, error) {
 			}
 			conn = &watchedConn{Conn: c}
 			stop = context.AfterFunc(ctx, func() { _ = c.Close() })
+			if err := s.awaitGreeting(ctx, conn); err != nil {
+				stop()
+				_ = c.Close()
+				return nil, err
+			}
 			return conn, nil
 		}))
 	}
@@ -161,6 +166,34 @@ func (s *Sender) explainDialError(ctx context.Context, err error, conn *watchedC
 		return fmt.Errorf("the server at %s accepted the connection but sent no greeting within %s: %w", cfg.addr(), cfg.timeout(), err)
 	}
 	return err
+}
+
+// greetingWait is how long a plain-text start waits for the server's first byte
+// before asking whether the server expects TLS instead: a real SMTP server greets
+// at once, and a TLS port waits for us forever. A server that is merely slow is
+// then waited for as usual.
+const greetingWait = 3 * time.Second
+
+// awaitGreeting waits up to greetingWait for the server's first byte (kept for
+// go-mail to read). When none comes and the port speaks TLS, the wrong security is
+// reported at once, whatever deadline the caller has: `email test`, the relay and
+// `once` all say the same, within seconds.
+func (s *Sender) awaitGreeting(ctx context.Context, c *watchedConn) error {
+	_ = c.Conn.SetReadDeadline(time.Now().Add(min(greetingWait, s.cfg.timeout())))
+	n, err := c.Conn.Read(c.first[:])
+	_ = c.Conn.SetReadDeadline(time.Time{})
+	if n == 1 {
+		c.pending = true
+		c.read.Add(1)
+		return nil
+	}
+	if !isTimeout(err) {
+		return err
+	}
+	if s.speaksTLS(ctx) {
+		return &WrongSecurityError{Addr: s.cfg.addr(), Configured: s.cfg.Security, ServerSpeaksTLS: true}
+	}
+	return nil
 }
 
 // speaksTLS reports whether the server completes (or gets far enough into) a TLS
@@ -225,13 +258,21 @@ func isLoopbackAddr(a net.Addr) bool {
 	return ok && ta.IP.IsLoopback()
 }
 
-// watchedConn counts the bytes read, to tell "no greeting" from "slow reply".
+// watchedConn counts the bytes read, to tell "no greeting" from "slow reply",
+// and hands on the greeting's first byte awaitGreeting read.
 type watchedConn struct {
 	net.Conn
-	read atomic.Int64
+	read    atomic.Int64
+	first   [1]byte
+	pending bool // first holds a byte not yet returned by Read
 }
 
 func (c *watchedConn) Read(p []byte) (int, error) {
+	if c.pending && len(p) > 0 {
+		c.pending = false
+		p[0] = c.first[0]
+		return 1, nil
+	}
 	n, err := c.Conn.Read(p)
 	c.read.Add(int64(n))
 	return n, err

@@ -2,11 +2,14 @@ package poll
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sort"
 	"sync"
 
 	"notifio/hostbackoff"
 	"notifio/poll/fetch"
+	"notifio/storage"
 )
 
 func newDefaultFetcher() *fetch.Fetcher { return fetch.New(fetch.Options{}) }
@@ -16,9 +19,30 @@ type OnceResult struct {
 	SearchID string
 	Name     string
 	Site     string
-	Outcome  string // an outcome kind, or "waiting" when the site was not asked
+	Outcome  string // an outcome kind, "waiting" when the site was not asked, OutcomeNotSaved
 	New      int
 	Reason   string
+	// SaveErr is why the listings found could not be saved (Outcome is
+	// OutcomeNotSaved); they count as new at the next check.
+	SaveErr error `json:"-"`
+}
+
+// OutcomeNotSaved is the outcome of a poll whose page was read but whose
+// listings could not be saved (a full disk, a data folder that cannot be
+// written).
+const OutcomeNotSaved = "not_saved"
+
+// NotSavedReason says in plain words why the listings of a poll were not saved
+// and what to do; nothing is lost, as they count as new at the next check.
+func NotSavedReason(found int, err error) string {
+	const lost = " Nothing is lost: they count as new at the next check that can save them."
+	switch {
+	case errors.Is(err, storage.ErrDiskFull):
+		return fmt.Sprintf("Found %d listings but could not save them: the disk holding Notifio's data is full. Free some space on that disk.", found) + lost
+	case errors.Is(err, storage.ErrNotWritable):
+		return fmt.Sprintf("Found %d listings but could not save them: Notifio's data folder cannot be written. Check its permissions (and that the disk is not read-only).", found) + lost
+	}
+	return fmt.Sprintf("Found %d listings but could not save them (%v).", found, err) + lost
 }
 
 // Once checks every search that is not paused and whose site admits it, once,
@@ -80,7 +104,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 				res := s.execute(ctx, j)
 				s.finish(j, res, s.clock.Now())
 				s.mu.Lock()
-				or := OnceResult{SearchID: sr.ID, Name: sr.Name, Site: site, Outcome: r.lastOutcome, New: r.lastNew}
+				or := OnceResult{SearchID: sr.ID, Name: sr.Name, Site: site, Outcome: r.lastOutcome, New: r.lastNew, SaveErr: r.saveErr}
 				count := r.s.LastCount
 				s.mu.Unlock()
 				if !res.unchanged {
@@ -90,6 +114,9 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					or.Outcome = "offline"
 				}
 				or.Reason = OutcomeMessage(site, or.Outcome, count, res.ext.NoResults)
+				if or.SaveErr != nil {
+					or.Outcome, or.Reason = OutcomeNotSaved, NotSavedReason(count, or.SaveErr)
+				}
 				mu.Lock()
 				out = append(out, or)
 				mu.Unlock()

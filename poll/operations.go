@@ -5,29 +5,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"golang.org/x/net/html"
 
 	"notifio/hostbackoff"
 	"notifio/notify"
 	"notifio/poll/classify"
+	"notifio/poll/extract"
 	"notifio/storage"
 )
 
 // AddSearch validates and saves a new search; it is checked as soon as its site
 // admits it, and its first successful poll is a silent baseline.
 func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, error) {
-	site, u, err := siteOf(in.URL)
-	if err != nil {
-		return storage.Search{}, err
-	}
-	iv, err := checkInterval(in.Interval)
+	site, u, iv, err := s.checkInput(in, "")
 	if err != nil {
 		return storage.Search{}, err
 	}
@@ -68,11 +68,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if err != nil {
 		return storage.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
 	}
-	site, u, err := siteOf(in.URL)
-	if err != nil {
-		return storage.Search{}, err
-	}
-	iv, err := checkInterval(in.Interval)
+	site, u, iv, err := s.checkInput(in, id)
 	if err != nil {
 		return storage.Search{}, err
 	}
@@ -110,12 +106,49 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	return cur, nil
 }
 
+// checkInput validates what a search is saved with, before anything is saved:
+// the URL (normalised; not one another search, except exceptID, watches
+// already), the interval, the name and the CSS selectors.
+func (s *Service) checkInput(in SearchInput, exceptID string) (string, *url.URL, time.Duration, error) {
+	site, u, err := siteOf(in.URL)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	iv, err := checkInterval(in.Interval)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	if strings.ContainsFunc(in.Name, unicode.IsControl) {
+		return "", nil, 0, errors.New("poll: the name must be on one line, without tabs or control characters")
+	}
+	if err := extract.ValidateSelectors(in.Selectors); err != nil {
+		return "", nil, 0, fmt.Errorf("poll: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, r := range s.searches {
+		if id != exceptID && sameSearchURL(r.s.URL, u.String()) {
+			return "", nil, 0, fmt.Errorf("%w: the search %s (%q) already watches this page; edit that one instead",
+				ErrDuplicate, id, r.s.Name)
+		}
+	}
+	return site, u, iv, nil
+}
+
+// ErrDuplicate is wrapped by the error about a search URL another search
+// already watches.
+var ErrDuplicate = errors.New("poll: already watched")
+
+// checkInterval bounds a search's interval; zero means DefaultInterval.
 func checkInterval(iv time.Duration) (time.Duration, error) {
 	if iv == 0 {
 		return DefaultInterval, nil
 	}
 	if iv < MinInterval {
 		return 0, fmt.Errorf("poll: the interval %s is too short: check at most every %s, so the site does not block you", iv, MinInterval)
+	}
+	if iv > MaxInterval {
+		return 0, fmt.Errorf("poll: the interval %s is too long: check at least once every %s (7 days), or pause the search instead", iv, MaxInterval)
 	}
 	return iv, nil
 }
@@ -145,6 +178,9 @@ func (s *Service) saveCookie(site, cookie string) (string, error) {
 }
 
 func (s *Service) existingCookieRef(site string) string {
+	if s.db == nil { // a dry run without the database (another Notifio holds it)
+		return ""
+	}
 	var c string
 	if ok, err := s.db.GetSetting("cookie:"+site, &c); err == nil && ok && c != "" {
 		return "cookie:" + site
@@ -273,6 +309,9 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	if err != nil {
 		return DryRun{}, err
 	}
+	if err := extract.ValidateSelectors(in.Selectors); err != nil {
+		return DryRun{}, fmt.Errorf("poll: %w", err)
+	}
 	now := s.clock.Now()
 	dr := DryRun{URL: u.String(), Site: site}
 	if w := s.waitFor(site, now); w != nil {
@@ -295,7 +334,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 
 // DryRunOnce is `notifio check`: one dry-run poll with a fresh fetcher, saving
 // nothing, respecting the backoff state in db when db is not nil.
-func DryRunOnce(ctx context.Context, db *storage.DB, rawURL string, opts Options) (DryRun, error) {
+func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Options) (DryRun, error) {
 	var s *Service
 	var err error
 	if db != nil {
@@ -314,7 +353,7 @@ func DryRunOnce(ctx context.Context, db *storage.DB, rawURL string, opts Options
 			s.opts.RequestTimeout = 30 * time.Second
 		}
 	}
-	return s.TestSearch(ctx, SearchInput{URL: rawURL})
+	return s.TestSearch(ctx, in)
 }
 
 func dryRunOf(dr DryRun, res result) DryRun {
@@ -498,31 +537,85 @@ func EmailSource(db *storage.DB, secrets *notify.Secrets) func() (notify.Config,
 }
 
 // SetEmailConfig validates and saves the SMTP settings; the password goes to the
-// OS keyring (or its fallback, with the warning returned).
+// OS keyring (or its fallback, with the warning returned). Emails that needed
+// attention go back in the queue: the new settings may be the fix.
 func (s *Service) SetEmailConfig(cfg notify.Config, password string) (string, error) {
 	warn, err := SaveEmailConfig(s.db, s.opts.Secrets, cfg, password)
-	if err == nil && s.opts.Relay != nil {
-		s.opts.Relay.Wake()
+	if err != nil {
+		return "", err
 	}
-	return warn, err
+	return warn, s.RetryOutbox()
 }
 
-// SaveEmailConfig validates and saves SMTP settings and the password.
+// SaveEmailConfig validates the SMTP settings and the password, then saves both
+// or neither. Callers then queue the emails that needed attention again
+// (RequeueEmails): new settings may be the fix.
 func SaveEmailConfig(db *storage.DB, secrets *notify.Secrets, cfg notify.Config, password string) (string, error) {
 	if err := cfg.Validate(); err != nil {
 		return "", err
 	}
+	if password != "" && strings.TrimSpace(cfg.Username) == "" {
+		return "", &notify.FieldError{Field: "username", Problem: "Enter the username (--user) that goes with the password, usually your email address."}
+	}
+	var prev notify.Config
+	had, err := db.GetSetting(emailKey, &prev)
+	if err != nil {
+		return "", fmt.Errorf("poll: read email settings: %w", err)
+	}
 	if err := db.PutSetting(emailKey, cfg); err != nil {
 		return "", fmt.Errorf("poll: save email settings: %w", err)
 	}
-	if password == "" || secrets == nil {
-		return "", nil
+	warn := ""
+	if password != "" && secrets != nil {
+		if warn, err = secrets.Set(cfg.Username, cfg.Host, password); err != nil {
+			// All or nothing: put the previous settings back.
+			if had {
+				_ = db.PutSetting(emailKey, prev)
+			} else {
+				_ = db.DeleteSetting(emailKey)
+			}
+			return "", fmt.Errorf("poll: save the password: %w", err)
+		}
 	}
-	return secrets.Set(cfg.Username, cfg.Host, password)
+	return warn, nil
+}
+
+// RequeueEmails puts every email that needs attention back in the queue, due
+// now, and returns how many.
+func RequeueEmails(db *storage.DB, now time.Time) (int, error) {
+	items, err := db.ListOutbox()
+	if err != nil {
+		return 0, fmt.Errorf("poll: read the outbox: %w", err)
+	}
+	n := 0
+	for _, it := range items {
+		if it.State == storage.OutboxNeedsAttention {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if err := db.RetryOutbox(0, now); err != nil {
+		return 0, fmt.Errorf("poll: retry emails: %w", err)
+	}
+	return n, nil
+}
+
+// outboxRequeued wakes the relay and the observers after emails went back in
+// the queue.
+func (s *Service) outboxRequeued() {
+	if s.opts.Relay != nil {
+		s.opts.Relay.Wake()
+	}
+	s.invalidateOutbox()
+	s.publish()
 }
 
 // SendTestEmail sends a test email with the given settings and password ("" means
-// the saved password) and returns an error the user can act on.
+// the saved password) and returns an error the user can act on. When it gets
+// through with the saved settings, the emails that needed attention go back in
+// the queue.
 func (s *Service) SendTestEmail(ctx context.Context, cfg notify.Config, password string) error {
 	if password == "" && s.opts.Secrets != nil && cfg.Username != "" {
 		p, err := s.opts.Secrets.Get(cfg.Username, cfg.Host)
@@ -530,19 +623,21 @@ func (s *Service) SendTestEmail(ctx context.Context, cfg notify.Config, password
 			password = p
 		}
 	}
-	return notify.SendTestEmail(ctx, cfg, password)
+	if err := notify.SendTestEmail(ctx, cfg, password); err != nil {
+		return err
+	}
+	if saved, err := LoadEmailConfig(s.db); err == nil && reflect.DeepEqual(saved, cfg) {
+		return s.RetryOutbox()
+	}
+	return nil
 }
 
 // RetryOutbox puts every email that needs attention back in the queue.
 func (s *Service) RetryOutbox() error {
-	if err := s.db.RetryOutbox(0, s.clock.Now()); err != nil {
-		return fmt.Errorf("poll: retry emails: %w", err)
+	if _, err := RequeueEmails(s.db, s.clock.Now()); err != nil {
+		return err
 	}
-	if s.opts.Relay != nil {
-		s.opts.Relay.Wake()
-	}
-	s.invalidateOutbox()
-	s.publish()
+	s.outboxRequeued()
 	return nil
 }
 

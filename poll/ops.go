@@ -40,6 +40,7 @@ type DryRun struct {
 const (
 	DefaultInterval = 2 * time.Minute
 	MinInterval     = 30 * time.Second
+	MaxInterval     = 7 * 24 * time.Hour
 	DefaultSiteGap  = 5 * time.Second
 	// BusySiteRate is the rate above which a site's searches get a warning:
 	// more than one request every 15 seconds.

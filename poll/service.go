@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -124,6 +125,9 @@ type searchRun struct {
 	linkHash uint64
 	// savedOutcome is the outcome last persisted by rememberLast.
 	savedOutcome string
+	// saveErr is why the last poll's listings could not be saved (a full disk),
+	// nil once a poll's are.
+	saveErr error
 }
 
 type siteRun struct {
@@ -1167,12 +1171,14 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 		if r := s.searches[j.searchID]; r != nil {
 			r.lastOutcome = "error"
 			r.lastSignal = "could not save: " + err.Error()
+			r.saveErr = err
 		}
 		s.mu.Unlock()
 		return
 	}
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
+		r.saveErr = nil
 		r.lastNew = len(cr.New)
 		if cr.Baseline {
 			r.s.Baselined = true
@@ -1300,5 +1306,44 @@ func ParseSearchURL(raw string) (*url.URL, error) {
 	if u.User != nil {
 		return nil, fmt.Errorf("%w: %q contains a user name or password; paste the plain search address", ErrBadURL, raw)
 	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("%w: %q has the port %s, but a port is a number from 1 to 65535; copy the address again from your browser", ErrBadURL, raw, p)
+		}
+	}
+	normaliseSearchURL(u)
 	return u, nil
+}
+
+// normaliseSearchURL writes a parsed search URL as a browser sends it: scheme and
+// host in lower case, no fragment (it never reaches the server), and the query
+// percent-encoded where it holds spaces, non-ASCII or other bytes a server
+// refuses raw (a pasted "a=1 b=2&c=ä" is sent as "a=1%20b=2&c=%C3%A4").
+func normaliseSearchURL(u *url.URL) {
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	u.Fragment, u.RawFragment = "", ""
+	u.ForceQuery = false
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(u.RawQuery); i++ {
+		c := u.RawQuery[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>`{}|\\^", c) >= 0 {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	u.RawQuery = b.String()
+}
+
+// sameSearchURL reports whether two search URLs name the same page, as
+// ParseSearchURL writes them (case of scheme and host, fragment and encoding do
+// not matter).
+func sameSearchURL(a, b string) bool {
+	ua, err1 := ParseSearchURL(a)
+	ub, err2 := ParseSearchURL(b)
+	return err1 == nil && err2 == nil && ua.String() == ub.String()
 }

@@ -4,6 +4,7 @@ package storage
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -14,3 +15,11 @@ func isDiskFull(err error) bool {
 
 // isReadOnlyFS reports a write to a read-only file system.
 func isReadOnlyFS(err error) bool { return errors.Is(err, syscall.EROFS) }
+
+// fileOwner returns the uid that owns a file.
+func fileOwner(st os.FileInfo) (int, bool) {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return int(sys.Uid), true
+	}
+	return 0, false
+}

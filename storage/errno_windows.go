@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -22,3 +23,6 @@ func isDiskFull(err error) bool {
 func isReadOnlyFS(err error) bool {
 	return errors.Is(err, errorWriteProtect) || errors.Is(err, syscall.EROFS)
 }
+
+// fileOwner is unknown on Windows (ownership is an ACL, not a uid).
+func fileOwner(os.FileInfo) (int, bool) { return 0, false }

@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -51,6 +52,7 @@ func Open(dir string, opts Options) (*DB, error) {
 		return nil, err
 	}
 	d.bdb = bdb
+	bdb.MaxSize = opts.MaxSize // after opening: the cap is on growth, not on the file there
 	if err := d.prepare(); err != nil {
 		_ = bdb.Close()
 		return nil, err
@@ -102,7 +104,7 @@ func (d *DB) openChecked() (*bolt.DB, error) {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return nil, fmt.Errorf("%w (data: %s)", ErrAlreadyRunning, d.dir)
 		} else if err != nil {
-			return nil, wrapIOError("opening the database "+d.path, d.dir, err)
+			return nil, d.openError(err)
 		}
 		if reason == "" {
 			bdb, err := safeOpen(d.path, d.bolt())
@@ -112,7 +114,7 @@ func (d *DB) openChecked() (*bolt.DB, error) {
 			case isDamage(err):
 				reason = damageReason(err)
 			case err != nil:
-				return nil, wrapIOError("opening the database "+d.path, d.dir, err)
+				return nil, d.openError(err)
 			default:
 				return bdb, nil
 			}
@@ -533,4 +535,30 @@ func syncDir(dir string) {
 		_ = f.Sync()
 		_ = f.Close()
 	}
+}
+
+// openError words a failure to open the database file. One the user may not
+// open names the file and what is wrong with it (its owner, its permissions),
+// rather than blaming the folder.
+func (d *DB) openError(err error) error {
+	if !errors.Is(err, fs.ErrPermission) {
+		return wrapIOError("opening the database "+d.path, d.dir, err)
+	}
+	st, serr := os.Stat(d.path)
+	if serr != nil {
+		return fmt.Errorf("opening the database: %w: %s (%v)", ErrFileAccess, d.path, err)
+	}
+	owner, known := fileOwner(st)
+	return fmt.Errorf("opening the database: %w: %s", ErrFileAccess, accessWords(d.path, st.Mode(), owner, known, os.Getuid()))
+}
+
+// accessWords says why a database file at path with mode, owned by owner (when
+// known), cannot be opened by the user me, and what to do.
+func accessWords(path string, mode fs.FileMode, owner int, ownerKnown bool, me int) string {
+	perm := mode.Perm().String()
+	if ownerKnown && owner != me {
+		return fmt.Sprintf("%s belongs to another user (uid %d), and its permissions (%s) do not let you read and write it. "+
+			"Make it yours again (sudo chown %d %s) or run Notifio as the user who owns it", path, owner, perm, me, path)
+	}
+	return fmt.Sprintf("the permissions of %s (%s) do not let you read and write it. Give yourself access (chmod 600 %s)", path, perm, path)
 }

@@ -64,6 +64,10 @@ var (
 	ErrDiskFull = errors.New("the disk holding the data directory is full")
 	// ErrNotWritable: the data directory or database file cannot be written.
 	ErrNotWritable = errors.New("the data directory is not writable")
+	// ErrFileAccess: the database file exists but this user may not open it
+	// (another user's file, or permissions that shut the user out).
+	//lint:ignore ST1005 Notifio is a proper noun and this is shown to the user as is.
+	ErrFileAccess = errors.New("Notifio may not open its database file")
 	// ErrClosed: the DB was closed.
 	ErrClosed = errors.New("database closed")
 )
@@ -116,6 +120,10 @@ type Options struct {
 	LockTimeout time.Duration
 	// KeepBackups is how many daily backups are kept. Default 3.
 	KeepBackups int
+	// MaxSize, when above 0, caps the database file at this many bytes: a write
+	// that would grow it beyond fails as on a full disk (ErrDiskFull). 0 means
+	// no cap. Tests use it to fill the disk at the write seam.
+	MaxSize int
 	// Logf, if set, receives one line per notable event (backup taken, database
 	// restored, migration applied). It never receives listing or setting content.
 	Logf func(format string, args ...any)

@@ -336,6 +336,9 @@ func parseInterval(text string) (time.Duration, error) {
 	if d < poll.MinInterval {
 		return 0, userError("Notifio checks a search at most every 30 seconds, so the site does not block you. Choose 30 seconds or more.")
 	}
+	if d > poll.MaxInterval {
+		return 0, userError("Notifio checks a search at least once every 7 days. Choose 7 days or less, or pause the search instead.")
+	}
 	return d, nil
 }
 

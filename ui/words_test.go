@@ -136,6 +136,9 @@ func TestParseInterval(t *testing.T) {
 		{"often", 0, false},
 		{"2 fortnights", 0, false},
 		{"-5", 0, false},
+		{"168h", 7 * 24 * time.Hour, true},
+		{"169h", 0, false}, // more than 7 days (issue 18)
+		{"876000h", 0, false},
 	} {
 		got, err := parseInterval(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {

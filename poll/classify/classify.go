@@ -17,21 +17,25 @@
 //     its error codes 1005–1012/1020 (read only from the error-code element or
 //     the heading), the Cloudflare "used Cloudflare to restrict access" title,
 //     Akamai "Access Denied" with its "Reference #", Incapsula
-//     "Request unsuccessful … incident ID", DataDome captcha with t=bv;
+//     "Request unsuccessful … incident ID", DataDome captcha with t=bv, the
+//     Distil block page ("Access To Website Blocked", /distil_r_blocked);
 //     Cloudflare error 1015 → rate_limited;
 //     b. challenge pages → challenge: Cloudflare (_cf_chl_opt, orchestrate scripts
 //     under /cdn-cgi/challenge-platform/, the challenge form and its jschl
 //     fields, "Just a moment...", "Attention Required! | Cloudflare"),
 //     DataDome captcha-delivery.com (t=fe and other non-bv), PerimeterX
 //     #px-captcha and its captcha script, Akamai sec-if-cpt-container, the
-//     Incapsula iframe interstitial, AWS WAF gokuProps, and robot-check titles or
+//     Incapsula iframe interstitial and its old ___utmvc cookie script, AWS WAF gokuProps, and robot-check titles or
 //     headings ("Ich bin kein Roboter", "Pardon Our Interruption", …);
 //     c. conditional markers → challenge, but only on 403, 405, 429 or 503, or on
 //     a 2xx page whose results are missing (no listings, no no-results marker,
 //     no results container): widgets and vendor scripts that also sit on normal
 //     pages —
 //     g-recaptcha, h-captcha, Turnstile, GeeTest, AWS WAF challenge.js, the
-//     Incapsula resource script, a title with "captcha".
+//     Incapsula resource script, a title with "captcha". A reCAPTCHA, hCaptcha
+//     or Turnstile widget that only guards forms the user fills in (contact,
+//     newsletter, login: fields besides the widget) is no evidence at all, and
+//     neither is its script then.
 //  4. A refused redirect (Input.Redirect): to another site → challenge when it is a
 //     known challenge host, session_expired when it looks like a login page,
 //     otherwise error naming the site; loops, too many, other schemes and

@@ -171,8 +171,18 @@ func pageCases(t testing.TB) []pageCase {
 			kind: OK, signal: "1 listing"},
 
 		// Results missing.
-		{name: "no-results page, no marker, no container: its widget counts", status: 200, header: h(), body: f("results-no-results.html"),
-			kind: Challenge, signal: "body: reCAPTCHA script"},
+		// A captcha that guards the page's newsletter form is not a challenge
+		// (issue 18): the page did not look like results.
+		{name: "no-results page, no marker, no container: its newsletter widget is no challenge", status: 200, header: h(), body: f("results-no-results.html"),
+			kind: UnexpectedPage, signal: "no listings, no no-results marker"},
+		{name: "contact page with a reCAPTCHA in its form", status: 200, header: h(), body: f("contact-recaptcha.html"),
+			kind: UnexpectedPage, signal: "no listings, no no-results marker"},
+		{name: "contact page with a reCAPTCHA in its form on 403 is a denial", status: 403, header: h(), body: f("contact-recaptcha.html"),
+			kind: Denied, signal: "status 403"},
+		{name: "incapsula ___utmvc cookie script served 200", status: 200, header: h(), body: f("incapsula-utmvc.html"),
+			kind: Challenge, signal: "body: Incapsula ___utmvc cookie script"},
+		{name: "distil block page served 416", status: 416, header: h(), body: f("distil-blocked.html"),
+			kind: Denied, signal: "body: Distil block iframe"},
 		{name: "no-results page, no marker, container: layout change, not a captcha", status: 200, container: true, header: h(), body: f("results-no-results.html"),
 			kind: UnexpectedPage, signal: "results container empty, no no-results marker"},
 		{name: "results page, nothing extracted, container", status: 200, container: true, header: h(), body: results,

@@ -32,6 +32,7 @@ const (
 	detailAkamaiChallenge     = "Akamai Bot Manager is running a browser check instead of the page."
 	detailIncapsulaDenied     = "Imperva Incapsula blocked this request (Request unsuccessful)."
 	detailIncapsulaChallenge  = "Imperva Incapsula is showing an interstitial check instead of the page."
+	detailDistilDenied        = "Distil Networks blocked this request (Access To Website Blocked)."
 	detailRobotCheck          = "The site shows a robot check instead of the results."
 	detailCaptcha             = "The site shows a captcha instead of the results."
 	detailBlocked             = "The site says this client has been blocked."
@@ -56,6 +57,16 @@ type page struct {
 	inIframe        bool // scanning an iframe's fallback content
 	ddSeen          bool
 	ddT             string
+
+	// A captcha widget (reCAPTCHA, hCaptcha, Turnstile) is evidence of a
+	// challenge only when it is not just guarding a form the page offers
+	// (contact, newsletter, login): captcha is its finding, formDepth and
+	// formFields follow the form being read, captchaInForm and captchaBare count
+	// the widgets inside such forms and elsewhere.
+	captcha                    *finding
+	formDepth, formCaptchas    int
+	formFields                 bool
+	captchaInForm, captchaBare int
 
 	scratch []byte
 }
@@ -83,7 +94,7 @@ func scanPage(body []byte, contentType string) *page {
 
 // attrs are the attributes the rules look at.
 type attrs struct {
-	id, class, src, action, name, translate string
+	id, class, src, action, name, translate, typ string
 }
 
 // scan tokenizes b. The content of <noscript> and <iframe> arrives from the
@@ -125,6 +136,8 @@ func (p *page) scan(b []byte, depth int) {
 					a.name = string(v)
 				case "data-translate":
 					a.translate = string(v)
+				case "type":
+					a.typ = string(v)
 				}
 			}
 			if p.element(tag, &a) {
@@ -153,6 +166,8 @@ func (p *page) scan(b []byte, depth int) {
 			name, _ := z.TagName()
 			tag := string(name)
 			switch tag {
+			case "form":
+				p.formEnd()
 			case "svg", "math":
 				if foreign > 0 {
 					foreign--
@@ -239,11 +254,11 @@ func (p *page) element(tag string, a *attrs) (errorCode bool) {
 			case c == "cf-wrapper" || c == "cf-error-overview" || c == "cf-error-details":
 				p.cfPage = true
 			case c == "cf-turnstile":
-				p.widg("body: Turnstile widget", detailCaptcha)
+				p.captchaWidget("body: Turnstile widget")
 			case c == "g-recaptcha":
-				p.widg("body: g-recaptcha widget", detailCaptcha)
+				p.captchaWidget("body: g-recaptcha widget")
 			case c == "h-captcha":
-				p.widg("body: h-captcha widget", detailCaptcha)
+				p.captchaWidget("body: h-captcha widget")
 			case strings.HasPrefix(c, "geetest_"):
 				p.widg("body: GeeTest captcha", detailCaptcha)
 			}
@@ -267,7 +282,54 @@ func (p *page) element(tag string, a *attrs) (errorCode bool) {
 	if a.action != "" && tag == "form" {
 		p.formAction(a.action)
 	}
+	p.formElement(tag, a.typ)
 	return errorCode
+}
+
+// captchaWidget records a captcha widget element, in or outside a form.
+func (p *page) captchaWidget(signal string) {
+	p.set(&p.captcha, Challenge, signal, detailCaptcha)
+	if p.formDepth > 0 {
+		p.formCaptchas++
+	} else {
+		p.captchaBare++
+	}
+}
+
+// formElement follows forms and the fields a user fills in them.
+func (p *page) formElement(tag, typ string) {
+	switch tag {
+	case "form":
+		if p.formDepth == 0 {
+			p.formCaptchas, p.formFields = 0, false
+		}
+		p.formDepth++
+	case "textarea", "select":
+		p.formFields = p.formFields || p.formDepth > 0
+	case "input":
+		switch strings.ToLower(strings.TrimSpace(typ)) {
+		case "", "text", "email", "tel", "search", "password", "number", "url", "date":
+			p.formFields = p.formFields || p.formDepth > 0
+		}
+	}
+}
+
+// formEnd closes a form: its captcha widgets guard a form the user fills in
+// (fields) or are the page's check (none: a lone widget and a button).
+func (p *page) formEnd() {
+	if p.formDepth == 0 {
+		return
+	}
+	p.formDepth--
+	if p.formDepth > 0 {
+		return
+	}
+	if p.formFields {
+		p.captchaInForm += p.formCaptchas
+	} else {
+		p.captchaBare += p.formCaptchas
+	}
+	p.formCaptchas = 0
 }
 
 var pxCaptchaPath = regexp.MustCompile(`(?i)^/px[a-z0-9]+/captcha/`)
@@ -286,7 +348,7 @@ func (p *page) source(tag, src string) {
 		p.challengePlatform(path, tag)
 	case hostIs(host, "challenges.cloudflare.com"):
 		if strings.Contains(lpath, "/turnstile/") {
-			p.widg("body: Turnstile widget", detailCaptcha)
+			p.set(&p.captcha, Challenge, "body: Turnstile widget", detailCaptcha)
 		} else {
 			p.chal("body: challenges.cloudflare.com "+tag, detailCloudflareChallenge)
 		}
@@ -310,9 +372,13 @@ func (p *page) source(tag, src string) {
 	case hostIs(host, "geetest.com"):
 		p.widg("body: GeeTest captcha", detailCaptcha)
 	case (hostIs(host, "google.com") || hostIs(host, "gstatic.com") || hostIs(host, "recaptcha.net")) && strings.Contains(lpath, "/recaptcha/"):
-		p.widg("body: reCAPTCHA script", detailCaptcha)
+		p.set(&p.captcha, Challenge, "body: reCAPTCHA script", detailCaptcha)
 	case hostIs(host, "hcaptcha.com"):
-		p.widg("body: hCaptcha script", detailCaptcha)
+		p.set(&p.captcha, Challenge, "body: hCaptcha script", detailCaptcha)
+	case strings.Contains(lpath, "/distil_r_blocked"):
+		p.deny("body: Distil block "+tag, detailDistilDenied)
+	case strings.Contains(lpath, "/distil_r_captcha"):
+		p.chal("body: Distil captcha "+tag, detailCaptcha)
 	}
 }
 
@@ -367,6 +433,11 @@ func (p *page) script(b []byte) {
 		if m := ddTField.FindSubmatch(b); m != nil && p.ddT == "" {
 			p.ddT = string(m[1])
 		}
+	}
+	if bytes.Contains(b, []byte("___utmvc")) && bytes.Contains(b, []byte("incap_ses")) {
+		// Incapsula's old JS challenge: it reads the incap_ses cookies and sets
+		// ___utmvc, then reloads; normal pages never carry it inline.
+		p.chal("body: Incapsula ___utmvc cookie script", detailIncapsulaChallenge)
 	}
 	if containsIdent(b, "gokuProps") {
 		p.chal("body: AWS WAF gokuProps", detailAWS)
@@ -483,7 +554,7 @@ func (p *page) addHeading(s string) {
 	}
 	l := normalize(s)
 	p.headings = append(p.headings, l)
-	if l == "sorry, you have been blocked" || l == "you have been blocked" {
+	if l == "sorry, you have been blocked" || l == "you have been blocked" || l == "access to website blocked" {
 		p.deny("body: \""+clip(s, 60)+"\"", detailBlocked)
 		return
 	}
@@ -499,6 +570,13 @@ var (
 
 // finish judges the evidence that needs the whole page.
 func (p *page) finish() {
+	p.formEnd() // a form left open at the end is judged as it stands
+	p.formDepth = 0
+	if p.captcha != nil && (p.captchaBare > 0 || p.captchaInForm == 0) {
+		// A widget of its own, or a captcha script with no widget in a form:
+		// evidence (where widgets count). Widgets only in forms are not.
+		p.widg(p.captcha.signal, p.captcha.detail)
+	}
 	code := p.cfErrorCode
 	if code == "" && p.cfPage {
 		for _, h := range p.headings {

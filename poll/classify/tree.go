@@ -62,6 +62,8 @@ func (w *treeWalk) element(n *html.Node, foreign int) {
 			a.name = at.Val
 		case "data-translate":
 			a.translate = at.Val
+		case "type":
+			a.typ = at.Val
 		}
 	}
 	tag := n.Data
@@ -117,6 +119,9 @@ func (w *treeWalk) element(n *html.Node, foreign int) {
 		return
 	}
 	w.walk(n, foreign)
+	if tag == "form" {
+		p.formEnd()
+	}
 }
 
 func (w *treeWalk) text(s string) {

@@ -50,7 +50,7 @@ func (r *RedirectStop) String() string {
 	case StopCrossSite:
 		host := ""
 		if r.To != nil {
-			host = r.To.Hostname()
+			host = r.To.Host
 		}
 		return fmt.Sprintf("redirect to another site (%s): %s", host, to)
 	case StopTooMany:
@@ -99,7 +99,7 @@ func (f *Fetcher) checkRedirect(orig, cur *url.URL, location string, hops int, v
 		stop.Why = StopBadLocation
 	case cur.Scheme == "https" && next.Scheme == "http":
 		stop.Why = StopDowngrade
-	case hostbackoff.SiteOf(next.Hostname()) != hostbackoff.SiteOf(orig.Hostname()):
+	case hostbackoff.SiteOf(next.Hostname()) != hostbackoff.SiteOf(orig.Hostname()) || portChanged(cur, next):
 		stop.Why = StopCrossSite
 	case hops >= f.opts.MaxRedirects:
 		stop.Why = StopTooMany
@@ -110,4 +110,25 @@ func (f *Fetcher) checkRedirect(orig, cur *url.URL, location string, hops int, v
 		return next, nil
 	}
 	return nil, stop
+}
+
+// portChanged reports a redirect to another port: a different server, so it
+// leaves the site, except the upgrade from http on 80 to https on 443.
+func portChanged(cur, next *url.URL) bool {
+	from, to := effectivePort(cur), effectivePort(next)
+	if from == to {
+		return false
+	}
+	return !(cur.Scheme == "http" && next.Scheme == "https" && from == "80" && to == "443")
+}
+
+// effectivePort is the URL's port, or its scheme's default.
+func effectivePort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if u.Scheme == "https" {
+		return "443"
+	}
+	return "80"
 }

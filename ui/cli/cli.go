@@ -39,6 +39,9 @@ type Env struct {
 	// RSS stays under the budget in docs/PERFORMANCE.md. main sets it; tests,
 	// which share the process, do not.
 	MemoryLimit int64
+	// dbOptions are the storage options of every database the command opens;
+	// the zero value is the production setting (tests set a size cap).
+	dbOptions storage.Options
 }
 
 // applyMemoryLimit sets the runtime's soft memory limit for a watcher of the
@@ -80,6 +83,9 @@ func IsCommand(args []string) bool {
 		rest[0] == "--version" || rest[0] == "version"
 }
 
+// errEmptyData refuses `--data ""`, which would silently mean the default folder.
+var errEmptyData = fmt.Errorf("%w: --data was given an empty directory; name the folder, or leave --data out for the default", ErrUsage)
+
 // SplitGlobal takes --data DIR and --json out of args wherever they stand
 // (before or after the subcommand) and returns the rest.
 func SplitGlobal(args []string) (rest []string, dataDir string, jsonOut bool, err error) {
@@ -92,8 +98,14 @@ func SplitGlobal(args []string) (rest []string, dataDir string, jsonOut bool, er
 			}
 			dataDir = args[i+1]
 			i++
+			if strings.TrimSpace(dataDir) == "" {
+				return nil, "", false, errEmptyData
+			}
 		case strings.HasPrefix(a, "--data=") || strings.HasPrefix(a, "-data="):
 			dataDir = a[strings.Index(a, "=")+1:]
+			if strings.TrimSpace(dataDir) == "" {
+				return nil, "", false, errEmptyData
+			}
 		case a == "--json" || a == "-json":
 			jsonOut = true
 		case a == "--":
@@ -119,10 +131,10 @@ func init() {
 		"run":      {"watch every search until stopped (Ctrl-C / SIGTERM), headless", "notifio run", cmdRun},
 		"once":     {"check every search once, send the emails, exit (for cron)", "notifio once", cmdOnce},
 		"search":   {"add, list, remove, pause or resume searches", "notifio search add|list|remove|pause|resume ...", cmdSearch},
-		"email":    {"set up email and send a test email", "notifio email set|test ...", cmdEmail},
+		"email":    {"set up email and send a test email", "notifio email set|test|show|retry ...", cmdEmail},
 		"sites":    {"show each site's backoff state and why", "notifio sites [--json]", cmdSites},
 		"listings": {"show the listings seen, newest first", "notifio listings [SEARCH_ID] [--json]", cmdListings},
-		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] URL", cmdCheck},
+		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] [--item SEL --link SEL --title SEL --price SEL] URL", cmdCheck},
 		"extract":  {"run extraction on a saved page", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE", cmdExtract},
 	}
 }
@@ -243,13 +255,22 @@ func (env *Env) dataDir() (string, error) {
 	return storage.DefaultDir()
 }
 
-// openDB opens the database; the caller closes it.
+// alreadyRunningHint says what to do when another Notifio holds the database.
+const alreadyRunningHint = "this command needs the database it holds. Stop it first " +
+	"(Ctrl-C where \"notifio run\" runs, or Quit from the window's tray icon), then run this again. " +
+	"\"notifio search list\", \"notifio sites\" and \"notifio check URL\" work while it runs"
+
+// openDB opens the database; the caller closes it. When another process holds
+// it, the error says so and what to do.
 func (env *Env) openDB() (*storage.DB, string, error) {
 	dir, err := env.dataDir()
 	if err != nil {
 		return nil, "", err
 	}
-	db, err := storage.Open(dir, storage.Options{})
+	db, err := storage.Open(dir, env.dbOptions)
+	if errors.Is(err, storage.ErrAlreadyRunning) {
+		return nil, dir, fmt.Errorf("%w; %s", err, alreadyRunningHint)
+	}
 	if err != nil {
 		return nil, dir, err
 	}

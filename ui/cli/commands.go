@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/poll/extract"
+	"notifio/poll/fetch"
 	"notifio/storage"
 )
 
@@ -53,12 +56,18 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	}
 	env.applyMemoryLimit(len(svc.Snapshot().Searches))
 	defer svc.Close()
-	sw := newStatusWriter(filepath.Join(dir, statusFile), svc.Snapshot)
+	sw := newStatusWriter(filepath.Join(dir, statusFile), svc.Snapshot, env.Logger)
 	defer func() {
 		sw.close()
 		_ = os.Remove(filepath.Join(dir, statusFile))
+		_ = os.Remove(filepath.Join(dir, statusFile+".tmp"))
 	}()
-	env.Logger.Info("notifio is watching", "data", dir, "searches", len(svc.Snapshot().Searches), "version", env.Version)
+	snap := svc.Snapshot()
+	env.Logger.Info("notifio is watching", "data", dir, "searches", len(snap.Searches), "version", env.Version)
+	if n := snap.Outbox.NeedsAttention; n > 0 {
+		env.Logger.Warn("emails need attention and are not sent", "count", n, "err", snap.Outbox.LastError,
+			"hint", snap.Outbox.Hint, "what_to_do", emailAttentionHint)
+	}
 	relayDone := make(chan struct{})
 	go func() {
 		defer close(relayDone)
@@ -69,6 +78,10 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	env.Logger.Info("notifio stopped cleanly")
 	return err
 }
+
+// emailAttentionHint says how to get emails that need attention sent.
+const emailAttentionHint = "Fix the email settings (notifio email set), check them with \"notifio email test\" " +
+	"(a successful test queues these emails again), or queue them again by hand: notifio email retry"
 
 func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "once", "notifio once [--data DIR] [--json]\n\nChecks every search once (sites that are backing off are skipped), sends the emails, and exits:\n0 when all went out, 1 when an email needs attention or could not be sent yet.")
@@ -84,10 +97,12 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	secrets := newSecrets(dir)
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger})
+	var svc *poll.Service
+	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger,
+		OnChange: func() { svc.OutboxChanged() }}) // the exit code reads the outbox summary
 	opts := env.serviceOptions(dir)
 	opts.Relay = relay
-	svc, err := poll.New(db, opts)
+	svc, err = poll.New(db, opts)
 	if err != nil {
 		return err
 	}
@@ -104,9 +119,14 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "SEARCH\tSITE\tOUTCOME\tNEW\tNOTE")
 		for _, r := range results {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.Site, r.Outcome, r.New, r.Reason)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", printable(r.Name), printable(r.Site), r.Outcome, r.New, printable(r.Reason))
 		}
 		tw.Flush()
+	}
+	for _, r := range results {
+		if r.SaveErr != nil {
+			return &ExitError{Code: 1, Msg: fmt.Sprintf("notifio: %s: %s (data: %s)", r.Name, r.Reason, dir)}
+		}
 	}
 	switch {
 	case snap.Outbox.NeedsAttention > 0:
@@ -114,6 +134,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 		if snap.Outbox.Hint != "" {
 			msg += " — " + snap.Outbox.Hint
 		}
+		msg += "\n" + emailAttentionHint
 		return &ExitError{Code: 1, Msg: msg}
 	case snap.Outbox.Pending > 0:
 		msg := fmt.Sprintf("notifio: %d email(s) could not be sent yet; they stay queued for the next run", snap.Outbox.Pending)
@@ -213,6 +234,9 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: give exactly one search URL (quote it if it contains & or ?)", ErrUsage)
 	}
+	if *every == 0 {
+		return fmt.Errorf("%w: --every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", ErrUsage, poll.MinInterval)
+	}
 	svc, _, done, err := env.openService()
 	if err != nil {
 		return err
@@ -231,7 +255,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	if env.JSON {
 		return env.printJSON(s)
 	}
-	fmt.Fprintf(env.Stdout, "Added %s: %q on %s, checked every %s. Its first check records the listings already there (no email).\n", s.ID, s.Name, s.Site, s.Interval)
+	fmt.Fprintf(env.Stdout, "Added %s: %q on %s, checked every %s. Its first check records the listings already there (no email).\n", s.ID, printable(s.Name), s.Site, s.Interval)
 	if warn != "" {
 		fmt.Fprintln(env.Stderr, "Warning: "+warn)
 	}
@@ -284,7 +308,8 @@ func cmdSearchList(env *Env, args []string) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSITE\tEVERY\tSTATUS\tURL")
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Name, s.Site, s.Interval, SearchStatus(s, snap.At, live), s.URL)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), s.Interval,
+			printable(SearchStatus(s, snap.At, live)), printable(s.URL))
 	}
 	return tw.Flush()
 }
@@ -379,7 +404,7 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 		return nil
 	}
 	for _, s := range snap.Sites {
-		fmt.Fprintln(env.Stdout, SiteLine(s, snap.At))
+		fmt.Fprintln(env.Stdout, printable(SiteLine(s, snap.At)))
 	}
 	return nil
 }
@@ -423,9 +448,6 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 	}
 	db, _, err := env.openDB()
 	if err != nil {
-		if errors.Is(err, storage.ErrAlreadyRunning) {
-			return fmt.Errorf("%w; the listings are in its window (or stop it, then run this again)", err)
-		}
 		return err
 	}
 	defer db.Close()
@@ -463,10 +485,10 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 		return env.printJSON(all)
 	}
 	for _, e := range all {
-		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", e.Name, e.Search, len(e.Listings))
+		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", printable(e.Name), e.Search, len(e.Listings))
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		for _, l := range e.Listings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(l.Title, 60), l.Price, l.Location, l.URL)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(l.Price), printable(l.Location), printable(l.URL))
 		}
 		tw.Flush()
 	}
@@ -482,7 +504,8 @@ func trunc(s string, n int) string {
 }
 
 func cmdCheck(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] URL\n\nOne dry-run poll of URL: fetch, classify, extract. Nothing is saved.")
+	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] [--item SEL --link SEL --title SEL --price SEL] URL\n\nOne dry-run poll of URL: fetch, classify, extract. Nothing is saved.")
+	sel := selectorFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagErr(err)
@@ -496,9 +519,9 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		db = d
 		defer d.Close()
 	} else if errors.Is(err, storage.ErrAlreadyRunning) {
-		note = "Notifio is running, so this check could not read the sites' backoff state."
+		note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
 	}
-	dr, err := poll.DryRunOnce(ctx, db, pos[0], poll.Options{Logger: env.Logger})
+	dr, err := poll.DryRunOnce(ctx, db, poll.SearchInput{URL: pos[0], Selectors: sel()}, poll.Options{Logger: env.Logger})
 	if err != nil {
 		return err
 	}
@@ -512,13 +535,13 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 			"retry_after_s": dr.RetryAfter.Seconds(), "signal": dr.Signal, "listings": ls,
 		})
 	}
-	fmt.Fprintf(env.Stdout, "URL:     %s\nSite:    %s\nOutcome: %s", dr.URL, dr.Site, dr.Outcome)
+	fmt.Fprintf(env.Stdout, "URL:     %s\nSite:    %s\nOutcome: %s", printable(dr.URL), printable(dr.Site), dr.Outcome)
 	if dr.Status != 0 {
 		fmt.Fprintf(env.Stdout, " (status %d)", dr.Status)
 	}
 	fmt.Fprintln(env.Stdout)
 	if dr.Signal != "" {
-		fmt.Fprintf(env.Stdout, "Signal:  %s\n", dr.Signal)
+		fmt.Fprintf(env.Stdout, "Signal:  %s\n", printable(dr.Signal))
 	}
 	if dr.RetryAfter > 0 {
 		fmt.Fprintf(env.Stdout, "Retry-After: %s\n", dr.RetryAfter)
@@ -526,7 +549,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	if dr.Method != "" {
 		fmt.Fprintf(env.Stdout, "Method:  %s\n", dr.Method)
 	}
-	fmt.Fprintln(env.Stdout, dr.Message)
+	fmt.Fprintln(env.Stdout, printable(dr.Message))
 	if note != "" {
 		fmt.Fprintln(env.Stderr, note)
 	}
@@ -555,12 +578,9 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	body, err := os.ReadFile(pos[0])
+	body, err := readPageFile(pos[0], fetch.DefaultMaxBody)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("the file %s does not exist", pos[0])
-		}
-		return fmt.Errorf("could not read %s: %w", pos[0], err)
+		return err
 	}
 	body = toUTF8(body)
 	res, err := extract.Extract(body, u, sel())
@@ -580,6 +600,35 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	return extract.Render(env.Stdout, res)
 }
 
+// readPageFile reads a saved page of at most max bytes, the fetcher's cap: a
+// bigger file is refused in words, without reading it all.
+func readPageFile(name string, max int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("the file %s does not exist", name)
+		}
+		return nil, fmt.Errorf("could not read %s: %w", name, err)
+	}
+	defer f.Close()
+	body, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("could not read %s: %w", name, err)
+	}
+	if int64(len(body)) > max {
+		size := "more than " + megabytes(max)
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = megabytes(st.Size())
+		}
+		return nil, fmt.Errorf("%s is %s, but Notifio reads at most %s of a page (as when it fetches one). "+
+			"Save the results page alone (in the browser: Save Page As → \"Web Page, HTML only\") and try that file", name, size, megabytes(max))
+	}
+	return body, nil
+}
+
+// megabytes writes a byte count as "5.2 MB".
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
 // statusWriter writes the watcher's snapshot to a file every statusEvery, for
 // the commands that read it while `run` holds the database. It asks for the
 // snapshot itself rather than subscribing: a subscriber makes the watcher build
@@ -589,6 +638,10 @@ type statusWriter struct {
 	snapshot func() poll.Snapshot
 	stop     chan struct{}
 	done     chan struct{}
+	log      *slog.Logger
+	// writeFile is os.WriteFile; tests make it fail (a full disk).
+	writeFile func(name string, data []byte, perm os.FileMode) error
+	failing   bool // the last write failed (logged once until one succeeds)
 }
 
 // statusEvery is how often status.json is rewritten (JSON of every search: at
@@ -596,10 +649,19 @@ type statusWriter struct {
 // instants, so a reader's countdown is exact; a state change shows within this.
 const statusEvery = 5 * time.Second
 
-func newStatusWriter(path string, snapshot func() poll.Snapshot) *statusWriter {
-	w := &statusWriter{path: path, snapshot: snapshot, stop: make(chan struct{}), done: make(chan struct{})}
+func newStatusWriter(path string, snapshot func() poll.Snapshot, log *slog.Logger) *statusWriter {
+	w := newStatusWriterFunc(path, snapshot, log, os.WriteFile)
 	go w.loop()
 	return w
+}
+
+func newStatusWriterFunc(path string, snapshot func() poll.Snapshot, log *slog.Logger,
+	writeFile func(string, []byte, os.FileMode) error) *statusWriter {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &statusWriter{path: path, snapshot: snapshot, stop: make(chan struct{}), done: make(chan struct{}),
+		log: log, writeFile: writeFile}
 }
 
 func (w *statusWriter) loop() {
@@ -622,9 +684,21 @@ func (w *statusWriter) write() {
 		return
 	}
 	tmp := w.path + ".tmp"
-	if os.WriteFile(tmp, raw, 0o600) == nil {
-		_ = os.Rename(tmp, w.path)
+	err = w.writeFile(tmp, raw, 0o600)
+	if err == nil {
+		err = os.Rename(tmp, w.path)
 	}
+	if err != nil {
+		// A full disk leaves a short or empty file behind: never keep it.
+		_ = os.Remove(tmp)
+		if !w.failing {
+			w.log.Warn("could not write the status file; \"notifio sites\" and \"search list\" show older state until it works again",
+				"path", w.path, "err", err)
+		}
+		w.failing = true
+		return
+	}
+	w.failing = false
 }
 
 // close stops the writer and waits for a write in progress.

@@ -14,13 +14,15 @@ import (
 )
 
 func cmdEmail(ctx context.Context, env *Env, args []string) error {
-	if len(args) == 0 || (args[0] != "set" && args[0] != "test" && args[0] != "show") {
-		fmt.Fprintln(env.Stderr, "Usage: notifio email set --host H --port P --security starttls|tls|none --user U --from F --to T[,T2]\n       notifio email test\n       notifio email show")
-		return fmt.Errorf("%w: say what to do: set, test or show", ErrUsage)
+	if len(args) == 0 || (args[0] != "set" && args[0] != "test" && args[0] != "show" && args[0] != "retry") {
+		fmt.Fprintln(env.Stderr, "Usage: notifio email set --host H --port P --security starttls|tls|none --user U --from F --to T[,T2]\n       notifio email test\n       notifio email show\n       notifio email retry")
+		return fmt.Errorf("%w: say what to do: set, test, show or retry", ErrUsage)
 	}
 	switch args[0] {
 	case "set":
 		return cmdEmailSet(env, args[1:])
+	case "retry":
+		return cmdEmailRetry(env, args[1:])
 	case "show":
 		db, _, err := env.openDB()
 		if err != nil {
@@ -38,7 +40,8 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintln(env.Stdout, "Email is not set up. Run: notifio email set --help")
 			return nil
 		}
-		fmt.Fprintf(env.Stdout, "Server: %s:%d (%s)\nUser:   %s\nFrom:   %s\nTo:     %s\n", cfg.Host, cfg.Port, cfg.Security, cfg.Username, cfg.From, strings.Join(cfg.To, ", "))
+		fmt.Fprintf(env.Stdout, "Server: %s:%d (%s)\nUser:   %s\nFrom:   %s\nTo:     %s\n", printable(cfg.Host), cfg.Port, printable(string(cfg.Security)),
+			printable(cfg.Username), printable(cfg.From), printable(strings.Join(cfg.To, ", ")))
 		return nil
 	}
 	fs := newFlags(env, "email test", "notifio email test\n\nSends a test email with the saved settings and says exactly what went wrong if it fails.")
@@ -70,7 +73,38 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "Test email sent to %s. Check the inbox (and the spam folder).\n", strings.Join(cfg.To, ", "))
+	// The settings work: emails that needed attention get another go.
+	return env.requeueEmails()
+}
+
+func cmdEmailRetry(env *Env, args []string) error {
+	fs := newFlags(env, "email retry", "notifio email retry\n\nPuts every email that needs attention back in the queue; the next \"notifio once\" or \"notifio run\" sends it.")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	return env.requeueEmails()
+}
+
+// requeueEmails puts the emails that need attention back in the queue and says
+// how many.
+func (env *Env) requeueEmails() error {
+	db, _, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	n, err := poll.RequeueEmails(db, time.Now())
+	if err != nil {
+		return err
+	}
+	printRequeued(env, n)
 	return nil
+}
+
+func printRequeued(env *Env, n int) {
+	if n > 0 {
+		fmt.Fprintf(env.Stdout, "%d email(s) that needed attention are queued again; the next \"notifio once\" or \"notifio run\" sends them.\n", n)
+	}
 }
 
 func cmdEmailSet(env *Env, args []string) error {
@@ -123,9 +157,6 @@ func cmdEmailSet(env *Env, args []string) error {
 		}
 		password = strings.TrimRight(line, "\r\n")
 	}
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
 	db, dir, err := env.openDB()
 	if err != nil {
 		return err
@@ -135,10 +166,15 @@ func cmdEmailSet(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	n, err := poll.RequeueEmails(db, time.Now())
+	if err != nil {
+		return err
+	}
 	if warn != "" {
 		fmt.Fprintln(env.Stderr, "Warning: "+warn)
 	}
 	fmt.Fprintf(env.Stdout, "Email settings saved (%s:%d, %s). Send a test: notifio email test\n", cfg.Host, cfg.Port, cfg.Security)
+	printRequeued(env, n)
 	return nil
 }
 
