@@ -14,7 +14,6 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/poll/classify"
-	"notifio/poll/fetch"
 )
 
 // tokenSite serves a results page whose bytes differ on every request (a CSRF
@@ -22,8 +21,9 @@ import (
 // do, and which the test switches to other answers.
 type tokenSite struct {
 	mu       sync.Mutex
-	mode     string // ok, jsononly, captcha-script, challenge, challenge200
+	mode     string // ok, static (the same bytes every time), jsononly, captcha-script, challenge, challenge200
 	listings []string
+	priceUp  int // added to every price (a price change on the same links)
 	hits     int
 	seq      atomic.Int64
 	srv      *httptest.Server
@@ -48,18 +48,12 @@ func (s *tokenSite) add(id string) {
 	s.mu.Unlock()
 }
 
-func (s *tokenSite) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.hits
-}
-
 const tokenNav = `<nav><a href="/">Home</a> <a href="/search">Search</a> <a href="/help">Help</a> <a href="/about">About</a> <a href="/login">Log in</a> <a href="/imprint">Imprint</a></nav>`
 
 func (s *tokenSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.hits++
-	mode, ids := s.mode, append([]string(nil), s.listings...)
+	mode, ids, up := s.mode, append([]string(nil), s.listings...), s.priceUp
 	s.mu.Unlock()
 	tok := fmt.Sprintf("%016x", uint64(s.seq.Add(1))*0x9e3779b97f4a7c15)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -72,6 +66,9 @@ func (s *tokenSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w = gzipWriter{w, zw}
 	}
 	head := fmt.Sprintf(`<meta name="csrf-token" content="%s"><script nonce="%s">window.__REQ__={"id":"%s"};var u=x.href="/r/%s";</script>`, tok, tok, tok, tok)
+	if mode == "static" {
+		head = ""
+	}
 	switch mode {
 	case "challenge":
 		w.Header().Set("cf-mitigated", "challenge")
@@ -89,8 +86,8 @@ func (s *tokenSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if i > 0 {
 			items.WriteString(",")
 		}
-		fmt.Fprintf(&items, `{"@type":"ListItem","position":%d,"item":{"@type":"Apartment","name":"Flat %s","url":"/expose/%s","offers":{"@type":"Offer","price":"%d","priceCurrency":"EUR"}}}`, i+1, id, id, 900+i)
-		fmt.Fprintf(&cards, `<article class="card" data-id="%s"><a href="/expose/%s"><h2>Flat %s</h2></a><p class="price">%d €</p></article>`, id, id, id, 900+i)
+		fmt.Fprintf(&items, `{"@type":"ListItem","position":%d,"item":{"@type":"Apartment","name":"Flat %s","url":"/expose/%s","offers":{"@type":"Offer","price":"%d","priceCurrency":"EUR"}}}`, i+1, id, id, 900+i+up)
+		fmt.Fprintf(&cards, `<article class="card" data-id="%s"><a href="/expose/%s"><h2>Flat %s</h2></a><p class="price">%d €</p></article>`, id, id, id, 900+i+up)
 	}
 	extra := ""
 	if mode == "captcha-script" {
@@ -125,36 +122,53 @@ func (h *harness) lastPoll(at time.Time) (job, result) {
 	return jobs[0], res
 }
 
-// A page whose bytes differ on every request (tokens in a meta tag, a script,
-// a nonce) but whose links are those of the last committed page is neither
-// parsed nor committed; a new listing is still found and queued.
-func TestUnchangedLinksWithVaryingTokenAreSkipped(t *testing.T) {
+// A byte-identical page is neither parsed nor committed again; a page whose
+// bytes differ (per-request tokens) is read every time, so a new price on the
+// same links is seen; a new listing is found and queued either way.
+func TestOnlyTheSamePageIsSkipped(t *testing.T) {
 	h := newHarness(t, "")
 	a := newTokenSite(t, "1", "2", "3", "4", "5")
+	a.set("static")
 	h.add("Kreuzberg", a.srv.URL+"/search", time.Minute)
 	_, res := h.lastPoll(h.clock.Now()) // baseline
-	if res.outcome.Kind != classify.OK || len(res.ext.Listings) != 5 || res.linkHash == 0 {
-		t.Fatalf("baseline: outcome %s, %d listings, linkHash %x; want ok, 5, set", res.outcome.Kind, len(res.ext.Listings), res.linkHash)
+	if res.outcome.Kind != classify.OK || len(res.ext.Listings) != 5 || res.bodyHash == 0 {
+		t.Fatalf("baseline: outcome %s, %d listings, bodyHash %x; want ok, 5, set", res.outcome.Kind, len(res.ext.Listings), res.bodyHash)
 	}
 	c0 := h.db.Commits()
 	at := h.clock.Now()
 	for i := 0; i < 3; i++ {
 		at = at.Add(2 * time.Minute)
 		_, res := h.lastPoll(at)
-		if !res.unchanged || res.outcome.Kind != classify.OK || res.outcome.Signal != "listing links unchanged" {
-			t.Fatalf("poll %d of the same listings: unchanged=%v outcome %s %q", i, res.unchanged, res.outcome.Kind, res.outcome.Signal)
+		if !res.unchanged || res.outcome.Kind != classify.OK || res.outcome.Signal != "page unchanged" {
+			t.Fatalf("poll %d of the same page: unchanged=%v outcome %s %q", i, res.unchanged, res.outcome.Kind, res.outcome.Signal)
 		}
 	}
 	if got := h.db.Commits() - c0; got != 0 {
-		t.Errorf("%d commits for 3 polls of unchanged listings, want 0", got)
+		t.Errorf("%d commits for 3 polls of the same page, want 0", got)
 	}
 	if s := h.svc.Snapshot().Searches[0]; s.LastOutcome != "ok" || s.LastCount != 5 {
 		t.Errorf("after unchanged polls: outcome %q, last count %d; want ok, 5", s.LastOutcome, s.LastCount)
 	}
+
+	// The same links, other prices: read.
+	a.mu.Lock()
+	a.priceUp = -50
+	a.mu.Unlock()
+	at = at.Add(2 * time.Minute)
+	if _, res = h.lastPoll(at); res.unchanged || len(res.ext.Listings) != 5 || res.ext.Listings[0].PriceValue != 850 {
+		t.Fatalf("a new price on the same links: unchanged=%v, %d listings %+v", res.unchanged, len(res.ext.Listings), res.ext.Listings)
+	}
+	// Tokens that change every request: read every time.
+	a.set("ok")
+	for i := 0; i < 2; i++ {
+		at = at.Add(2 * time.Minute)
+		if _, res = h.lastPoll(at); res.unchanged {
+			t.Fatalf("poll %d of a page with per-request tokens was skipped", i)
+		}
+	}
 	if n := len(h.outbox()); n != 0 {
 		t.Fatalf("%d digests without a new listing", n)
 	}
-
 	a.add("6")
 	at = at.Add(2 * time.Minute)
 	_, res = h.lastPoll(at)
@@ -165,20 +179,11 @@ func TestUnchangedLinksWithVaryingTokenAreSkipped(t *testing.T) {
 	if len(items) != 1 || len(items[0].Listings) != 1 || !strings.Contains(items[0].Listings[0].Title, "Flat 6") {
 		t.Fatalf("outbox = %+v, want one digest with Flat 6", items)
 	}
-	// The new page is the reference now: the next poll of it is skipped again.
-	at = at.Add(2 * time.Minute)
-	if _, res = h.lastPoll(at); !res.unchanged {
-		t.Errorf("the poll after the new listing was parsed again")
-	}
-	if a.count() != 6 {
-		t.Errorf("%d requests, want 6 (every poll fetches)", a.count())
-	}
 }
 
-// A challenge or captcha after pages with unchanged links is still classified:
-// with its refusal header, at 200 with the challenge page's own links and
-// title, and when only a captcha script was added to the same listings.
-func TestChallengeAfterUnchangedLinksIsClassified(t *testing.T) {
+// A challenge or captcha after unchanged pages is classified: with its refusal
+// header, at 200, and when only a captcha script was added to the listings.
+func TestChallengeAfterUnchangedPagesIsClassified(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
 		want classify.Kind // "" : anything but unchanged
@@ -190,12 +195,13 @@ func TestChallengeAfterUnchangedLinksIsClassified(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			h := newHarness(t, "")
 			a := newTokenSite(t, "1", "2", "3", "4", "5")
+			a.set("static")
 			h.add("Kreuzberg", a.srv.URL+"/search", time.Minute)
 			at := h.clock.Now()
 			h.lastPoll(at)
 			at = at.Add(2 * time.Minute)
 			if _, res := h.lastPoll(at); !res.unchanged {
-				t.Fatalf("second poll of the same listings was parsed")
+				t.Fatalf("second poll of the same page was parsed")
 			}
 			a.set(tc.mode)
 			at = at.Add(2 * time.Minute)
@@ -208,7 +214,7 @@ func TestChallengeAfterUnchangedLinksIsClassified(t *testing.T) {
 			}
 			if tc.want != "" {
 				// After a refusal the reference is gone: the next good page is parsed.
-				a.set("ok")
+				a.set("static")
 				h.svc.mu.Lock()
 				for _, r := range h.svc.searches {
 					r.due = at
@@ -224,8 +230,8 @@ func TestChallengeAfterUnchangedLinksIsClassified(t *testing.T) {
 	}
 }
 
-// Listings read from JSON only (the page's links are its navigation) give no
-// link fingerprint: a new listing in the JSON is found.
+// Listings read from JSON only (the page's links are its navigation): a new
+// listing in the JSON is found.
 func TestJSONOnlyListingsAreParsedEveryTime(t *testing.T) {
 	h := newHarness(t, "")
 	a := newTokenSite(t, "1", "2", "3", "4", "5")
@@ -235,9 +241,6 @@ func TestJSONOnlyListingsAreParsedEveryTime(t *testing.T) {
 	_, res := h.lastPoll(at)
 	if res.outcome.Kind != classify.OK || len(res.ext.Listings) != 5 {
 		t.Fatalf("baseline: outcome %s, %d listings", res.outcome.Kind, len(res.ext.Listings))
-	}
-	if res.linkHash != 0 {
-		t.Fatalf("JSON-only listings got a link fingerprint")
 	}
 	a.add("6")
 	at = at.Add(2 * time.Minute)
@@ -249,72 +252,14 @@ func TestJSONOnlyListingsAreParsedEveryTime(t *testing.T) {
 	}
 }
 
-func TestLinkPrint(t *testing.T) {
-	j := job{url: "https://x.example/search"}
-	nav := `<a href="/1">1</a><a href='/2'>2</a><a HREF=/3>3</a><a href = "/4">4</a><div data-href="/5"></div>`
-	print := func(body string) uint64 {
-		fp := linkPrint(j, &fetch.Response{Body: []byte(body), Header: http.Header{}}, nil)
-		return fp
-	}
-	base := print(`<title>T</title><meta content="a1"><script nonce="n1">x.href="/t1"; a = "b"</script>` + nav)
-	if base == 0 {
-		t.Fatal("five links gave no fingerprint")
-	}
-	for name, body := range map[string]string{
-		"token in meta, script, nonce": `<title>T</title><meta content="a2"><script nonce="n2">x.href="/t2"; a = "c"</script>` + nav,
-	} {
-		if got := print(body); got != base {
-			t.Errorf("%s: fingerprint changed", name)
-		}
-	}
-	for name, body := range map[string]string{
-		"a link changed":   `<title>T</title>` + strings.Replace(nav, "/4", "/44", 1),
-		"a link added":     `<title>T</title>` + nav + `<a href="/6">6</a>`,
-		"links reordered":  `<title>T</title>` + strings.Replace(strings.Replace(nav, "/1", "/x", 1), "/2", "/1", 1),
-		"title changed":    `<title>Just a moment</title>` + nav,
-		"script src added": `<title>T</title>` + nav + `<script src="/captcha.js"></script>`,
-		"data-adid added":  `<title>T</title>` + nav + `<div data-adid="77"></div>`,
-	} {
-		if got := print(body); got == base {
-			t.Errorf("%s: fingerprint unchanged", name)
-		}
-	}
-	if print(`<title>T</title><a href="/1"></a><a href="/2"></a><a href="/3"></a><a href="/4"></a>`) != 0 {
-		t.Error("four links gave a fingerprint")
-	}
-	j2 := j
-	j2.sel.Item = ".card"
-	fp := linkPrint(j2, &fetch.Response{Body: []byte(`<title>T</title>` + nav), Header: http.Header{}}, nil)
-	if fp == print(`<title>T</title>`+nav) {
-		t.Error("selectors do not change the fingerprint")
-	}
-}
-
-func TestLinkIs(t *testing.T) {
-	for _, tc := range []struct {
-		u, v string
-		want bool
-	}{
-		{"https://x.de/expose/4", "/expose/4", true},
-		{"https://x.de/expose/4", "https://x.de/expose/4", true},
-		{"https://x.de/expose/4", "//x.de/expose/4", true},
-		{"https://x.de/expose/14", "4", false},
-		{"https://x.de/a/expose/4", "/expose/4", false},
-		{"https://x.de/expose/4", "expose/4", false},
-		{"https://x.de/expose/4", "", false},
-	} {
-		if got := linkIs(tc.u, []byte(tc.v)); got != tc.want {
-			t.Errorf("linkIs(%q, %q) = %v", tc.u, tc.v, got)
-		}
-	}
-}
-
 // The last page prints are saved when the watcher closes, so after a restart,
-// and on every `notifio once` pass, a page with the links of the last committed
-// one is not parsed nor committed again; a new listing is still found.
+// and on every `notifio once` pass, the same page as the last committed one is
+// not parsed nor committed again, and the list it was read from is kept; a
+// new listing is still found.
 func TestPrintsSurviveARestartAndOnce(t *testing.T) {
 	h := newHarness(t, "")
 	a := newTokenSite(t, "1", "2", "3", "4", "5")
+	a.set("static")
 	s := h.add("Kreuzberg", a.srv.URL+"/search", time.Minute)
 	ctx := context.Background()
 	if out := h.svc.Once(ctx); len(out) != 1 || out[0].Outcome != "ok" {
@@ -328,7 +273,7 @@ func TestPrintsSurviveARestartAndOnce(t *testing.T) {
 		if len(out) != 1 || out[0].Outcome != "ok" || out[0].Reason != "Found 5 listings on the page." {
 			t.Fatalf("pass %d after a restart: %+v", pass, out)
 		}
-		if got := h.svc.Snapshot().Searches[0].LastSignal; got != "listing links unchanged" {
+		if got := h.svc.Snapshot().Searches[0].LastSignal; got != "page unchanged" {
 			t.Fatalf("pass %d after a restart: signal %q, want the page skipped", pass, got)
 		}
 		if got := h.db.Commits() - c0; got != 0 {
@@ -336,7 +281,7 @@ func TestPrintsSurviveARestartAndOnce(t *testing.T) {
 		}
 	}
 	var saved map[string]pagePrint
-	if ok, err := h.db.GetSetting(printsKey, &saved); err != nil || !ok || saved[s.ID].Links == 0 {
+	if ok, err := h.db.GetSetting(printsKey, &saved); err != nil || !ok || saved[s.ID].Page == 0 || saved[s.ID].Structure == "" {
 		t.Fatalf("saved prints: %v %v %+v", ok, err, saved)
 	}
 
@@ -401,37 +346,5 @@ func TestPublishSoonCoalesces(t *testing.T) {
 	mu.Unlock()
 	if n > 4 {
 		t.Errorf("%d snapshots for 101 coalesced publishes and one user change, want at most 4", n)
-	}
-}
-
-// A page print is the same however its writes are split and whichever reused
-// scan state computed it (prints are saved and compared across processes).
-func TestPrintIsStable(t *testing.T) {
-	big := strings.Repeat("<a href=\"/expose/1\">x</a> ", 1000)
-	var a, b print64
-	a.WriteString("head")
-	a.Write([]byte(big))
-	a.writeByte('!')
-	b.WriteString("he")
-	b.Write([]byte("ad" + big[:10]))
-	b.Write([]byte(big[10:]))
-	b.Write([]byte("!"))
-	if a.Sum64() != b.Sum64() {
-		t.Fatalf("split writes give another print")
-	}
-	j := job{url: "http://127.0.0.1/search"}
-	page := &fetch.Response{Body: []byte(`<title>T</title>` + big + tokenNav), Header: http.Header{}}
-	want := linkPrint(j, page, nil)
-	st := getScan()
-	linkPrint(j, &fetch.Response{Body: []byte(`<title>other</title>` + tokenNav), Header: http.Header{}}, st)
-	if got := linkPrint(j, page, st); got != want || want == 0 || len(st.links) != 1006 {
-		t.Fatalf("reused scan state: print %x, want %x; %d links", got, want, len(st.links))
-	}
-	putScan(st)
-	// Golden value: a change of the hash would make every saved print miss once.
-	var g print64
-	g.WriteString("notifio")
-	if got := g.Sum64(); got != 0xd053b07a78d5f891 {
-		t.Errorf("print of \"notifio\" = %#x, want 0xd053b07a78d5f891", got)
 	}
 }

@@ -83,7 +83,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 				}
 				now := s.clock.Now()
 				s.mu.Lock()
-				sr, prevHash, prevLinks := r.s, r.bodyHash, r.linkHash
+				sr, prevHash, structure := r.s, r.bodyHash, r.structure
 				s.mu.Unlock()
 				d := s.reg.Admit(site, sr.ID, now)
 				if d.Verdict == hostbackoff.Wait {
@@ -94,7 +94,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 				}
 				j := job{searchID: sr.ID, site: site, url: sr.URL, cookie: s.cookieFor(sr),
 					sel: toExtractSelectors(sr.Selectors), probe: d.Verdict == hostbackoff.Probe, start: now,
-					prevHash: prevHash, prevLinks: prevLinks}
+					prevHash: prevHash, structure: structure}
 				s.mu.Lock()
 				r.checking = true
 				r.probing = j.probe

@@ -3,8 +3,6 @@ package poll
 import (
 	"testing"
 	"time"
-
-	"notifio/poll/extract"
 )
 
 // A page byte-identical to the last committed one is neither parsed nor
@@ -33,23 +31,5 @@ func TestUnchangedPageIsNotCommittedAgain(t *testing.T) {
 	h.runFor(2 * time.Minute)
 	if n := len(h.outbox()); n != 1 {
 		t.Fatalf("%d digests after a new listing, want 1", n)
-	}
-}
-
-// The title read from the tree is the document's title as a browser has it:
-// pageTitle (tokenizer) agreed except that it took an svg <title> and gave up at
-// <body>.
-func TestTreeTitle(t *testing.T) {
-	for s, want := range map[string]string{
-		"<html><head><title> Wohnungen\n  mieten </title></head><body>x</body></html>": "Wohnungen mieten",
-		"<svg><title>icon</title></svg><title>Page</title>":                            "Page",
-		"<title></title>":                  "",
-		"no title at all":                  "",
-		"<body><title>late</title></body>": "late",
-		"<title>A &amp; B</title>":         "A & B",
-	} {
-		if got := treeTitle(extract.Parse([]byte(s))); got != want {
-			t.Errorf("%q: %q, want %q", s, got, want)
-		}
 	}
 }

@@ -81,7 +81,7 @@ func analyze(body []byte, u *url.URL) classify.Outcome {
 	in.Doc = extract.Parse(body)
 	ext, _ := extract.ExtractTree(in.Doc, u, extract.Selectors{}, extract.Options{})
 	in.Listings, in.NoResultsMarker, in.ResultsContainer = len(ext.Listings), ext.NoResults, ext.Container
-	_ = treeTitle(in.Doc)
+	_ = extract.PageTitle(in.Doc)
 	return classify.Classify(in)
 }
 
@@ -127,7 +127,7 @@ func BenchmarkPipelineParts(b *testing.B) {
 		b.Run("title-tree/"+pg.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				treeTitle(doc)
+				extract.PageTitle(doc)
 			}
 		})
 		b.Run("title/"+pg.name, func(b *testing.B) {

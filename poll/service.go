@@ -1,14 +1,12 @@
 package poll
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -19,8 +17,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/net/html"
 
 	"notifio/hostbackoff"
 	"notifio/notify"
@@ -118,11 +114,10 @@ type searchRun struct {
 	// none): a byte-identical page cannot hold anything new, so it is neither
 	// parsed nor committed again (docs/PERFORMANCE.md).
 	bodyHash uint64
-	// linkHash is linkPrint of the last committed page when that page was OK,
-	// had listings, and every listing's URL was one of its links (0 otherwise):
-	// a page with the same links (and title, sources, listing ids) holds the same
-	// listings even when per-request tokens elsewhere make its bytes differ.
-	linkHash uint64
+	// structure is the result list the last committed page was read from
+	// (extract.Result.Structure; "" when none): the next poll looks for it
+	// first, so a search down to one result keeps reading its own list.
+	structure string
 	// savedOutcome is the outcome last persisted by rememberLast.
 	savedOutcome string
 	// saveErr is why the last poll's listings could not be saved (a full disk),
@@ -333,7 +328,7 @@ type job struct {
 	probe     bool
 	start     time.Time
 	prevHash  uint64 // searchRun.bodyHash when planned
-	prevLinks uint64 // searchRun.linkHash when planned
+	structure string // searchRun.structure when planned
 }
 
 // result is what one fetch produced.
@@ -347,9 +342,8 @@ type result struct {
 	elapsed   time.Duration
 	offline   bool
 	canceled  bool
-	bodyHash  uint64 // pageHash of a 200 page (0 otherwise)
-	linkHash  uint64 // linkPrint of an OK page whose listings are all among its links (0 otherwise)
-	unchanged bool   // the page is byte-identical to, or has the links of, the last committed one: not parsed
+	bodyHash  uint64 // extract.Fingerprint of a 200 page (0 otherwise)
+	unchanged bool   // the page is byte-identical to the last committed one: not parsed
 }
 
 // pollWorkers is how many goroutines wait for polls while the watcher runs.
@@ -586,7 +580,7 @@ func (s *Service) planLocked(now time.Time, only []string) ([]job, time.Time) {
 			probe:     d.Verdict == hostbackoff.Probe,
 			start:     now,
 			prevHash:  first.bodyHash,
-			prevLinks: first.linkHash,
+			structure: first.structure,
 		})
 	}
 	return jobs, next
@@ -669,9 +663,6 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		}
 	}
 	in := classify.Input{Err: err, Now: start}
-	var fp uint64   // linkPrint of this page (0: not eligible)
-	st := getScan() // where its href values are in the body, for linksCover
-	defer putScan(st)
 	if resp != nil {
 		in.Status = resp.Status
 		in.Header = resp.Header
@@ -680,21 +671,12 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		in.FinalURL = resp.FinalURL
 		in.Redirect = resp.Redirect
 		if err == nil && resp.Status == 200 && len(resp.Body) > 0 {
-			res.bodyHash = pageHash(j, resp.Body)
+			res.bodyHash = extract.Fingerprint(resp.Body, j.url, j.sel)
 			if res.bodyHash == j.prevHash {
 				resp.Release()
 				res.unchanged = true
 				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "page unchanged"}
 				return res
-			}
-			if !refusalHeader(resp.Header) {
-				fp = linkPrint(j, resp, st)
-				if fp != 0 && fp == j.prevLinks {
-					resp.Release()
-					res.unchanged = true
-					res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "listing links unchanged"}
-					return res
-				}
 			}
 		}
 		// From here the body is kept until the poll is finished: give it memory
@@ -710,19 +692,16 @@ func (s *Service) execute(ctx context.Context, j job) result {
 			}
 			// One parse, shared by extraction and the classifier.
 			in.Doc = extract.Parse(resp.Body)
-			res.ext, res.extErr = extract.ExtractTree(in.Doc, page, j.sel, extract.Options{})
+			res.ext, res.extErr = extract.ExtractTree(in.Doc, page, j.sel, extract.Options{Structure: j.structure})
 			in.Listings = len(res.ext.Listings)
 			in.NoResultsMarker = res.ext.NoResults
 			in.ResultsContainer = res.ext.Container
-			res.title = treeTitle(in.Doc)
+			res.title = extract.PageTitle(in.Doc)
 		}
 	}
 	res.outcome = classify.Classify(in)
 	if res.extErr != nil && res.outcome.Kind == classify.UnexpectedPage {
 		res.outcome.Detail = res.extErr.Error()
-	}
-	if fp != 0 && res.outcome.Kind == classify.OK && len(res.ext.Listings) > 0 && linksCover(res.ext.Listings, resp.Body, st.links) {
-		res.linkHash = fp
 	}
 	return res
 }
@@ -734,224 +713,6 @@ var analyzing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 // fetching bounds the polls in flight across all sites; the rest wait their
 // turn (a fetch of a slow site holds one slot for at most RequestTimeout).
 var fetching = make(chan struct{}, 16)
-
-// treeTitle is pageTitle on the parsed page: the text of the first <title>
-// (not one inside svg), whitespace-folded. Tokenizing the head again cost up to
-// a fifth of the pipeline on pages with long inline scripts.
-func treeTitle(n *html.Node) string {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || c.Namespace != "" {
-			continue
-		}
-		if c.Data == "title" {
-			var b strings.Builder
-			for t := c.FirstChild; t != nil; t = t.NextSibling {
-				if t.Type == html.TextNode {
-					b.WriteString(t.Data)
-				}
-			}
-			return strings.Join(strings.Fields(b.String()), " ")
-		}
-		if t := treeTitle(c); t != "" {
-			return t
-		}
-	}
-	return ""
-}
-
-// pageHash identifies a page with the search it was read for (URL and
-// selectors change what extraction makes of it); never 0.
-func pageHash(j job, body []byte) uint64 {
-	st := getScan()
-	defer putScan(st)
-	h := &st.h
-	h.WriteString(j.url)
-	for _, f := range []string{j.sel.Item, j.sel.Link, j.sel.Title, j.sel.Price} {
-		h.WriteString("\x00" + f)
-	}
-	h.Write(body)
-	return h.Sum64()
-}
-
-// minLinks is how many links a page needs for its linkPrint to stand for it.
-const minLinks = 5
-
-// linkPrint fingerprints a 200 page by what identifies its listings, with a byte
-// scan instead of a parse: in page order, the values of its href and data-href
-// attributes (the links), src attributes (a captcha or challenge script or frame
-// added to a page changes them) and data-*id attributes (data-id, data-adid,
-// data-listing-id), with the page's title, final URL, content type and charset,
-// and the search's URL and selectors. Per-request tokens in a meta tag, a script
-// or a nonce do not change it; a token inside a link does (the page is then
-// parsed each time, as before). It returns 0 for a page with fewer than minLinks
-// links. st (nil: a fresh one) is reset and receives where the href values
-// are in the body, for linksCover.
-func linkPrint(j job, resp *fetch.Response, st *scanState) uint64 {
-	if st == nil {
-		st = &scanState{}
-	}
-	st.h.a, st.h.b, st.h.buf, st.links = 0, 0, st.h.buf[:0], st.links[:0]
-	h := &st.h
-	body := resp.Body
-	h.WriteString("links\x00" + j.url)
-	for _, f := range []string{j.sel.Item, j.sel.Link, j.sel.Title, j.sel.Price} {
-		h.WriteString("\x00" + f)
-	}
-	if resp.FinalURL != nil {
-		h.WriteString("\x00" + resp.FinalURL.String())
-	}
-	h.WriteString("\x00" + resp.Header.Get("Content-Type") + "\x00" + resp.Charset + "\x00")
-	h.Write(pageTitleBytes(body))
-	n := 0
-	for i := 0; i < len(body); {
-		k := bytes.IndexByte(body[i:], '=')
-		if k < 0 {
-			break
-		}
-		eq := i + k
-		i = eq + 1
-		e := eq
-		for e > 0 && isHTMLSpace(body[e-1]) {
-			e--
-		}
-		s := e
-		for s > 0 && isAttrNameByte(body[s-1]) {
-			s--
-		}
-		// An attribute name follows white space; "x.href=" in a script does not.
-		if s == e || s == 0 || !isHTMLSpace(body[s-1]) {
-			continue
-		}
-		kind := linkAttrKind(body[s:e])
-		if kind == 0 {
-			continue
-		}
-		vs, ve, next := attrValue(body, i)
-		i = next
-		h.writeByte(kind)
-		h.Write(body[vs:ve])
-		h.writeByte(0)
-		if kind == 'h' {
-			n++
-			st.links = append(st.links, span{vs, ve})
-		}
-	}
-	if n < minLinks {
-		return 0
-	}
-	return h.Sum64()
-}
-
-// span is where a value is in a page's body (offsets, not a slice: the body may
-// move to memory of its own before it is read again, fetch.Response.Detach).
-type span struct{ start, end int }
-
-// linkAttrKind classifies an attribute name for linkPrint: 'h' a link, 's' a
-// source, 'i' an id; 0 for any other.
-func linkAttrKind(name []byte) byte {
-	switch {
-	case bytes.EqualFold(name, []byte("href")), bytes.EqualFold(name, []byte("data-href")):
-		return 'h'
-	case bytes.EqualFold(name, []byte("src")):
-		return 's'
-	case len(name) >= len("data-id") && bytes.EqualFold(name[:5], []byte("data-")) &&
-		bytes.EqualFold(name[len(name)-2:], []byte("id")):
-		return 'i'
-	}
-	return 0
-}
-
-// attrValue reads an attribute value starting at i (after the '='): quoted, or
-// up to white space or '>'. It returns the value and where scanning resumes.
-func attrValue(b []byte, i int) (start, end, next int) {
-	for i < len(b) && isHTMLSpace(b[i]) {
-		i++
-	}
-	if i == len(b) {
-		return i, i, i
-	}
-	if q := b[i]; q == '"' || q == '\'' {
-		k := bytes.IndexByte(b[i+1:], q)
-		if k < 0 {
-			return i + 1, len(b), len(b)
-		}
-		return i + 1, i + 1 + k, i + 2 + k
-	}
-	e := i
-	for e < len(b) && !isHTMLSpace(b[e]) && b[e] != '>' {
-		e++
-	}
-	return i, e, e
-}
-
-// pageTitleBytes is the raw text of the first <title> element, "" without one.
-func pageTitleBytes(b []byte) []byte {
-	i := bytes.Index(b, []byte("<title"))
-	if i < 0 {
-		if i = bytes.Index(b, []byte("<TITLE")); i < 0 {
-			return nil
-		}
-	}
-	b = b[i:]
-	if e := bytes.Index(b, []byte("</")); e >= 0 {
-		return b[:e]
-	}
-	return b
-}
-
-func isHTMLSpace(c byte) bool {
-	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f'
-}
-
-func isAttrNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == ':'
-}
-
-// refusalHeader reports a header a site sends with a refusal (a challenge, or a
-// wait); such a page is always parsed and classified.
-func refusalHeader(h http.Header) bool {
-	return h.Get("Cf-Mitigated") != "" || h.Get("X-Amzn-Waf-Action") != "" || h.Get("Retry-After") != ""
-}
-
-// linksCover reports whether every listing's URL is one of the page's links
-// (href values, absolute or root-relative): then a new listing, which has a new
-// URL, changes the page's linkPrint. Listings read from JSON (JSON-LD, app
-// state) without a link for each on the page do not qualify, nor do links whose
-// text differs from the URL extraction made of them (entities, relative paths,
-// tracking parameters dropped): such pages are parsed every time.
-func linksCover(ls []extract.Listing, body []byte, links []span) bool {
-	for _, l := range ls {
-		found := false
-		for _, sp := range links {
-			if linkIs(l.URL, body[sp.start:sp.end]) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
-// linkIs reports whether the href value v, resolved, is the absolute URL u.
-func linkIs(u string, v []byte) bool {
-	if len(v) == 0 || len(v) > len(u) || string(v) != u[len(u)-len(v):] {
-		return false
-	}
-	p := u[:len(u)-len(v)]
-	switch {
-	case p == "":
-		return true
-	case len(v) > 1 && v[0] == '/' && v[1] == '/':
-		return p == "http:" || p == "https:"
-	case v[0] == '/':
-		i := strings.Index(p, "://")
-		return i > 0 && !strings.Contains(p[i+3:], "/")
-	}
-	return false
-}
 
 // finish records one fetch's outcome: the registry (persisted at once), the
 // search's schedule, the storage commit for new listings, and the site's health.
@@ -1006,8 +767,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
 		if !res.unchanged {
-			r.bodyHash = 0 // both set again by commit once this page's listings are saved
-			r.linkHash = 0
+			r.bodyHash = 0 // set again by commit once this page's listings are saved
 		} else {
 			r.lastNew = 0
 			r.s.LastPolled = now
@@ -1190,7 +950,7 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 		r.s.LastCount = len(found)
 		r.s.LastPolled = now
 		r.bodyHash = res.bodyHash
-		r.linkHash = res.linkHash
+		r.structure = res.ext.Structure
 	}
 	s.mu.Unlock()
 	if cr.Baseline {

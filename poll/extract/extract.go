@@ -10,6 +10,7 @@ package extract
 
 import (
 	"fmt"
+	"hash/fnv"
 	"net/url"
 	"strings"
 
@@ -247,4 +248,20 @@ func (pg *page) finish(r *Result) {
 	if len(out) == 0 && !r.NoResults {
 		r.Blocked = pg.blocked()
 	}
+}
+
+// Fingerprint identifies a page with the search it is read for (its URL and
+// selectors change what extraction makes of it); never 0. A page whose
+// fingerprint is that of the last page read holds the same bytes, so the same
+// listings at the same prices: it need not be read again. Nothing short of
+// the same bytes is taken as unchanged (a page with the same links may show a
+// new price).
+func Fingerprint(body []byte, pageURL string, sel Selectors) uint64 {
+	h := fnv.New64a()
+	for _, s := range []string{pageURL, sel.Item, sel.Link, sel.Title, sel.Price} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	h.Write(body)
+	return h.Sum64() | 1
 }

@@ -49,6 +49,9 @@ func (pg *page) blocked() string {
 func PageTitle(root *html.Node) string {
 	var out string
 	goquery.NewDocumentFromNode(root).FindMatcher(matcher("title")).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		if s.ParentsFiltered("svg").Length() > 0 {
+			return true // an icon's title, not the page's
+		}
 		out = clean(s.Text())
 		return out == ""
 	})
