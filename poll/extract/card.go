@@ -504,6 +504,9 @@ var adWords = map[string]bool{
 // isAd reports whether the card, or its link, is marked as a paid placement
 // outside the results (TOP ads, premium blocks, sponsored slots).
 func isAd(c card) bool {
+	if adInside(c.node) {
+		return true
+	}
 	for e := c.link; e != nil && e != c.node; e = e.Parent {
 		if adMarked(e) {
 			return true
@@ -511,6 +514,22 @@ func isAd(c card) bool {
 	}
 	for e := c.node; e != nil; e = onlyChild(e) {
 		if adMarked(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// adInside reports a card holding an element the site marks as a paid
+// placement by a data attribute (a premium card's links).
+func adInside(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if strings.HasPrefix(a.Key, "data-") && adValue(a.Val) {
+			return true
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && adInside(c) {
 			return true
 		}
 	}

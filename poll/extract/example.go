@@ -120,9 +120,16 @@ func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Resu
 	var best *candidate
 	all := candidates(pg)
 	for i := range all {
-		if holds(all[i], target) && (best == nil || len(distinctURLs(all[i])) > len(distinctURLs(*best))) {
-			best = &all[i]
+		if !holds(all[i], target) {
+			continue
 		}
+		if n, m := len(distinctURLs(all[i])), 0; best != nil {
+			m = len(distinctURLs(*best))
+			if n < m || n == m && !tieBreak(all[i], *best) {
+				continue
+			}
+		}
+		best = &all[i]
 	}
 	if best == nil {
 		return Selectors{}, Result{}, fmt.Errorf("%w: %q is on the page, but not in a list of listings with links — is it the title of one of the results?", ErrNoExample, example)
@@ -241,14 +248,18 @@ func (pg *page) derive(c candidate, target *html.Node) (Selectors, bool) {
 		want[u] = true
 	}
 	var sel Selectors
-	link := ""
+	links := []string{""}
 	if l := c.cards[0].link; l != c.cards[0].node {
-		link = elementSelector(l)
+		links = append(links, l.Data, elementSelector(l))
 	}
-	for _, cand := range itemSelectors(c.cards[0].node, c.cards) {
-		if pg.readsList(cand, link, want) {
-			sel.Item = cand
-			break
+	link := ""
+found:
+	for _, cand := range pg.itemSelectors(c.cards[0].node, c.cards) {
+		for _, l := range links {
+			if pg.readsList(cand, l, want, len(c.cards)) {
+				sel.Item, link = cand, l
+				break found
+			}
 		}
 	}
 	if sel.Item == "" {
@@ -265,34 +276,73 @@ func (pg *page) derive(c candidate, target *html.Node) (Selectors, bool) {
 
 // readsList reports whether an item (and link) selector leads to the list's
 // listings: at least 95% of them, and few others (items without a link, such
-// as ad slots, lead nowhere and do not count).
-func (pg *page) readsList(item, link string, want map[string]bool) bool {
-	hit, other := 0, 0
-	for _, cd := range pg.itemCards(pg.doc.FindMatcher(matcher(item)), link) {
-		if want[cd.url.String()] {
-			hit++
+// as ad slots, lead nowhere and do not count), with about one item a card.
+func (pg *page) readsList(item, link string, want map[string]bool, cards int) bool {
+	found := pg.itemCards(pg.doc.FindMatcher(matcher(item)), link)
+	if len(found)*100 > cards*105+100 {
+		return false // more items than the list has cards: elements around or inside them too
+	}
+	hit := map[string]bool{}
+	other := 0
+	for _, cd := range found {
+		if u := cd.url.String(); want[u] {
+			hit[u] = true
 		} else {
 			other++
 		}
 	}
-	return hit*100 >= len(want)*95 && other*20 <= len(want)
+	return len(hit)*100 >= len(want)*95 && other*20 <= len(want)
 }
 
 // itemSelectors are CSS selectors for a list's cards, plainest first: the
-// cards' tag and shared classes, then with their parent, then grandparent.
-func itemSelectors(first *html.Node, cards []card) []string {
-	own := first.Data + sharedClasses(cards)
-	out := []string{own}
-	ctx := own
-	for p, level := first.Parent, 0; p != nil && p.Type == html.ElementNode && level < 3; p, level = p.Parent, level+1 {
+// cards' tag, with one of their shared classes (the rarest on the page first),
+// with all of them; then the same under their parent, then grandparent.
+func (pg *page) itemSelectors(first *html.Node, cards []card) []string {
+	shared := sharedClasses(cards)
+	rarity := pg.classCounts()
+	sort.SliceStable(shared, func(i, j int) bool { return rarity[shared[i]] < rarity[shared[j]] })
+	own := []string{first.Data}
+	for _, c := range shared[:min(len(shared), 4)] {
+		own = append(own, first.Data+"."+cssIdent(c))
+	}
+	if len(shared) > 1 {
+		all := first.Data
+		for _, c := range shared {
+			all += "." + cssIdent(c)
+		}
+		own = append(own, all)
+	}
+	out := append([]string(nil), own...)
+	ctx := ""
+	for p, level := first.Parent, 0; p != nil && p.Type == html.ElementNode && level < 2; p, level = p.Parent, level+1 {
 		ctx = elementSelector(p) + " > " + ctx
-		out = append(out, ctx)
+		for _, o := range own {
+			out = append(out, ctx+o)
+		}
 	}
 	return out
 }
 
-// sharedClasses are the classes every card has, as ".a.b" (escaped for CSS).
-func sharedClasses(cards []card) string {
+// classCounts is how many elements of the page carry each class.
+func (pg *page) classCounts() map[string]int {
+	counts := map[string]int{}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			for _, c := range strings.Fields(attrOf(n, "class")) {
+				counts[c]++
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(pg.root)
+	return counts
+}
+
+// sharedClasses are the classes every card has.
+func sharedClasses(cards []card) []string {
 	count := map[string]int{}
 	for _, cd := range cards {
 		seen := map[string]bool{}
@@ -310,11 +360,7 @@ func sharedClasses(cards []card) string {
 		}
 	}
 	sort.Strings(shared)
-	var b strings.Builder
-	for _, c := range shared {
-		b.WriteString("." + cssIdent(c))
-	}
-	return b.String()
+	return shared
 }
 
 // elementSelector is an element's tag with its id (when it reads like a

@@ -65,6 +65,13 @@ func ExtractTree(root *html.Node, pageURL *url.URL, sel Selectors, opt Options) 
 	switch prof := profileFor(pageURL.Hostname()); {
 	case us != nil:
 		r = pg.bySelectors(us)
+		if len(r.Listings) == 0 {
+			if auto := pg.automatic(opt.Structure); len(auto.Listings) > 0 {
+				auto.Note = "The search's own selectors (Advanced) found nothing on this page — the site may have changed its layout; automatic extraction was used. Show Notifio one listing again, or clear the selectors."
+				auto.Fallback = MethodSelectors
+				r = auto
+			}
+		}
 	case prof != nil && !opt.NoProfiles:
 		r = pg.byProfile(prof)
 		if len(r.Listings) == 0 && !r.NoResults {

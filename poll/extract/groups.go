@@ -206,7 +206,9 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 		c.score, c.plain = c.score*0.1, c.plain*0.1
 	}
 	if secondary(g.members[0]) {
-		c.score, c.plain = c.score*0.3, c.plain*0.3
+		// Never read as the results on its own (a no-results page showing
+		// recommendations has none); the user may still pick it (Groups).
+		c.score, c.plain = 0, 0
 	}
 	return c
 }

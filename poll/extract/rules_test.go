@@ -208,7 +208,23 @@ func TestRuleLearnsTheSearchsList(t *testing.T) {
 	}
 	after := readRule(t, "similar-1", u, Options{Structure: before.Structure})
 	checkListings(t, after, []want{{id: "5104", title: "Helle Wohnung am Decksteiner Weiher", value: 1080}})
-	if unlearnt := readRule(t, "similar-1", u, Options{}); len(unlearnt.Listings) == 1 {
-		t.Log("(without the learnt list the page reads right too: the case no longer shows why learning matters)")
+	// A list under "Ähnliche Angebote" is never read as the results by itself.
+	if none := readRule(t, "similar-none", u, Options{}); len(none.Listings) != 0 {
+		t.Errorf("a page of recommendations only: %d listings read as results", len(none.Listings))
+	}
+}
+
+// A search's saved selectors that no longer fit fall back like a profile.
+func TestSavedSelectorsFallBack(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join(fixtureDir, "rules", "titles.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Extract(body, mustURL("https://www.bremen-wohnen.de/suche"), Selectors{Item: "li.old-result"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Listings) != 4 || r.Fallback != MethodSelectors || !strings.Contains(r.Note, "selectors") {
+		t.Errorf("%d listings, fallback %q, note %q", len(r.Listings), r.Fallback, r.Note)
 	}
 }

@@ -561,8 +561,9 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 }
 
 func cmdExtract(_ context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "extract", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE\n\nRuns extraction on a saved page as if it was fetched from PAGE_URL.")
+	fs := newFlags(env, "extract", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL | --example TEXT] FILE\n\nRuns extraction on a saved page as if it was fetched from PAGE_URL. With --example, the title, price or link of one\nlisting as the page shows it: Notifio finds the list around it and prints the selectors that read it.")
 	pageURL := fs.String("url", "", "the address the page was saved from (needed to resolve links)")
+	example := fs.String("example", "", "the title, price or link of one listing, as the page shows it")
 	sel := selectorFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -583,6 +584,9 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 		return err
 	}
 	body = toUTF8(body)
+	if *example != "" {
+		return extractByExample(env, body, u, *example)
+	}
 	res, err := extract.Extract(body, u, sel())
 	if err != nil {
 		return err
@@ -590,6 +594,7 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	if env.JSON {
 		return env.printJSON(extract.JSON(res))
 	}
+	defer printOtherGroups(env, body, u)
 	if len(res.Listings) == 0 {
 		if res.NoResults {
 			fmt.Fprintln(env.Stdout, "The page says it has no results.")

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"notifio/poll/extract"
+)
+
+// extractByExample prints the selectors that read the list around the user's
+// example listing, and what they find.
+func extractByExample(env *Env, body []byte, u *url.URL, example string) error {
+	sel, res, err := extract.Example(extract.Parse(body), u, example)
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		return env.printJSON(struct {
+			Selectors selectorsJSON `json:"selectors"`
+			extract.JSONOutput
+		}{selectorsJSON{sel.Item, sel.Link, sel.Title, sel.Price}, extract.JSON(res).(extract.JSONOutput)})
+	}
+	if sel.Item == "" {
+		fmt.Fprintln(env.Stdout, "No selectors needed: Notifio reads this page's listings automatically.")
+	} else {
+		fmt.Fprintf(env.Stdout, "Selectors for this list (give them to 'notifio search add' or 'search edit'):\n  %s\n\n", selectorArgs(sel))
+	}
+	return extract.Render(env.Stdout, res)
+}
+
+type selectorsJSON struct {
+	Item  string `json:"item"`
+	Link  string `json:"link,omitempty"`
+	Title string `json:"title,omitempty"`
+	Price string `json:"price,omitempty"`
+}
+
+// selectorArgs writes selectors as command-line flags, quoted for a shell.
+func selectorArgs(sel extract.Selectors) string {
+	var parts []string
+	for _, f := range []struct{ flag, v string }{{"--item", sel.Item}, {"--link", sel.Link}, {"--title", sel.Title}, {"--price", sel.Price}} {
+		if f.v != "" {
+			parts = append(parts, f.flag+" '"+strings.ReplaceAll(f.v, "'", `'\''`)+"'")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// printOtherGroups lists the page's other repeated groups, for the user to
+// pick one when automatic extraction read the wrong list.
+func printOtherGroups(env *Env, body []byte, u *url.URL) {
+	var others []extract.Group
+	for _, g := range extract.Groups(extract.Parse(body), u, 6) {
+		if !g.Chosen && g.Count >= 2 {
+			others = append(others, g)
+		}
+	}
+	if len(others) == 0 {
+		return
+	}
+	fmt.Fprintln(env.Stdout, "\nOther lists on this page (not these listings? read one of them instead):")
+	for _, g := range others[:min(len(others), 5)] {
+		fmt.Fprintf(env.Stdout, "  %d items like %q\n      %s\n", g.Count, printable(g.Example), selectorArgs(g.Selectors))
+	}
+}
