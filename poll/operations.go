@@ -327,8 +327,25 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 		}
 	}
 	res := s.execute(ctx, job{site: site, url: u.String(), cookie: cookie, sel: in.Selectors, start: now})
+	defer res.resp.Release()
 	dr = dryRunOf(dr, res)
-	res.resp.Release()
+	if res.outcome.Kind != classify.OK || res.resp == nil || len(res.resp.Body) == 0 {
+		return dr, nil
+	}
+	page := res.resp.FinalURL
+	if page == nil {
+		page = u
+	}
+	root := extract.Parse(res.resp.Body)
+	dr.Groups = extract.Groups(root, page, 6)
+	if strings.TrimSpace(in.Example) != "" {
+		sel, r, err := extract.Example(root, page, in.Example)
+		if err != nil {
+			return dr, fmt.Errorf("poll: %w", err)
+		}
+		dr.Derived, dr.Listings, dr.Method, dr.Note = sel, r.Listings, r.Method, r.Note
+		dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
+	}
 	return dr, nil
 }
 

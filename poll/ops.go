@@ -16,6 +16,10 @@ type SearchInput struct {
 	Interval  time.Duration
 	Selectors extract.Selectors
 	Cookie    string // a Cookie header for the search's site, pasted by the user
+	// Example is one listing's title, price or link as the user's browser
+	// shows it ("show me one"): a dry run derives the selectors that read the
+	// list around it (DryRun.Derived). Not saved; "" = none.
+	Example string
 }
 
 // DryRun is the result of one poll that saves nothing ("test this search",
@@ -34,6 +38,12 @@ type DryRun struct {
 	NoResults  bool          // the page said it has no results
 	Listings   []extract.Listing
 	WaitUntil  time.Time // when Outcome is "waiting": when the site may be tried
+	// Groups are the page's repeated lists, most listing-like first (the one
+	// read marked Chosen), for the user to pick another.
+	Groups []extract.Group
+	// Derived are the selectors found from SearchInput.Example (Listings are
+	// then what they read); Item "" with listings: none are needed.
+	Derived extract.Selectors
 }
 
 // Default and minimum search intervals, and the per-site request gap.

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -103,7 +104,7 @@ func exampleLine(l Listing) string {
 
 // ErrNoExample is returned when the page holds nothing that matches the
 // user's example.
-var ErrNoExample = fmt.Errorf("extract: example not found")
+var ErrNoExample = errors.New("no listing on this page matches the example")
 
 // Example finds the listing the user showed (its title, price or link as the
 // browser shows it), the repeated group around it, and selectors that read

@@ -222,10 +222,11 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 }
 
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags] [--cookie C] URL")
+	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags | --example TEXT] [--cookie C] URL")
 	name := fs.String("name", "", "a name for the search (default: from the URL)")
 	every := fs.Duration("every", poll.DefaultInterval, "how often to check (at least 30s)")
 	sel := selectorFlags(fs)
+	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
 	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -243,6 +244,11 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	}
 	defer done()
 	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel()}
+	if *example != "" {
+		if in.Selectors, err = selectorsFromExample(ctx, env, svc, in, *example); err != nil {
+			return err
+		}
+	}
 	s, err := svc.AddSearch(ctx, in)
 	if err != nil {
 		return err
@@ -504,8 +510,9 @@ func trunc(s string, n int) string {
 }
 
 func cmdCheck(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] [--item SEL --link SEL --title SEL --price SEL] URL\n\nOne dry-run poll of URL: fetch, classify, extract. Nothing is saved.")
+	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] [--item SEL --link SEL --title SEL --price SEL | --example TEXT] URL\n\nOne dry-run poll of URL: fetch, classify, extract. Nothing is saved.")
 	sel := selectorFlags(fs)
+	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagErr(err)
@@ -521,7 +528,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	} else if errors.Is(err, storage.ErrAlreadyRunning) {
 		note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
 	}
-	dr, err := poll.DryRunOnce(ctx, db, poll.SearchInput{URL: pos[0], Selectors: sel()}, poll.Options{Logger: env.Logger})
+	dr, err := poll.DryRunOnce(ctx, db, poll.SearchInput{URL: pos[0], Selectors: sel(), Example: *example}, poll.Options{Logger: env.Logger})
 	if err != nil {
 		return err
 	}
@@ -555,8 +562,14 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(dr.Listings) > 0 {
 		fmt.Fprintln(env.Stdout)
-		return extract.Render(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults})
+		if dr.Derived.Item != "" {
+			fmt.Fprintf(env.Stdout, "Selectors for this list (give them to 'notifio search add' or 'search edit'):\n  %s\n", selectorArgs(dr.Derived))
+		}
+		if err := extract.Render(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults}); err != nil {
+			return err
+		}
 	}
+	printOtherGroups(env, dr.Groups)
 	return nil
 }
 
@@ -594,7 +607,7 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	if env.JSON {
 		return env.printJSON(extract.JSON(res))
 	}
-	defer printOtherGroups(env, body, u)
+	defer printOtherGroups(env, extract.Groups(extract.Parse(body), u, 6))
 	if len(res.Listings) == 0 {
 		if res.NoResults {
 			fmt.Fprintln(env.Stdout, "The page says it has no results.")

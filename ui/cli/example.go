@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
 
+	"notifio/poll"
 	"notifio/poll/extract"
 )
 
@@ -49,9 +51,9 @@ func selectorArgs(sel extract.Selectors) string {
 
 // printOtherGroups lists the page's other repeated groups, for the user to
 // pick one when automatic extraction read the wrong list.
-func printOtherGroups(env *Env, body []byte, u *url.URL) {
+func printOtherGroups(env *Env, groups []extract.Group) {
 	var others []extract.Group
-	for _, g := range extract.Groups(extract.Parse(body), u, 6) {
+	for _, g := range groups {
 		if !g.Chosen && g.Count >= 2 {
 			others = append(others, g)
 		}
@@ -63,4 +65,23 @@ func printOtherGroups(env *Env, body []byte, u *url.URL) {
 	for _, g := range others[:min(len(others), 5)] {
 		fmt.Fprintf(env.Stdout, "  %d items like %q\n      %s\n", g.Count, printable(g.Example), selectorArgs(g.Selectors))
 	}
+}
+
+// selectorsFromExample fetches the search's page once and derives the
+// selectors that read the list around the user's example listing.
+func selectorsFromExample(ctx context.Context, env *Env, svc *poll.Service, in poll.SearchInput, example string) (extract.Selectors, error) {
+	in.Example = example
+	dr, err := svc.TestSearch(ctx, in)
+	if err != nil {
+		return extract.Selectors{}, err
+	}
+	if dr.Outcome != "ok" {
+		return extract.Selectors{}, fmt.Errorf("the page could not be read to find the example: %s", dr.Message)
+	}
+	if dr.Derived.Item == "" {
+		fmt.Fprintln(env.Stdout, "Notifio reads this page's listings automatically; no selectors needed.")
+	} else {
+		fmt.Fprintf(env.Stdout, "Found the list around your example (%d listings); saving its selectors: %s\n", len(dr.Listings), selectorArgs(dr.Derived))
+	}
+	return dr.Derived, nil
 }
