@@ -9,7 +9,7 @@ import (
 
 // The ceiling (issue 17): extraction, parse included, at most 2.5× the cost of
 // html.Parse on the same page. Compare BenchmarkExtract/<page> with
-// BenchmarkParse/<page>:
+// BenchmarkParseFloor/<page>:
 //
 //	go test -run '^$' -bench . -benchmem ./poll/extract/
 func BenchmarkExtract(b *testing.B) {
@@ -26,8 +26,8 @@ func BenchmarkExtract(b *testing.B) {
 	}
 }
 
-// BenchmarkParse is html.Parse alone on the same pages: the floor.
-func BenchmarkParse(b *testing.B) {
+// BenchmarkParseFloor is html.Parse alone on the same pages: the floor.
+func BenchmarkParseFloor(b *testing.B) {
 	for _, pg := range realPages(b) {
 		b.Run(pg.name, func(b *testing.B) {
 			b.SetBytes(int64(len(pg.body)))

@@ -83,8 +83,9 @@ var (
 )
 
 // hints are the words of the attributes that name what an element holds
-// (class, itemprop, data-testid, id), split at punctuation and camelCase:
-// "SearchResultCardContent-module__5Ax9ZW__price" holds "price".
+// (class, itemprop, data-testid, id), split at punctuation and camelCase —
+// "SearchResultCardContent-module__5Ax9ZW__price" holds "price" — of those
+// any hint set knows (nil when none).
 func hints(n *html.Node) map[string]bool {
 	var words map[string]bool
 	for _, key := range []string{"class", "itemprop", "data-testid", "data-test", "data-qa", "id"} {
@@ -94,10 +95,12 @@ func hints(n *html.Node) map[string]bool {
 			letter := i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z')
 			upper := letter && v[i] <= 'Z'
 			if start >= 0 && (!letter || upper && v[i-1] >= 'a') {
-				if words == nil {
-					words = map[string]bool{}
+				if w := strings.ToLower(v[start:i]); hintVocabulary[w] {
+					if words == nil {
+						words = map[string]bool{}
+					}
+					words[w] = true
 				}
-				words[strings.ToLower(v[start:i])] = true
 				start = -1
 			}
 			if letter && start < 0 {
@@ -107,6 +110,17 @@ func hints(n *html.Node) map[string]bool {
 	}
 	return words
 }
+
+// hintVocabulary is every word a hint set knows: only those are kept.
+var hintVocabulary = func() map[string]bool {
+	all := map[string]bool{}
+	for _, h := range []hintWords{titleHint, notTitleHint, priceHint, notPriceHint, placeHint} {
+		for w := range h {
+			all[w] = true
+		}
+	}
+	return all
+}()
 
 // named is an element of a card whose attributes name what it holds.
 type named struct {

@@ -352,16 +352,25 @@ func isHeading(n *html.Node) bool {
 // taken while the page has it and it shows listings.
 func bestList(root *html.Node, base, page *url.URL, structure string) (candidate, bool) {
 	ix := newIndex(root, base)
+	groups := groupsOf(root)
 	var all []candidate
-	for _, g := range groupsOf(root) {
-		if !ix.mayBeList(g) {
-			continue
+	// Groups of several members first; groups of one (every element with one
+	// child makes one) only when those leave the page without a clear list:
+	// a page with one listing, or a learnt list of one.
+	for _, single := range []bool{false, true} {
+		if single && structure == "" && pickBest(all, func(c candidate) float64 { return c.score }).score >= clearList {
+			break
 		}
-		if c := ix.evaluate(g, page); len(c.cards) > 0 {
-			if structure != "" && c.structure() == structure && c.score > 0 {
-				return c, true
+		for _, g := range groups {
+			if (len(g.members) == 1) != single || !ix.mayBeList(g) {
+				continue
 			}
-			all = append(all, c)
+			if c := ix.evaluate(g, page); len(c.cards) > 0 {
+				if structure != "" && c.structure() == structure && c.score > 0 {
+					return c, true
+				}
+				all = append(all, c)
+			}
 		}
 	}
 	best := pickBest(all, func(c candidate) float64 { return c.score })
@@ -370,6 +379,10 @@ func bestList(root *html.Node, base, page *url.URL, structure string) (candidate
 	}
 	return best, len(best.cards) > 0 && best.plain/float64(len(best.cards)) >= 0.9
 }
+
+// clearList is the score of a list that no single card can beat (one card
+// that shows a price, a size, a picture and a heading weighs about 3.3).
+const clearList = 3.5
 
 // pickBest is the candidate of the highest score; see tieBreak for a tie.
 func pickBest(all []candidate, score func(candidate) float64) candidate {
