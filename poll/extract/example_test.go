@@ -2,6 +2,8 @@ package extract
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -30,4 +32,38 @@ func TestExampleOnRealPages(t *testing.T) {
 		}
 	}
 	t.Log("\n" + table.String())
+}
+
+// TestGroupsRanking: the page's lists, the one read first and marked chosen,
+// each with an example line and selectors that read it; wrappers of one list
+// are not offered twice.
+func TestGroupsRanking(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join(fixtureDir, "rules", "similar-3.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := mustURL("https://www.koeln-wohnen.de/suche/lindenthal")
+	gs := Groups(Parse(body), u, 0)
+	if len(gs) < 2 {
+		t.Fatalf("%d groups: %+v", len(gs), gs)
+	}
+	if !gs[0].Chosen || gs[0].Count != 3 || gs[0].Example != "Altbau am Stadtwald · 1150 €" {
+		t.Errorf("first group %+v, want the search's own 3, chosen", gs[0])
+	}
+	if gs[1].Chosen || gs[1].Count != 5 || !strings.HasPrefix(gs[1].Example, "Wohnung in Sülz 0") {
+		t.Errorf("second group %+v, want the 5 similar offers", gs[1])
+	}
+	for _, g := range gs[:2] {
+		r, err := Extract(body, u, g.Selectors)
+		if err != nil || len(r.Listings) != g.Count {
+			t.Errorf("selectors %+v read %d listings (%v), want %d", g.Selectors, len(r.Listings), err, g.Count)
+		}
+	}
+	seen := map[int]bool{}
+	for _, g := range gs {
+		if seen[g.Count] && g.Count > 1 {
+			t.Errorf("a list offered twice: %+v", gs)
+		}
+		seen[g.Count] = true
+	}
 }
