@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
-	"net"
 	netmail "net/mail"
 	"net/url"
+	"notifio/hostbackoff"
 	"strconv"
 	"strings"
 	texttemplate "text/template"
@@ -15,8 +15,6 @@ import (
 	"unicode/utf8"
 
 	mail "github.com/wneessen/go-mail"
-	"golang.org/x/net/idna"
-	"golang.org/x/net/publicsuffix"
 
 	"notifio/storage"
 )
@@ -268,38 +266,12 @@ func unsafeURLRune(r rune) bool {
 	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError
 }
 
-// sameSite reports whether two host names belong to the same registrable domain
-// (eTLD+1, by the public suffix list): www.example.de and example.de do,
-// example.de and evil.example do not. IP addresses and single-label names must
-// match exactly.
+// sameSite reports whether two host names belong to the same site — the
+// product's one definition, hostbackoff.SiteOf (the registrable domain: www.
+// and m. share it; a public suffix's tenants and IP addresses do not).
 func sameSite(a, b string) bool {
-	a, b = canonicalHost(a), canonicalHost(b)
-	if a == "" || b == "" {
-		return false
-	}
-	if a == b {
-		return true
-	}
-	if net.ParseIP(a) != nil || net.ParseIP(b) != nil {
-		return false
-	}
-	ra, err := publicsuffix.EffectiveTLDPlusOne(a)
-	if err != nil {
-		return false
-	}
-	rb, err := publicsuffix.EffectiveTLDPlusOne(b)
-	if err != nil {
-		return false
-	}
-	return ra == rb
-}
-
-func canonicalHost(h string) string {
-	h = strings.TrimSuffix(strings.ToLower(h), ".")
-	if ascii, err := idna.Lookup.ToASCII(h); err == nil {
-		return ascii
-	}
-	return h
+	sa := hostbackoff.SiteOf(a)
+	return sa != "" && sa == hostbackoff.SiteOf(b)
 }
 
 // sanitizeLine makes s one line of at most max characters: control, formatting
