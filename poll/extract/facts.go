@@ -60,7 +60,9 @@ func factsOf(n *html.Node, m *skipMemo) facts {
 			}
 			return size
 		}
-		f.read(e, m)
+		if mayHoldFact(e) {
+			f.read(e, m)
+		}
 		return size
 	}
 	walk(n)
@@ -92,6 +94,24 @@ func columnFacts(tr *html.Node, f facts) {
 		}
 		i++
 	}
+}
+
+// mayHoldFact: a label in an attribute, a label element beside a value (one
+// to three children), or a "Label: value" text of its own.
+func mayHoldFact(e *html.Node) bool {
+	if attrOf(e, "title") != "" || attrOf(e, "aria-label") != "" {
+		return true
+	}
+	kids := 0
+	for c := e.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			kids++
+		}
+	}
+	if kids == 0 {
+		return strings.Contains(ownText(e), ":")
+	}
+	return kids <= 3
 }
 
 // maxFactElements is the most elements a label-and-value pair spans.

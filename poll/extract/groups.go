@@ -1,11 +1,8 @@
 package extract
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -21,7 +18,7 @@ import (
 // that look alike (the same tags and classes on the way from the root), so a
 // grid laid out in rows is one group.
 type group struct {
-	key     string
+	key     uint64 // the parents' tags and classes, the members' tag
 	depth   int
 	members []*html.Node
 }
@@ -45,16 +42,19 @@ type candidate struct {
 
 // groupsOf collects every group of the page with at least one member.
 func groupsOf(root *html.Node) []*group {
-	byKey := map[string]*group{}
+	byKey := map[uint64]*group{}
 	var order []*group
-	var walk func(n *html.Node, path string, depth int)
-	walk = func(n *html.Node, path string, depth int) {
-		sig := path + "/" + n.Data + classSig(n)
+	// walk hashes instead of building strings: path is the tags of n's
+	// ancestors, sig adds n's own tag and classes.
+	var walk func(n *html.Node, path uint64, depth int)
+	walk = func(n *html.Node, path uint64, depth int) {
+		sig := (mix(path, n.Data) ^ classSig(n)) * fnvPrime
+		below := mix(path, n.Data)
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type != html.ElementNode || skipStructure(c) {
 				continue
 			}
-			key := sig + ">" + c.Data
+			key := mix(mix(sig, ">"), c.Data)
 			g := byKey[key]
 			if g == nil {
 				g = &group{key: key, depth: depth + 1}
@@ -62,22 +62,40 @@ func groupsOf(root *html.Node) []*group {
 				order = append(order, g)
 			}
 			g.members = append(g.members, c)
-			walk(c, path+"/"+n.Data, depth+1)
+			walk(c, below, depth+1)
 		}
 	}
-	walk(root, "", 0)
+	walk(root, fnvOffset, 0)
 	return order
 }
 
-// classSig is n's classes, sorted, as part of a group key (ids are unique per
-// element and say nothing about the repetition).
-func classSig(n *html.Node) string {
-	f := strings.Fields(attrOf(n, "class"))
-	if len(f) == 0 {
-		return ""
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// mix adds s to the FNV-1a hash h, with a separator after it.
+func mix(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
 	}
-	sort.Strings(f)
-	return "." + strings.Join(f, ".")
+	h ^= 0xff
+	return h * fnvPrime
+}
+
+// classSig is n's classes as part of a group key, in any order (ids are
+// unique per element and say nothing about the repetition).
+func classSig(n *html.Node) uint64 {
+	var sum uint64
+	for rest := attrOf(n, "class"); rest != ""; {
+		var c string
+		c, rest = nextToken(rest)
+		if c != "" {
+			sum += mix(fnvOffset, c)
+		}
+	}
+	return sum
 }
 
 // skipStructure: elements that never hold listings a user sees.
@@ -254,8 +272,7 @@ func (c candidate) structure() string {
 	if c.group == nil {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(c.group.key))
-	return hex.EncodeToString(sum[:6])
+	return strconv.FormatUint(c.group.key, 36)
 }
 
 // maxMembers is the most members of a group read: more than a page's

@@ -32,8 +32,11 @@ var (
 // "505.900 - 999.900 €", "Preis auf Anfrage"), "" if there is none. A saving
 // ("$900 OFF") is not a price.
 func findPrice(s string) string {
-	if reOnRequest.MatchString(strings.TrimSpace(s)) {
-		return strings.TrimSpace(s)
+	if !hasDigit(s) {
+		if reOnRequest.MatchString(strings.TrimSpace(s)) {
+			return strings.TrimSpace(s)
+		}
+		return ""
 	}
 	for _, loc := range rePrice.FindAllStringIndex(s, -1) {
 		m := strings.TrimSpace(s[loc[0]:loc[1]])
@@ -102,6 +105,9 @@ func currencyCode(sign string) string { return currencyCodes[sign] }
 // findSize returns the living area shown in s ("70 m²", "~1.170 m²"), with
 // "m2"/"qm" written as m², "" if none.
 func findSize(s string) string {
+	if !hasDigit(s) {
+		return ""
+	}
 	m := reSize.FindString(s)
 	if m == "" {
 		return ""
@@ -119,7 +125,15 @@ func normSize(s string) string {
 }
 
 // findRooms returns the rooms shown in s ("2 Zi.", "3 Zimmer", "2 rooms").
-func findRooms(s string) string { return reRooms.FindString(s) }
+func findRooms(s string) string {
+	if !hasDigit(s) {
+		return ""
+	}
+	return reRooms.FindString(s)
+}
+
+// hasDigit: every amount has one (a cheap test before the regexps).
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // amount reports whether s is a bare amount ("3", "2,5", "55 - 117") — the value
 // of a labelled fact.

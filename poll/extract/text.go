@@ -245,6 +245,9 @@ func blockElement(n *html.Node) bool {
 // clean makes page text safe and tidy: control characters (terminal escapes)
 // and invisible characters dropped, white space folded, mojibake repaired.
 func clean(s string) string {
+	if plainText(s) {
+		return s
+	}
 	s = repairMojibake(s)
 	var b strings.Builder
 	space := false
@@ -267,6 +270,20 @@ func clean(s string) string {
 	return b.String()
 }
 
+// plainText reports text clean already: printable ASCII, single spaces, none
+// at either end (most of a page's short texts).
+func plainText(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == ' ' && s[i+1] == ' ' {
+			return false
+		}
+	}
+	return true
+}
+
 // cp1252 maps the Windows-1252 characters of bytes 0x80–0x9F back to the byte.
 var cp1252 = map[rune]byte{
 	'€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87,
@@ -279,7 +296,7 @@ var cp1252 = map[rune]byte{
 // again ("MÃ¼nchen" → "München", "Â·" → "·"). Only runs that decode to valid
 // UTF-8 are replaced, so correct text is left alone.
 func repairMojibake(s string) string {
-	if !strings.ContainsAny(s, "ÂÃâ") {
+	if strings.IndexByte(s, 0xC3) < 0 { // Â, Ã and â, which every run starts with, all begin with C3
 		return s
 	}
 	rs := []rune(s)
