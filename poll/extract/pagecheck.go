@@ -71,7 +71,7 @@ var noResultsPhrases = []string{
 // phrases (the site's own, then the common ones). A phrase that starts with a
 // digit must not follow one ("10 Treffer" is not "0 Treffer").
 func (pg *page) saysNoResults(own []string) bool {
-	body := strings.ToLower(text(pg.root))
+	body := strings.ToLower(pageText(pg.root))
 	for _, ph := range append(own, noResultsPhrases...) {
 		for i := 0; ; {
 			j := strings.Index(body[i:], ph)
@@ -89,4 +89,26 @@ func (pg *page) saysNoResults(own []string) bool {
 		}
 	}
 	return false
+}
+
+// pageText is the page's visible text in one string, for looking up phrases
+// (plainer than lines: no layout, no cleaning).
+func pageText(root *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+			b.WriteByte(' ')
+			return
+		}
+		if n.Type == html.ElementNode && skipStructure(n) {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	return strings.Join(strings.Fields(b.String()), " ")
 }
