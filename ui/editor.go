@@ -41,6 +41,7 @@ type searchEditor struct {
 	activity                  *widget.Activity
 	testing, outcome, summary *widget.Label
 	found                     *fyne.Container
+	one                       *showOne // "not these?": other lists, show me one
 
 	body       fyne.CanvasObject
 	view       fyne.CanvasObject    // body in the quiet theme, as every dialog shows it
@@ -101,6 +102,7 @@ func newSearchEditor(u *UI) *searchEditor {
 	e.summary = wrapped("")
 	e.summary.Importance = widget.LowImportance
 	e.found = container.NewVBox()
+	e.one = newShowOne(e)
 
 	e.testBtn = widget.NewButtonWithIcon("Test this search", theme.SearchIcon(), e.test)
 	e.saveBtn = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.save)
@@ -109,7 +111,7 @@ func newSearchEditor(u *UI) *searchEditor {
 
 	testArea := container.NewVBox(
 		container.NewHBox(e.activity, e.testing),
-		e.outcome, e.summary, e.found,
+		e.outcome, e.summary, e.found, e.one.box,
 	)
 	e.body = container.NewBorder(
 		container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced), nil, nil, nil,
@@ -185,6 +187,7 @@ func (e *searchEditor) reset() {
 	e.outcome.SetText("")
 	e.summary.SetText("")
 	e.found.RemoveAll()
+	e.one.reset()
 	e.testBtn.Enable()
 	e.saveBtn.Enable()
 }
@@ -298,12 +301,18 @@ func (e *searchEditor) save() {
 }
 
 // test runs one dry-run poll in the background and shows what it found.
-func (e *searchEditor) test() {
+func (e *searchEditor) test() { e.runTest("") }
+
+// runTest tests the search as the form says, with the user's example listing
+// when there is one (example "" = none).
+func (e *searchEditor) runTest(example string) {
 	in, err := e.input()
 	if err != nil {
 		e.setProblem(err.Error())
 		return
 	}
+	in.Example = example
+	e.one.update(poll.DryRun{}) // (hidden until the new result)
 	e.setProblem("")
 	e.cancelTest()
 	ctx, cancel := context.WithTimeout(context.Background(), testSearchTimeout)
@@ -394,6 +403,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		line.Truncation = fyne.TextTruncateEllipsis
 		e.found.Add(line)
 	}
+	e.one.update(res)
 	e.relayout()
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
 	"notifio/poll/extract"
@@ -197,4 +198,48 @@ func TestEditStartsFromTheStoredSearch(t *testing.T) {
 	if len(h.b.added) != 0 {
 		t.Error("editing added a new search")
 	}
+}
+
+// Not these? The page's other lists are offered; picking one writes its
+// selectors under Advanced and tests again with them; an example listing is
+// sent with the next test, and the selectors found from it fill Advanced.
+func TestTestThisSearchOffersOtherListsAndShowMeOne(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	h.b.dryRun = poll.DryRun{
+		Outcome: "ok", Status: 200, Method: extract.MethodCards, Message: "The page works: 5 listings found.",
+		Listings: []extract.Listing{{ID: "1", Title: "Wohnung in Sülz 0", Price: "900 €"}},
+		Groups: []extract.Group{
+			{Count: 5, Example: "Wohnung in Sülz 0 · 900 €", Selectors: extract.Selectors{Item: "div.tile"}, Chosen: true},
+			{Count: 3, Example: "Altbau am Stadtwald · 1150 €", Selectors: extract.Selectors{Item: "li.search-result"}},
+		},
+	}
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.koeln-wohnen.de/suche/lindenthal")
+	test.Tap(e.testBtn)
+	h.q.runNext(t)
+	if len(e.one.lists.Objects) != 1 {
+		t.Fatalf("%d other lists offered, want 1 (the chosen one is not offered)", len(e.one.lists.Objects))
+	}
+	b := e.one.lists.Objects[0].(*widget.Button)
+	if b.Text != "Use this list: 3 items like “Altbau am Stadtwald · 1150 €”" {
+		t.Errorf("button %q", b.Text)
+	}
+	test.Tap(b)
+	h.q.runNext(t)
+	if e.item.Text != "li.search-result" || h.b.dryRuns[len(h.b.dryRuns)-1].Selectors.Item != "li.search-result" {
+		t.Errorf("item %q, tested with %+v", e.item.Text, h.b.dryRuns[len(h.b.dryRuns)-1].Selectors)
+	}
+
+	h.b.dryRun.Derived = extract.Selectors{Item: "li", Title: "h3 a"}
+	test.Type(e.one.entry, "Altbau am Stadtwald")
+	test.Tap(e.one.find)
+	h.q.runNext(t)
+	if got := h.b.dryRuns[len(h.b.dryRuns)-1].Example; got != "Altbau am Stadtwald" {
+		t.Errorf("the test was sent example %q", got)
+	}
+	if e.item.Text != "li" || e.title.Text != "h3 a" {
+		t.Errorf("Advanced: item %q title %q, want the derived selectors", e.item.Text, e.title.Text)
+	}
+	h.requireText("Found the list around your listing")
 }
