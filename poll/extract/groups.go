@@ -176,7 +176,7 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 			if slotURLs[l.slot] == nil {
 				slotURLs[l.slot] = map[string]bool{}
 			}
-			slotURLs[l.slot][l.url.String()] = true
+			slotURLs[l.slot][ix.urlOf(l.url)] = true
 		}
 	}
 	slot := bestSlot(slotURLs)
@@ -205,7 +205,7 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 			continue
 		}
 		c.cards = append(c.cards, card{node: m, link: first.node, url: first.url})
-		if s := first.url.String(); !seenURL[s] {
+		if s := ix.urlOf(first.url); !seenURL[s] {
 			seenURL[s] = true
 			w, evidence := cardWeight(ix.feat[m], ix.idOf(first.url) != "")
 			c.plain += w
@@ -243,12 +243,12 @@ func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 		if l.slot != slot {
 			continue
 		}
-		all[l.url.String()] = true
+		all[ix.urlOf(l.url)] = true
 		if first == nil {
 			first = l
 		}
 		if ix.idOf(l.url) != "" {
-			withID[l.url.String()] = true
+			withID[ix.urlOf(l.url)] = true
 			if firstID == nil {
 				firstID = l
 			}

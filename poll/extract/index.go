@@ -14,15 +14,27 @@ import (
 type index struct {
 	link map[*html.Node]*url.URL // the resolved link of each visible link element
 	feat map[*html.Node]feat     // what each visible element holds, its subtree included
-	ids  map[*url.URL]string     // idFromURL of each link, once read
+	str  map[*url.URL]string     // each link as a string, once written
+	ids  map[string]string       // idFromURL of each distinct link, once read
+}
+
+// urlOf is a link of the index as a string, written once.
+func (ix *index) urlOf(u *url.URL) string {
+	s, ok := ix.str[u]
+	if !ok {
+		s = u.String()
+		ix.str[u] = s
+	}
+	return s
 }
 
 // idOf is idFromURL of a link of the index, read once.
 func (ix *index) idOf(u *url.URL) string {
-	id, ok := ix.ids[u]
+	s := ix.urlOf(u)
+	id, ok := ix.ids[s]
 	if !ok {
 		id = idFromURL(u)
-		ix.ids[u] = id
+		ix.ids[s] = id
 	}
 	return id
 }
@@ -40,7 +52,7 @@ type feat struct {
 }
 
 func newIndex(root *html.Node, base *url.URL) *index {
-	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, ids: map[*url.URL]string{}}
+	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}}
 	ix.walk(root, base)
 	return ix
 }
