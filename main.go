@@ -66,6 +66,7 @@ func main() {
 // the window closes, the poll context is cancelled, its goroutines are waited for,
 // then the database closes.
 func runWindow(dir string, logger *slog.Logger) int {
+	startPprof(os.Getenv("NOTIFIO_PPROF"), logger)
 	app.SetMetadata(fyne.AppMetadata{
 		ID: appID, Name: "Notifio", Version: version, Release: version != "dev",
 		Icon:       fyne.NewStaticResource("Icon.png", iconPNG),

@@ -31,19 +31,19 @@ type searchEditor struct {
 	u      *UI
 	editID string // "" when adding
 
-	url, name                 *widget.Entry
-	interval                  *widget.SelectEntry
-	item, link, title, price  *widget.Entry
-	cookie                    *widget.Entry
-	problem, rate, rateWarn   *widget.Label
-	advanced                  *widget.Accordion
-	testBtn, saveBtn, cancel  *widget.Button
-	activity                  *widget.Activity
-	testing, outcome, summary *widget.Label
-	found                     *fyne.Container
+	url, name                *widget.Entry
+	interval                 *widget.SelectEntry
+	item, link, title, price *widget.Entry
+	cookie                   *widget.Entry
+	problem, rateWarn        *widget.Label
+	rate, summary            *quietLabel
+	advanced                 *widget.Accordion
+	testBtn, saveBtn, cancel *widget.Button
+	activity                 *widget.Activity
+	testing, outcome         *widget.Label
+	found                    *fyne.Container
 
-	body       fyne.CanvasObject
-	view       fyne.CanvasObject    // body in the quiet theme, as every dialog shows it
+	body       fyne.CanvasObject    // made once, shown by every dialog
 	dlg        *dialog.CustomDialog // nil until first opened
 	stopTest   context.CancelFunc
 	testSerial int // which test's result the dialog is waiting for
@@ -69,8 +69,7 @@ func newSearchEditor(u *UI) *searchEditor {
 	e.problem = wrapped("")
 	e.problem.Importance = widget.DangerImportance
 	e.problem.Hide()
-	e.rate = wrapped("")
-	e.rate.Importance = widget.LowImportance
+	e.rate = quietWrapped("")
 	e.rateWarn = wrapped("")
 	e.rateWarn.Importance = widget.WarningImportance
 	e.rateWarn.Hide()
@@ -89,8 +88,7 @@ func newSearchEditor(u *UI) *searchEditor {
 		&widget.FormItem{Text: "Cookie", Widget: e.cookie,
 			HintText: "Pasted from your browser; kept for this site only."},
 	)
-	advNote := wrapped("Notifio finds the listings on its own. Only if the test finds none, tell it where they are with CSS selectors.")
-	advNote.Importance = widget.LowImportance
+	advNote := quietWrapped("Notifio finds the listings on its own. Only if the test finds none, tell it where they are with CSS selectors.")
 	e.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", container.NewVBox(advNote, adv)))
 
 	e.activity = widget.NewActivity()
@@ -98,8 +96,7 @@ func newSearchEditor(u *UI) *searchEditor {
 	e.testing = widget.NewLabel("")
 	e.testing.Hide()
 	e.outcome = wrapped("")
-	e.summary = wrapped("")
-	e.summary.Importance = widget.LowImportance
+	e.summary = quietWrapped("")
 	e.found = container.NewVBox()
 
 	e.testBtn = widget.NewButtonWithIcon("Test this search", theme.SearchIcon(), e.test)
@@ -115,9 +112,6 @@ func newSearchEditor(u *UI) *searchEditor {
 		container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced), nil, nil, nil,
 		container.NewVScroll(testArea),
 	)
-	// Made once and reused by every dialog: each quiet wrapper is a theme scope
-	// that Fyne parses and caches its fonts for, for good (see quiet).
-	e.view = quiet(e.body)
 	return e
 }
 
@@ -154,7 +148,7 @@ func (e *searchEditor) open(id string) {
 		}
 	}
 	// A dialog's title is fixed, so each opening gets a new one around the same form.
-	e.dlg = dialog.NewCustomWithoutButtons(title, e.view, e.u.win)
+	e.dlg = dialog.NewCustomWithoutButtons(title, e.body, e.u.win)
 	e.dlg.SetButtons([]fyne.CanvasObject{e.cancel, e.testBtn, e.saveBtn})
 	e.dlg.SetOnClosed(e.cancelTest)
 	e.updateRate()
@@ -234,7 +228,7 @@ func (e *searchEditor) updateRate() {
 	u, err := checkSearchURL(e.url.Text)
 	iv, ierr := parseInterval(e.interval.Text)
 	if err != nil || ierr != nil {
-		showText(e.rate, "")
+		showQuiet(e.rate, "")
 		showText(e.rateWarn, "")
 		e.relayout()
 		return

@@ -434,6 +434,8 @@ func (h *harness) texts() []string {
 			switch w := o.(type) {
 			case *widget.Label:
 				out = append(out, w.Text)
+			case *quietLabel:
+				out = append(out, w.Text)
 			case *widget.Button:
 				out = append(out, w.Text)
 			case *widget.Card:
@@ -460,6 +462,8 @@ func (h *harness) overlayTexts() []string {
 	walkVisible(top, func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
+			out = append(out, w.Text)
+		case *quietLabel:
 			out = append(out, w.Text)
 		case *canvas.Text:
 			out = append(out, w.Text)
@@ -517,7 +521,7 @@ func walkVisible(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
 	}
 	fn(o)
 	switch c := o.(type) {
-	case *widget.Label:
+	case *widget.Label, *quietLabel:
 	case fyne.Widget:
 		for _, child := range test.WidgetRenderer(c).Objects() {
 			walkVisible(child, fn)

@@ -38,7 +38,6 @@ type searchesView struct {
 	add, edit, remove, pause, check, listings *widget.Button
 
 	list     *widget.List
-	listView fyne.CanvasObject // list in the quiet theme, as body shows it
 	rows     []searchRow
 	selected string // the selected search's ID, "" when none
 	// bound is the row widget the list last bound to each item id. The list does
@@ -107,10 +106,7 @@ func newSearchesView(u *UI) *searchesView {
 	v.offline.Importance = widget.WarningImportance
 	v.offline.Hide()
 
-	// One quiet scope for the whole list: its rows inherit it (a scope per row
-	// made Fyne parse its fonts again for every row: see quiet).
-	v.listView = quiet(v.list)
-	v.body = container.NewStack(v.listView)
+	v.body = container.NewStack(v.list)
 	v.frame = container.NewBorder(container.NewVBox(toolbar, v.banner, v.offline), nil, nil, nil, v.body)
 	v.content = v.frame
 	v.updateButtons()
@@ -121,24 +117,23 @@ func newSearchesView(u *UI) *searchesView {
 // the first line, state and detail on the second, the unseen badge on the right.
 type searchRowWidget struct {
 	widget.BaseWidget
-	icon                               *widget.Icon
-	name, site, status, detail, unseen *widget.Label
-	box                                *fyne.Container
-	second                             *fyne.Container // the line of status and detail
-	id                                 widget.ListItemID
+	icon                 *widget.Icon
+	name, status, unseen *widget.Label
+	site, detail         *quietLabel
+	box                  *fyne.Container
+	second               *fyne.Container // the line of status and detail
+	id                   widget.ListItemID
 }
 
 func newSearchRowObject() fyne.CanvasObject {
 	r := &searchRowWidget{
 		icon:   widget.NewIcon(nil),
 		name:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		site:   widget.NewLabel(""),
+		site:   newQuiet(""),
 		status: widget.NewLabel(""),
-		detail: widget.NewLabel(""),
+		detail: newQuiet(""),
 		unseen: widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}),
 	}
-	r.site.Importance = widget.LowImportance
-	r.detail.Importance = widget.LowImportance
 	r.unseen.Importance = widget.HighImportance
 	// Two tight lines; a long name, reason or detail is cut with an ellipsis
 	// instead of running out of the window.
@@ -152,7 +147,7 @@ func newSearchRowObject() fyne.CanvasObject {
 	return r
 }
 
-// CreateRenderer lays the row out. The row takes the quiet theme from the list.
+// CreateRenderer lays the row out.
 func (r *searchRowWidget) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(r.box)
 }
@@ -189,7 +184,8 @@ func stateLook(s poll.SearchSnapshot) (fyne.Resource, widget.Importance) {
 	case poll.StateWaiting:
 		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
 	case poll.StatePaused:
-		return theme.NewDisabledResource(theme.MediaPauseIcon()), widget.LowImportance
+		// Not the disabled colour: the row is quiet, not out of reach.
+		return theme.NewColoredResource(theme.MediaPauseIcon(), colorNameQuiet), widget.MediumImportance
 	case poll.StateAttention:
 		return theme.NewErrorThemedResource(theme.ErrorIcon()), widget.DangerImportance
 	}
@@ -217,7 +213,7 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 	if len(v.rows) == 0 {
 		v.body.Objects = []fyne.CanvasObject{v.empty}
 	} else {
-		v.body.Objects = []fyne.CanvasObject{v.listView}
+		v.body.Objects = []fyne.CanvasObject{v.list}
 	}
 	if sel < 0 && v.selected != "" {
 		v.selected = ""

@@ -132,11 +132,10 @@ func newSettingsView(u *UI) *settingsView {
 		u.prefs.SetBool(prefStartInTray, on)
 	})
 	v.startInTray.SetChecked(u.prefs.Bool(prefStartInTray))
-	themeNote := wrapped("Notifio follows your system's light or dark theme.")
-	themeNote.Importance = widget.LowImportance
+	themeNote := quietWrapped("Notifio follows your system's light or dark theme.")
 	general := container.NewVBox(
 		widget.NewForm(&widget.FormItem{Text: "New searches check every", Widget: v.interval}),
-		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, quiet(themeNote),
+		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, themeNote,
 	)
 
 	v.box = container.NewVBox(

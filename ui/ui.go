@@ -146,6 +146,7 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 		u.sendNote = a.SendNotification
 	}
 	u.startHidden = opts.StartHidden || u.prefs.Bool(prefStartInTray)
+	useAppTheme(a)
 
 	u.win = a.NewWindow("Notifio")
 	u.searches = newSearchesView(u)
