@@ -162,7 +162,7 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 	}
 	w.id, v.bound[id] = id, w
 	r := v.rows[id]
-	res, imp := stateLook(r.snap)
+	res, imp := stateLook(r.snap, siteOf(v.u.snap, r.snap.Site))
 	w.icon.Resource = res
 	w.status.Importance = imp
 	w.status.Text = r.status
@@ -174,8 +174,11 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 }
 
 // stateLook is the icon and text colour of a search's state (theme colours only,
-// so light and dark themes both read well).
-func stateLook(s poll.SearchSnapshot) (fyne.Resource, widget.Importance) {
+// so light and dark themes both read well). site is the search's site, or nil.
+func stateLook(s poll.SearchSnapshot, site *poll.SiteSnapshot) (fyne.Resource, widget.Importance) {
+	if retrying(s, site) {
+		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
+	}
 	switch s.State {
 	case poll.StateChecking:
 		return theme.NewPrimaryThemedResource(theme.ViewRefreshIcon()), widget.HighImportance
@@ -192,8 +195,11 @@ func stateLook(s poll.SearchSnapshot) (fyne.Resource, widget.Importance) {
 	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
 		return theme.NewWarningThemedResource(theme.WarningIcon()), widget.WarningImportance
 	}
-	return theme.NewSuccessThemedResource(theme.ConfirmIcon()), widget.MediumImportance
+	return stateIconOK(), widget.MediumImportance
 }
+
+// stateIconOK is the icon of a search whose last check went well.
+func stateIconOK() fyne.Resource { return theme.NewSuccessThemedResource(theme.ConfirmIcon()) }
 
 // apply shows a new snapshot.
 func (v *searchesView) apply(s poll.Snapshot, now time.Time) {

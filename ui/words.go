@@ -90,11 +90,24 @@ func searchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time)
 		}
 		return reason + " — next try in " + countdown(s.NextCheck, now)
 	}
+	if retrying(s, site) {
+		if site.ProbeInFlight {
+			return "waiting for the probe on " + s.Site
+		}
+		return s.Site + " " + kindWords(site.Kind) + " — trying again now"
+	}
 	next := nextCheckWords(s.NextCheck, now)
 	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
 		return wordsUnexpectedPage + " — " + next
 	}
 	return next
+}
+
+// retrying reports whether a scheduled search's site has refused and its wait
+// ran out without a good answer since: the site keeps its ladder until a check
+// succeeds, so until then the search is not healthy, however near its check.
+func retrying(s poll.SearchSnapshot, site *poll.SiteSnapshot) bool {
+	return s.State == poll.StateScheduled && site != nil && site.Kind != "" && !site.Waiting
 }
 
 // nextCheckWords is the countdown of a scheduled search.
