@@ -212,7 +212,7 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 		v.rows = append(v.rows, searchRow{
 			snap:   ss,
 			status: searchStatus(ss, siteOf(s, ss.Site), now),
-			detail: searchDetail(ss),
+			detail: searchDetail(ss, now),
 			unseen: unseenWords(ss.Unseen),
 		})
 	}

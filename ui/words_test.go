@@ -293,3 +293,33 @@ func TestAWaitThatRanOutIsNotShownAsHealthy(t *testing.T) {
 		t.Errorf("after the site answered the icon is %s", w.icon.Resource.Name())
 	}
 }
+
+// TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge is issue 19, rough edge
+// 7: a "1 new" badge stood beside "no new listings at the last check", and no
+// row said when it was last checked.
+func TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge(t *testing.T) {
+	base := poll.SearchSnapshot{Baselined: true, BaselineCount: 25, LastCount: 26, LastOutcome: "ok",
+		LastChecked: t0.Add(-2 * time.Minute)}
+	for _, tc := range []struct {
+		name string
+		edit func(*poll.SearchSnapshot)
+		now  time.Time
+		want string
+	}{
+		{"nothing new, nothing unseen", func(*poll.SearchSnapshot) {}, t0, "checked 13:58 · no new listings"},
+		{"nothing new, one unseen from before", func(s *poll.SearchSnapshot) { s.Unseen = 1 }, t0,
+			"checked 13:58 · nothing newer"},
+		{"two new", func(s *poll.SearchSnapshot) { s.LastNew, s.Unseen = 2, 3 }, t0, "checked 13:58 · 2 new listings"},
+		{"baseline", func(s *poll.SearchSnapshot) { s.LastCount = 25 }, t0,
+			"checked 13:58 · recorded 25 listings as a baseline"},
+		{"yesterday", func(*poll.SearchSnapshot) {}, t0.Add(24 * time.Hour), "checked 14 Jul 13:58 · no new listings"},
+		{"never checked", func(s *poll.SearchSnapshot) { s.LastChecked, s.Baselined = time.Time{}, false }, t0,
+			"the first check records what is already there as a baseline"},
+	} {
+		s := base
+		tc.edit(&s)
+		if got := searchDetail(s, tc.now); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
