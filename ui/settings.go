@@ -182,10 +182,16 @@ func (v *settingsView) presetChosen(name string) {
 		}
 		showText(v.presetHint, p.Hint)
 		v.relayout()
-		if p.Host != "" {
+		switch _, preset := notify.PresetFor(v.host.Text); {
+		case p.Host != "":
 			v.host.SetText(p.Host)
 			v.port.SetText(strconv.Itoa(p.Port))
 			v.setSecurity(p.Security)
+		case preset:
+			// Custom after a provider: its server is not the user's. A server
+			// they typed themselves stays.
+			v.host.SetText("")
+			v.port.SetText("")
 		}
 		return
 	}

@@ -96,7 +96,7 @@ func TestSendTestEmailFailureShowsTheServersWordsAndAHint(t *testing.T) {
 	h.b.sendErr = &notify.DeliveryError{
 		Err:  errors.New("535 5.7.8 Username and Password not accepted"),
 		Code: 535,
-		Hint: "Use an app password: Google account → Security → App passwords",
+		Hint: "Use an app password: Google account › Security › App passwords",
 	}
 	fillEmail(h)
 	test.Tap(h.u.settings.testBtn)

@@ -226,7 +226,7 @@ func TestOutboxProblemsShowABannerWithRetry(t *testing.T) {
 	s := sample()
 	s.Outbox = poll.OutboxSnapshot{NeedsAttention: 2,
 		LastError: "535 5.7.8 Username and Password not accepted",
-		Hint:      "Use an app password: Google account → Security → App passwords"}
+		Hint:      "Use an app password: Google account › Security › App passwords"}
 	h := newHarness(t, s)
 	h.requireText("2 emails could not be sent. The mail server said: 535 5.7.8 Username and Password not accepted")
 	h.requireText("Use an app password")
