@@ -173,13 +173,7 @@ func (e *searchEditor) reset() {
 	e.interval.SetText(humanDuration(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.setProblem("")
-	e.activity.Stop()
-	e.activity.Hide()
-	e.testing.Hide()
-	e.outcome.SetText("")
-	e.summary.SetText("")
-	e.found.RemoveAll()
-	e.testBtn.Enable()
+	e.clearResult()
 	e.saveBtn.Enable()
 }
 
@@ -187,6 +181,26 @@ func (e *searchEditor) reset() {
 func (e *searchEditor) setProblem(text string) {
 	showText(e.problem, text)
 	e.relayout()
+}
+
+// refuse shows what is wrong with the form. An earlier test's result goes: it
+// was about the form as it was, and under the new problem it read as current.
+func (e *searchEditor) refuse(err error) {
+	e.testSerial++ // a test still running reports to nobody
+	e.cancelTest()
+	e.clearResult()
+	e.setProblem(err.Error())
+}
+
+// clearResult removes a test's outcome and what it found.
+func (e *searchEditor) clearResult() {
+	e.activity.Stop()
+	e.activity.Hide()
+	e.testing.Hide()
+	e.testBtn.Enable()
+	e.outcome.SetText("")
+	e.summary.SetText("")
+	e.found.RemoveAll()
 }
 
 // relayout lays the form out again after messages appeared or went. Twice: a
@@ -262,7 +276,7 @@ func rateWords(perMin float64) string {
 func (e *searchEditor) save() {
 	in, err := e.input()
 	if err != nil {
-		e.setProblem(err.Error())
+		e.refuse(err)
 		return
 	}
 	e.setProblem("")
@@ -295,7 +309,7 @@ func (e *searchEditor) save() {
 func (e *searchEditor) test() {
 	in, err := e.input()
 	if err != nil {
-		e.setProblem(err.Error())
+		e.refuse(err)
 		return
 	}
 	e.setProblem("")

@@ -242,6 +242,16 @@ func (v *settingsView) setProblem(text string) {
 	v.relayout()
 }
 
+// refuse shows what is wrong with the form. The last test email's result goes:
+// it was about the settings as they were, and under the new problem it read as
+// current.
+func (v *settingsView) refuse(err error) {
+	if v.stopTest == nil { // a test still sending reports when it is done
+		showText(v.testResult, "")
+	}
+	v.setProblem(problemWords(err))
+}
+
 // relayout lays the form out again after messages appeared or went. Twice: a
 // wrapped message knows its height only once the first pass gave it a width.
 func (v *settingsView) relayout() {
@@ -269,7 +279,7 @@ func problemWords(err error) string {
 func (v *settingsView) save() {
 	cfg, err := v.config()
 	if err != nil {
-		v.setProblem(problemWords(err))
+		v.refuse(err)
 		return
 	}
 	v.setProblem("")
@@ -294,7 +304,7 @@ func (v *settingsView) save() {
 func (v *settingsView) sendTest() {
 	cfg, err := v.config()
 	if err != nil {
-		v.setProblem(problemWords(err))
+		v.refuse(err)
 		return
 	}
 	v.setProblem("")
