@@ -31,10 +31,10 @@ type searchEditor struct {
 	u      *UI
 	editID string // "" when adding
 
-	url, name                *widget.Entry
-	interval                 *widget.SelectEntry
-	item, link, title, price *widget.Entry
-	cookie                   *widget.Entry
+	url, name                *keyEntry
+	interval                 *keySelectEntry
+	item, link, title, price *keyEntry
+	cookie                   *keyEntry
 	problem, rateWarn        *widget.Label
 	rate, summary            *quietLabel
 	advanced                 *widget.Accordion
@@ -51,19 +51,20 @@ type searchEditor struct {
 
 func newSearchEditor(u *UI) *searchEditor {
 	e := &searchEditor{u: u}
-	e.url = widget.NewEntry()
+	// Enter saves, as the dialog's primary button does; Escape closes (keys.go).
+	e.url = newKeyEntry(u, e.save)
 	e.url.SetPlaceHolder("https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/…")
 	e.url.OnChanged = func(string) { e.updateRate() }
-	e.name = widget.NewEntry()
+	e.name = newKeyEntry(u, e.save)
 	e.name.SetPlaceHolder("e.g. Kreuzberg < 1200 € (suggested by the test)")
-	e.interval = widget.NewSelectEntry(intervalOptions())
+	e.interval = newKeySelectEntry(u, intervalOptions(), e.save)
 	e.interval.OnChanged = func(string) { e.updateRate() }
-	e.item, e.link, e.title, e.price = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	e.item, e.link, e.title, e.price = newKeyEntry(u, e.save), newKeyEntry(u, e.save), newKeyEntry(u, e.save), newKeyEntry(u, e.save)
 	e.item.SetPlaceHolder("e.g. article.aditem (one per listing)")
 	e.link.SetPlaceHolder("e.g. a.ellipsis (inside the listing)")
 	e.title.SetPlaceHolder("e.g. h2")
 	e.price.SetPlaceHolder("e.g. .aditem-main--middle--price")
-	e.cookie = widget.NewPasswordEntry()
+	e.cookie = newKeyPasswordEntry(u, e.save)
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 
 	e.problem = wrapped("")
@@ -150,10 +151,9 @@ func (e *searchEditor) open(id string) {
 	// A dialog's title is fixed, so each opening gets a new one around the same form.
 	e.dlg = dialog.NewCustomWithoutButtons(title, e.body, e.u.win)
 	e.dlg.SetButtons([]fyne.CanvasObject{e.cancel, e.testBtn, e.saveBtn})
-	e.dlg.SetOnClosed(e.cancelTest)
 	e.updateRate()
 	e.dlg.Resize(fyne.NewSize(640, 600))
-	e.dlg.Show()
+	e.u.showKeyed(e.dlg, e.save, e.close, e.cancelTest)
 	e.u.win.Canvas().Focus(e.url)
 }
 
@@ -166,7 +166,7 @@ func (e *searchEditor) close() {
 
 // reset empties every field and the test result.
 func (e *searchEditor) reset() {
-	for _, en := range []*widget.Entry{e.url, e.name, e.item, e.link, e.title, e.price, e.cookie} {
+	for _, en := range []*keyEntry{e.url, e.name, e.item, e.link, e.title, e.price, e.cookie} {
 		en.SetText("")
 	}
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")

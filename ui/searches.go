@@ -352,20 +352,24 @@ func (v *searchesView) confirmRemove() {
 		return
 	}
 	msg := fmt.Sprintf("Stop watching “%s”? Notifio forgets the listings it has seen for it.", s.Name)
-	d := dialog.NewConfirm("Remove this search?", msg, func(yes bool) {
-		if !yes {
-			return
-		}
+	// Our own buttons, not dialog.NewConfirm's: the destructive one in the
+	// danger colour with a delete icon, each made with its final text (a
+	// confirm button renamed after it was made drew its icon over "Remove").
+	d := dialog.NewCustomWithoutButtons("Remove this search?", wrapped(msg), v.u.win)
+	remove := func() {
+		d.Hide()
 		if err := v.u.b.RemoveSearch(s.ID); err != nil {
 			slog.Warn("remove search", "search_id", s.ID, "err", err)
 			v.u.showError("Could not remove the search", "Notifio could not remove “"+s.Name+"”: "+err.Error())
 			return
 		}
 		v.u.refresh()
-	}, v.u.win)
-	d.SetConfirmText("Remove")
-	d.SetDismissText("Keep it")
-	d.Show()
+	}
+	removeBtn := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), remove)
+	removeBtn.Importance = widget.DangerImportance
+	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Keep it", d.Hide), removeBtn})
+	d.Resize(fyne.NewSize(460, 0))
+	v.u.showKeyed(d, remove, d.Hide, nil)
 }
 
 // togglePause pauses or resumes the selected search.

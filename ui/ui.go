@@ -119,6 +119,8 @@ type UI struct {
 	done      chan struct{}
 	closeOnce sync.Once
 
+	dialogs []keyedDialog // open dialogs that take Enter and Escape, top last (keys.go)
+
 	// tickOff stops the countdown ticker while the window is hidden in the tray;
 	// resume wakes it (runTicker).
 	tickOff atomic.Bool
@@ -161,6 +163,7 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 	)
 	u.tabs.OnSelected = func(*container.TabItem) { u.viewChanged() }
 	u.win.SetContent(u.tabs)
+	u.win.Canvas().SetOnTypedKey(u.typedKey)
 	u.win.Resize(fyne.NewSize(
 		float32(u.prefs.FloatWithFallback(prefWidth, 900)),
 		float32(u.prefs.FloatWithFallback(prefHeight, 620)),
@@ -353,7 +356,7 @@ func (u *UI) showError(title, text string) {
 func (u *UI) showMessage(title, text string) {
 	d := dialog.NewCustom(title, "OK", wrapped(text), u.win)
 	d.Resize(fyne.NewSize(460, 0))
-	d.Show()
+	u.showKeyed(d, d.Hide, d.Hide, nil)
 }
 
 // Notify shows a desktop notification unless the user turned them off in
