@@ -43,7 +43,10 @@ type searchEditor struct {
 	testing, outcome         *widget.Label
 	found                    *fyne.Container
 
-	body       fyne.CanvasObject    // made once, shown by every dialog
+	body       fyne.CanvasObject    // made once, shown by every dialog: scroll
+	scroll     *container.Scroll    // over content
+	content    *fyne.Container      // the form, messages, Advanced and testArea
+	testArea   *fyne.Container      // the test's progress, outcome and listings
 	dlg        *dialog.CustomDialog // nil until first opened
 	stopTest   context.CancelFunc
 	testSerial int // which test's result the dialog is waiting for
@@ -109,10 +112,12 @@ func newSearchEditor(u *UI) *searchEditor {
 		container.NewHBox(e.activity, e.testing),
 		e.outcome, e.summary, e.found,
 	)
-	e.body = container.NewBorder(
-		container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced), nil, nil, nil,
-		container.NewVScroll(testArea),
-	)
+	// One scroll for all of it: with the test result in a scroll of its own
+	// below the form, opening Advanced at 800×600 left the result no height.
+	e.content = container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced, testArea)
+	e.testArea = testArea
+	e.scroll = container.NewVScroll(e.content)
+	e.body = e.scroll
 	return e
 }
 
@@ -170,6 +175,7 @@ func (e *searchEditor) reset() {
 		en.SetText("")
 	}
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
+	e.scroll.ScrollToTop()
 	e.interval.SetText(humanDuration(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.setProblem("")
@@ -181,6 +187,9 @@ func (e *searchEditor) reset() {
 func (e *searchEditor) setProblem(text string) {
 	showText(e.problem, text)
 	e.relayout()
+	if text != "" {
+		e.reveal(e.problem)
+	}
 }
 
 // refuse shows what is wrong with the form. An earlier test's result goes: it
@@ -206,10 +215,29 @@ func (e *searchEditor) clearResult() {
 // relayout lays the form out again after messages appeared or went. Twice: a
 // wrapped message knows its height only once the first pass gave it a width.
 func (e *searchEditor) relayout() {
-	if c, ok := e.body.(*fyne.Container); ok {
-		c.Refresh()
-		c.Refresh()
+	if e.scroll == nil {
+		return // still being built
 	}
+	e.content.Refresh()
+	e.content.Refresh()
+	e.scroll.Refresh()
+}
+
+// reveal scrolls the dialog so that o, one of content's rows, is in view.
+func (e *searchEditor) reveal(o fyne.CanvasObject) {
+	view, top := e.scroll.Size().Height, o.Position().Y
+	switch {
+	case view <= 0:
+		return
+	case top < e.scroll.Offset.Y:
+		e.scroll.Offset.Y = top
+	case top+o.Size().Height > e.scroll.Offset.Y+view:
+		e.scroll.Offset.Y = min(top, top+o.Size().Height-view)
+	default:
+		return
+	}
+	e.scroll.Offset.Y = max(0, min(e.scroll.Offset.Y, e.content.Size().Height-view))
+	e.scroll.Refresh()
 }
 
 // input reads and validates the form.
@@ -326,6 +354,8 @@ func (e *searchEditor) test() {
 	e.testing.Show()
 	e.activity.Show()
 	e.activity.Start()
+	e.relayout()
+	e.reveal(e.testArea)
 	b := e.u.b
 	go func() {
 		res, err := b.TestSearch(ctx, in)
@@ -360,6 +390,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		e.outcome.SetText("The test did not work: " + backendWords(err))
 		e.summary.SetText("")
 		e.relayout()
+		e.reveal(e.testArea)
 		return
 	}
 	msg := res.Message
@@ -397,6 +428,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		e.found.Add(line)
 	}
 	e.relayout()
+	e.reveal(e.testArea)
 }
 
 // dryRunWords describes a dry run when the backend gave no message.

@@ -52,7 +52,8 @@ type settingsView struct {
 	stopTest   context.CancelFunc
 	testSerial int
 
-	box     *fyne.Container
+	box     *fyne.Container // the cards, in a scroll
+	frame   *fyne.Container // the scroll above the email actions
 	content fyne.CanvasObject
 }
 
@@ -111,8 +112,7 @@ func newSettingsView(u *UI) *settingsView {
 		&widget.FormItem{Text: "To", Widget: v.to, HintText: "Separate several addresses with commas."},
 		&widget.FormItem{Text: "Certificate", Widget: v.pin},
 	)
-	emailBox := container.NewVBox(v.presetHint, email, v.problem, v.warning,
-		container.NewHBox(v.saveBtn, v.testBtn, v.activity), v.testResult)
+	emailBox := container.NewVBox(v.presetHint, email)
 
 	v.interval = widget.NewSelectEntry(intervalOptions())
 	v.interval.SetText(humanDuration(u.defaultInterval()))
@@ -142,7 +142,12 @@ func newSettingsView(u *UI) *settingsView {
 		widget.NewCard("Email", "Where Notifio sends a digest of new listings", emailBox),
 		widget.NewCard("Window and notifications", "", general),
 	)
-	v.content = container.NewVScroll(v.box)
+	// The email actions and what they said stay below the scrolling cards: at
+	// 800×600 they were below the fold, and their answers further down.
+	actions := container.NewVBox(widget.NewSeparator(), v.problem, v.warning,
+		container.NewHBox(v.saveBtn, v.testBtn, v.activity), v.testResult)
+	v.frame = container.NewBorder(nil, actions, nil, nil, container.NewVScroll(v.box))
+	v.content = v.frame
 	v.load()
 	return v
 }
@@ -255,9 +260,9 @@ func (v *settingsView) refuse(err error) {
 // relayout lays the form out again after messages appeared or went. Twice: a
 // wrapped message knows its height only once the first pass gave it a width.
 func (v *settingsView) relayout() {
-	if v.box != nil {
-		v.box.Refresh()
-		v.box.Refresh()
+	if v.frame != nil {
+		v.frame.Refresh()
+		v.frame.Refresh()
 	}
 }
 
