@@ -50,6 +50,7 @@ type searchEditor struct {
 	dlg        *dialog.CustomDialog // nil until first opened
 	stopTest   context.CancelFunc
 	testSerial int // which test's result the dialog is waiting for
+	saveSerial int // which save's answer the dialog is waiting for
 }
 
 func newSearchEditor(u *UI) *searchEditor {
@@ -176,6 +177,7 @@ func (e *searchEditor) reset() {
 	}
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 	e.scroll.ScrollToTop()
+	e.saveSerial++ // a save still running belongs to the last opening
 	e.interval.SetText(humanDuration(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.setProblem("")
@@ -308,29 +310,60 @@ func (e *searchEditor) save() {
 		return
 	}
 	e.setProblem("")
-	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
-	defer cancel()
-	var id string
-	if e.editID == "" {
-		s, err := e.u.b.AddSearch(ctx, in)
-		if err != nil {
-			slog.Warn("add search", "url", in.URL, "err", err)
-			e.setProblem("Notifio could not save this search. " + upperFirst(backendWords(err)))
-			return
+	e.cancelTest()
+	e.testSerial++ // a test still running reports to nobody
+	// The database commit (and a cookie's keyring write, up to 20 s) runs off
+	// the UI goroutine, behind the activity; the dialog waits for its answer.
+	e.saveSerial++
+	serial, editID, b := e.saveSerial, e.editID, e.u.b
+	e.saveBtn.Disable()
+	e.testBtn.Disable()
+	e.testing.SetText("Saving…")
+	e.testing.Show()
+	e.activity.Show()
+	e.activity.Start()
+	e.relayout()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
+		defer cancel()
+		var s storage.Search
+		var err error
+		if editID == "" {
+			s, err = b.AddSearch(ctx, in)
+		} else {
+			s, err = b.UpdateSearch(ctx, editID, in)
 		}
-		id = s.ID
-	} else {
-		s, err := e.u.b.UpdateSearch(ctx, e.editID, in)
-		if err != nil {
-			slog.Warn("update search", "search_id", e.editID, "err", err)
-			e.setProblem("Notifio could not save your changes. " + upperFirst(backendWords(err)))
-			return
+		e.u.dispatch(func() { e.saved(serial, editID, in, s.ID, err) })
+	}()
+}
+
+// saved shows how a save went: the dialog closes on the new or changed search,
+// or says what went wrong. A save the dialog no longer waits for (it was
+// closed and opened again) only refreshes the window.
+func (e *searchEditor) saved(serial int, editID string, in poll.SearchInput, id string, err error) {
+	if serial != e.saveSerial {
+		if err == nil {
+			e.u.refresh()
 		}
-		id = s.ID
+		return
 	}
-	e.close()
-	e.u.refresh()
-	e.u.searches.selectSearch(id)
+	e.activity.Stop()
+	e.activity.Hide()
+	e.testing.Hide()
+	e.saveBtn.Enable()
+	e.testBtn.Enable()
+	switch {
+	case err != nil && editID == "":
+		slog.Warn("add search", "url", in.URL, "err", err)
+		e.setProblem("Notifio could not save this search. " + upperFirst(backendWords(err)))
+	case err != nil:
+		slog.Warn("update search", "search_id", editID, "err", err)
+		e.setProblem("Notifio could not save your changes. " + upperFirst(backendWords(err)))
+	default:
+		e.close()
+		e.u.refresh()
+		e.u.searches.selectSearch(id)
+	}
 }
 
 // test runs one dry-run poll in the background and shows what it found.

@@ -42,6 +42,7 @@ func TestEscapeClosesAndEnterSavesTheAddDialog(t *testing.T) {
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
 	e.url.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.q.runNext(t) // the save runs off the UI goroutine
 	if len(h.b.added) != 1 {
 		t.Fatalf("Enter in the address field saved %d searches, want 1", len(h.b.added))
 	}

@@ -51,6 +51,7 @@ type settingsView struct {
 
 	stopTest   context.CancelFunc
 	testSerial int
+	working    int // email actions under way (busy)
 
 	box     *fyne.Container // the cards, in a scroll
 	frame   *fyne.Container // the scroll above the email actions
@@ -288,20 +289,52 @@ func (v *settingsView) save() {
 		return
 	}
 	v.setProblem("")
-	warning, err := v.u.b.SetEmailConfig(cfg, v.password.Text)
+	// The keyring write can take up to 20 s (a locked keyring asks for its
+	// password), and the database commits: off the UI goroutine, behind the
+	// activity, ending in one dispatch.
+	v.saveBtn.Disable()
+	v.busy(1)
+	v.testResult.Importance = widget.MediumImportance
+	showText(v.testResult, "Saving the email settings…")
+	v.relayout()
+	b, password := v.u.b, v.password.Text
+	go func() {
+		warning, err := b.SetEmailConfig(cfg, password)
+		v.u.dispatch(func() { v.saved(password, warning, err) })
+	}()
+}
+
+// saved shows how saving the email settings went.
+func (v *settingsView) saved(password, warning string, err error) {
+	v.busy(-1)
+	v.saveBtn.Enable()
 	if err != nil {
 		slog.Warn("save email settings", "err", err)
+		showText(v.testResult, "")
 		v.setProblem("Notifio could not save the email settings: " + problemWords(err))
 		return
 	}
 	showText(v.warning, warning)
-	if v.password.Text != "" {
+	if password != "" && v.password.Text == password {
 		v.password.SetText("")
 		v.password.SetPlaceHolder("saved in your system's keyring; type a new one to change it")
 	}
 	v.testResult.Importance = widget.SuccessImportance
 	showText(v.testResult, "Email settings saved.")
 	v.relayout()
+}
+
+// busy counts the email actions under way (a save, a test email) and shows
+// the activity while there is one.
+func (v *settingsView) busy(delta int) {
+	v.working += delta
+	if v.working > 0 {
+		v.activity.Show()
+		v.activity.Start()
+		return
+	}
+	v.activity.Stop()
+	v.activity.Hide()
 }
 
 // sendTest sends a test email in the background and shows the outcome: the
@@ -319,8 +352,7 @@ func (v *settingsView) sendTest() {
 	v.testSerial++
 	serial := v.testSerial
 	v.testBtn.Disable()
-	v.activity.Show()
-	v.activity.Start()
+	v.busy(1)
 	v.testResult.Importance = widget.MediumImportance
 	showText(v.testResult, "Sending a test email to "+strings.Join(cfg.To, ", ")+"…")
 	v.relayout()
@@ -347,8 +379,7 @@ func (v *settingsView) cancelTest() {
 // showTestResult shows how the test email went.
 func (v *settingsView) showTestResult(cfg notify.Config, err error) {
 	v.stopTest = nil
-	v.activity.Stop()
-	v.activity.Hide()
+	v.busy(-1)
 	v.testBtn.Enable()
 	if err == nil {
 		v.testResult.Importance = widget.SuccessImportance

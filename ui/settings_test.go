@@ -41,6 +41,7 @@ func TestSaveEmailSettingsShowsTheKeyringWarning(t *testing.T) {
 	h.b.warning = "No system keyring was found; the password is kept in a file only you can read."
 	fillEmail(h)
 	test.Tap(h.u.settings.saveBtn)
+	h.q.runNext(t) // the save runs off the UI goroutine
 	if len(h.b.saved) != 1 {
 		t.Fatalf("SetEmailConfig calls = %d", len(h.b.saved))
 	}
