@@ -28,6 +28,15 @@ type searchRow struct {
 	status string // the state or countdown, recomputed every tick
 	detail string
 	unseen string
+	icon   fyne.Resource
+	imp    widget.Importance // of the status
+}
+
+// looksLike reports whether two rows draw the same, but for the status, which
+// tick keeps up to date.
+func (r searchRow) looksLike(o searchRow) bool {
+	return r.snap.ID == o.snap.ID && r.snap.Name == o.snap.Name && r.snap.Site == o.snap.Site &&
+		r.detail == o.detail && r.unseen == o.unseen && r.icon.Name() == o.icon.Name() && r.imp == o.imp
 }
 
 // searchesView is the main screen: a toolbar, the outbox banner and the list of
@@ -162,9 +171,8 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 	}
 	w.id, v.bound[id] = id, w
 	r := v.rows[id]
-	res, imp := stateLook(r.snap, siteOf(v.u.snap, r.snap.Site))
-	w.icon.Resource = res
-	w.status.Importance = imp
+	w.icon.Resource = r.icon
+	w.status.Importance = r.imp
 	w.status.Text = r.status
 	w.detail.Text = "· " + r.detail
 	w.unseen.Text = r.unseen
@@ -201,34 +209,86 @@ func stateLook(s poll.SearchSnapshot, site *poll.SiteSnapshot) (fyne.Resource, w
 // stateIconOK is the icon of a search whose last check went well.
 func stateIconOK() fyne.Resource { return theme.NewSuccessThemedResource(theme.ConfirmIcon()) }
 
-// apply shows a new snapshot.
+// apply shows a new snapshot. Every poll publishes one (two: checking, then
+// its result), so it redraws only what changed: the rows on screen whose words
+// or look changed, the whole list only when searches came, went or moved, the
+// screen only when the empty state or a banner came or went.
 func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
-	v.rows = v.rows[:0]
+	old := v.rows
+	v.rows = make([]searchRow, 0, len(s.Searches))
 	sel := -1
 	for _, ss := range s.Searches {
 		if ss.ID == v.selected {
 			sel = len(v.rows)
 		}
+		site := siteOf(s, ss.Site)
+		icon, imp := stateLook(ss, site)
 		v.rows = append(v.rows, searchRow{
 			snap:   ss,
-			status: searchStatus(ss, siteOf(s, ss.Site), now),
+			status: searchStatus(ss, site, now),
 			detail: searchDetail(ss, now),
 			unseen: unseenWords(ss.Unseen),
+			icon:   icon, imp: imp,
 		})
-	}
-	if len(v.rows) == 0 {
-		v.body.Objects = []fyne.CanvasObject{v.empty}
-	} else {
-		v.body.Objects = []fyne.CanvasObject{v.list}
 	}
 	if sel < 0 && v.selected != "" {
 		v.selected = ""
 		v.list.UnselectAll()
 	}
+	screen := v.screenState()
+	if len(v.rows) == 0 {
+		v.body.Objects = []fyne.CanvasObject{v.empty}
+	} else {
+		v.body.Objects = []fyne.CanvasObject{v.list}
+	}
 	v.applyOutbox(s)
 	v.updateButtons()
-	// Rows, banners and the empty state changed: lay the screen out again.
-	v.frame.Refresh()
+	switch {
+	case v.screenState() != screen:
+		v.frame.Refresh() // lays the screen out again and binds every row
+	case !sameSearches(old, v.rows):
+		v.list.Refresh()
+	default:
+		v.refreshChangedRows(old)
+	}
+}
+
+// screenState is what decides the screen's layout: the empty state, the
+// banner and the offline note.
+func (v *searchesView) screenState() [3]bool {
+	return [3]bool{len(v.body.Objects) > 0 && v.body.Objects[0] == v.empty, v.banner.Visible(), v.offline.Visible()}
+}
+
+// sameSearches reports whether two row lists hold the same searches in the
+// same order.
+func sameSearches(a, b []searchRow) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].snap.ID != b[i].snap.ID {
+			return false
+		}
+	}
+	return true
+}
+
+// refreshChangedRows binds again the rows on screen that draw differently
+// from old, and sets the status of the others when it changed.
+func (v *searchesView) refreshChangedRows(old []searchRow) {
+	first, last := v.shownRows()
+	for id, w := range v.bound {
+		if id < first || id > last || id >= len(v.rows) {
+			continue
+		}
+		switch {
+		case !v.rows[id].looksLike(old[id]):
+			v.updateRowObject(id, w)
+		case w.status.Text != v.rows[id].status:
+			w.status.SetText(v.rows[id].status)
+			w.second.Layout.Layout(w.second.Objects, w.second.Size())
+		}
+	}
 }
 
 // siteOf finds a site in a snapshot.
