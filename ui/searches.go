@@ -49,6 +49,7 @@ type searchesView struct {
 	list     *widget.List
 	rows     []searchRow
 	selected string // the selected search's ID, "" when none
+	stale    bool   // snapshots came while hidden: the list is not drawn up to date
 	// bound is the row widget the list last bound to each item id. The list does
 	// not say when a row scrolls out and is pooled, so tick also checks that the
 	// id is among the rows the list shows (shownRows).
@@ -244,12 +245,24 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 	v.applyOutbox(s)
 	v.updateButtons()
 	switch {
-	case v.screenState() != screen:
+	case v.u.tickOff.Load():
+		// Hidden in the tray: nothing is drawn; show catches up (catchUp).
+		v.stale = true
+	case v.screenState() != screen || v.stale:
+		v.stale = false
 		v.frame.Refresh() // lays the screen out again and binds every row
 	case !sameSearches(old, v.rows):
 		v.list.Refresh()
 	default:
 		v.refreshChangedRows(old)
+	}
+}
+
+// catchUp draws the snapshots that came while the window was hidden.
+func (v *searchesView) catchUp() {
+	if v.stale {
+		v.stale = false
+		v.frame.Refresh()
 	}
 }
 

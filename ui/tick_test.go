@@ -347,3 +347,24 @@ func TestASnapshotRedrawsOnlyTheRowsThatChanged(t *testing.T) {
 		t.Error("the new search is not listed")
 	}
 }
+
+// TestSnapshotsWhileHiddenAreDrawnOnShow: hidden in the tray, a snapshot
+// redraws nothing (the window is not drawn); shown again it is up to date.
+func TestSnapshotsWhileHiddenAreDrawnOnShow(t *testing.T) {
+	s := manySearches(3)
+	h := newHarness(t, s)
+	const mark = "not refreshed"
+	d := drawnText(t, boundRow(t, h, 0).name)
+	d.Text = mark
+	h.u.hide()
+	s.At = t0.Add(time.Second)
+	s.Searches[0].Name = "Renamed"
+	h.publish(s)
+	if d.Text != mark {
+		t.Errorf("a snapshot redrew a row while hidden: %q", d.Text)
+	}
+	h.u.show()
+	if got := boundRow(t, h, 0).name.Text; got != "Renamed" {
+		t.Errorf("shown again the row says %q, want %q", got, "Renamed")
+	}
+}

@@ -386,7 +386,8 @@ func (u *UI) NotifyDigest(searchName string, n int) {
 func (u *UI) show() {
 	u.visible = true
 	u.setTicking(true)
-	u.tick() // the countdowns stood still while hidden
+	u.searches.catchUp() // snapshots that came while hidden
+	u.tick()             // the countdowns stood still while hidden
 	u.win.Show()
 	u.win.RequestFocus()
 	u.updateTray()
