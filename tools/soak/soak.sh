@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak of the real window (issue 19, docs/PERFORMANCE.md "Window soak"): `make soak`.
 #
-# Starts a loopback load site (one site on 127.0.9.1), seeds SOAK_SEARCHES (20)
+# Starts a loopback load site (one site on SOAK_IP, 127.0.9.1), seeds SOAK_SEARCHES (20)
 # searches at the default 2-minute interval into a fresh data folder, and runs
 # build/notifio under its own Xvfb on the Searches tab for SOAK_MINUTES (10).
 # Every minute it prints the window's RSS (VmRSS from /proc/PID/status) and its
@@ -9,6 +9,7 @@
 # at minute 2 and at the end, and the CPU share from minute 2 on. Then it runs
 # the window again, started hidden in the tray (a private D-Bus session bus, so
 # the tray exists), for SOAK_HIDDEN_MINUTES (3) and prints its CPU share.
+# SOAK_OUT (build/soak) and SOAK_IP (127.0.9.1) let two soaks run side by side.
 #
 # SOAK_PPROF=127.0.0.1:PORT also saves heap profiles (minute 2 and the end) to
 # build/soak/ (NOTIFIO_PPROF, loopback only). SOAK_DISPLAY picks the X display
@@ -20,7 +21,8 @@ MINUTES=${SOAK_MINUTES:-10}
 HIDDEN=${SOAK_HIDDEN_MINUTES:-3}
 SEARCHES=${SOAK_SEARCHES:-20}
 BIN=${BIN:-build/notifio}
-OUT=build/soak
+OUT=${SOAK_OUT:-build/soak}
+IP=${SOAK_IP:-127.0.9.1}
 mkdir -p "$OUT"
 log() { echo "soak: $*" >&2; }
 
@@ -43,7 +45,7 @@ PIDS+=($!)
 sleep 1
 
 rm -f "$OUT/site.addr"
-"$OUT/loadsite" -sites 1 -base-ip 127.0.9.1 -new-every 3m -vary -addr-file "$OUT/site.addr" -for 2h 2>"$OUT/loadsite.log" &
+"$OUT/loadsite" -sites 1 -base-ip "$IP" -new-every 3m -vary -addr-file "$OUT/site.addr" -for 2h 2>"$OUT/loadsite.log" &
 PIDS+=($!)
 for _ in $(seq 100); do [ -s "$OUT/site.addr" ] && break; sleep 0.1; done
 [ -s "$OUT/site.addr" ] || { log "the load site did not start"; exit 1; }
