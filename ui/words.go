@@ -161,11 +161,13 @@ func lastFind(s poll.SearchSnapshot) string {
 		return "nothing recorded yet"
 	case s.LastNew > 0:
 		return plural(s.LastNew, "new listing", "new listings")
-	case s.LastChecked.IsZero() || s.LastCount == s.BaselineCount:
-		return "recorded " + plural(s.BaselineCount, "listing", "listings") + " as a baseline"
 	case s.Unseen > 0:
 		// The badge beside says "1 new": those came earlier, none since.
 		return "nothing newer"
+	case s.LastChecked.IsZero() || s.LastCount == s.BaselineCount:
+		// A full page keeps its count as new listings push old ones off, so
+		// this is a guess; the badge case above comes first.
+		return "recorded " + plural(s.BaselineCount, "listing", "listings") + " as a baseline"
 	}
 	return "no new listings"
 }

@@ -309,6 +309,9 @@ func TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge(t *testing.T) {
 		{"nothing new, nothing unseen", func(*poll.SearchSnapshot) {}, t0, "checked 13:58 · no new listings"},
 		{"nothing new, one unseen from before", func(s *poll.SearchSnapshot) { s.Unseen = 1 }, t0,
 			"checked 13:58 · nothing newer"},
+		{"unseen from before, page back at the baseline's count", func(s *poll.SearchSnapshot) {
+			s.Unseen, s.LastCount = 2, 25
+		}, t0, "checked 13:58 · nothing newer"},
 		{"two new", func(s *poll.SearchSnapshot) { s.LastNew, s.Unseen = 2, 3 }, t0, "checked 13:58 · 2 new listings"},
 		{"baseline", func(s *poll.SearchSnapshot) { s.LastCount = 25 }, t0,
 			"checked 13:58 · recorded 25 listings as a baseline"},
