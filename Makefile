@@ -9,7 +9,7 @@ LDFLAGS := -X main.version=$(VERSION)
 # Debian packages the cgo build of the window needs (Fyne v2.8 builds GLFW's Wayland backend too).
 APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libwayland-dev libxkbcommon-dev wayland-protocols
 
-.PHONY: deps run build test lint bench package windows
+.PHONY: deps run build test lint bench soak package windows
 deps:
 	@case "$$(uname -s)" in \
 	Linux) \
@@ -44,6 +44,12 @@ test: deps lint
 # Performance figures (issue 7): writes docs/PERFORMANCE.md. Takes about 25 minutes (BENCH_QUICK=1: a short smoke run).
 bench: deps
 	bash poll/loadsite/bench.sh
+
+# The real window under Xvfb for 10 minutes with 20 searches on a loopback site
+# (issue 19): RSS at minute 2 and 10, CPU while ticking and while hidden in the
+# tray, for docs/PERFORMANCE.md. About 14 minutes; SOAK_MINUTES shortens it.
+soak: build
+	bash tools/soak/soak.sh
 
 # Installable bundles in dist/: notifio-$(VERSION)-linux-amd64.tar.xz and
 # notifio-$(VERSION)-windows-amd64.exe (fyne package in a throw-away copy; installs

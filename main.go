@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -66,6 +67,14 @@ func main() {
 // the window closes, the poll context is cancelled, its goroutines are waited for,
 // then the database closes.
 func runWindow(dir string, logger *slog.Logger) int {
+	startPprof(os.Getenv("NOTIFIO_PPROF"), logger)
+	if os.Getenv("GOGC") == "" {
+		// The window's live Go heap is ~23 MB (a third of it the fonts); at
+		// Go's default the heap may double that before a collection. Half
+		// keeps ~12 MB less resident for a collection every ~20 s
+		// (docs/PERFORMANCE.md, window soak).
+		debug.SetGCPercent(50)
+	}
 	app.SetMetadata(fyne.AppMetadata{
 		ID: appID, Name: "Notifio", Version: version, Release: version != "dev",
 		Icon:       fyne.NewStaticResource("Icon.png", iconPNG),

@@ -67,15 +67,15 @@ func (e *WrongSecurityError) Error() string {
 // Hints shared by several classifications.
 const (
 	hintPorts       = "Port 465 uses TLS, 587 uses STARTTLS: choose the security that matches the port"
-	hintCredentials = "Check the username and password in Settings → Email"
-	hintGmail       = "Use an app password: Google account → Security → App passwords (Gmail refuses your normal Google password here)"
-	hintOutlook     = "SMTP AUTH must be enabled for the mailbox (Microsoft 365 admin center → Active users → Mail → Manage email apps → Authenticated SMTP), and the password must be accepted for SMTP (an app password if two-step verification is on)"
-	hintICloud      = "iCloud needs an app-specific password: appleid.apple.com → Sign-In and Security → App-Specific Passwords"
-	hintFastmail    = "Fastmail needs an app password with SMTP access: Settings → Privacy & Security → App passwords"
+	hintCredentials = "Check the username and password in Settings › Email"
+	hintGmail       = "Use an app password: Google account › Security › App passwords (Gmail refuses your normal Google password here)"
+	hintOutlook     = "SMTP AUTH must be enabled for the mailbox (Microsoft 365 admin center › Active users › Mail › Manage email apps › Authenticated SMTP), and the password must be accepted for SMTP (an app password if two-step verification is on)"
+	hintICloud      = "iCloud needs an app-specific password: appleid.apple.com › Sign-In and Security › App-Specific Passwords"
+	hintFastmail    = "Fastmail needs an app password with SMTP access: Settings › Privacy & Security › App passwords"
 	hintRecipient   = "The server refused a recipient: check the To address"
 	hintSender      = "The server refused the sender: check the From address (most providers only accept your own address)"
 	hintNoAuthOffer = "The server offers no sign-in (AUTH) on this connection: leave the username empty if it needs none, or check the security setting"
-	hintNeedsSignIn = "The server requires signing in: enter your username and password in Settings → Email"
+	hintNeedsSignIn = "The server requires signing in: enter your username and password in Settings › Email"
 	hintNoSafeAuth  = "The server offers no sign-in method that is safe on this connection (the password would travel unencrypted): use security \"starttls\" or \"tls\", with a pinned certificate for a local bridge"
 	hintNoStartTLS  = "The server does not offer STARTTLS on this port. " + hintPorts + " (\"none\" is only for a server on this computer)"
 	hintNetwork     = "Could not reach the server: check your internet connection and the server name and port; Notifio keeps retrying"
@@ -86,9 +86,9 @@ const (
 		"and ask your mail provider whether it received the message (a retry carries the same Message-ID)"
 	hintServerBusy   = "The server is temporarily unavailable; Notifio retries automatically"
 	hintRefused      = "The server refused the message; see its words above"
-	hintNotSetUp     = "Open Settings → Email"
-	hintPinMismatch  = "If you replaced your bridge's certificate, pin the new fingerprint in Settings → Email; otherwise something is intercepting the connection"
-	hintUntrustedFmt = "The server's certificate is not trusted (self-signed or for another name). If this is a bridge on this computer, pin its SHA-256 fingerprint %s in Settings → Email"
+	hintNotSetUp     = "Open Settings › Email"
+	hintPinMismatch  = "If you replaced your bridge's certificate, pin the new fingerprint in Settings › Email; otherwise something is intercepting the connection"
+	hintUntrustedFmt = "The server's certificate is not trusted (self-signed or for another name). If this is a bridge on this computer, pin its SHA-256 fingerprint %s in Settings › Email"
 )
 
 // Classify says whether err is worth retrying unchanged (temporary: 4xx replies,

@@ -68,23 +68,49 @@ type Preset struct {
 var Presets = []Preset{
 	{
 		Name: "Gmail", Host: "smtp.gmail.com", Port: 587, Security: SecurityStartTLS,
-		Hint: "Use an app password, not your Google password: Google account → Security → " +
-			"2-Step Verification → App passwords. The username is your full Gmail address.",
+		Hint: "Use an app password, not your Google password: Google account › Security › " +
+			"2-Step Verification › App passwords. The username is your full Gmail address.",
 	},
 	{
 		Name: "Outlook / Office 365", Host: "smtp.office365.com", Port: 587, Security: SecurityStartTLS,
-		Hint: "SMTP AUTH must be enabled for the mailbox (Microsoft 365 admin center → Users → " +
-			"Active users → Mail → Manage email apps → Authenticated SMTP). The username is your full address.",
+		Hint: "SMTP AUTH must be enabled for the mailbox (Microsoft 365 admin center › Users › " +
+			"Active users › Mail › Manage email apps › Authenticated SMTP). The username is your full address.",
 	},
 	{
 		Name: "Fastmail", Host: "smtp.fastmail.com", Port: 465, Security: SecurityTLS,
-		Hint: "Create an app password with SMTP access: Settings → Privacy & Security → App passwords. " +
+		Hint: "Create an app password with SMTP access: Settings › Privacy & Security › App passwords. " +
 			"The username is your full Fastmail address.",
 	},
 	{
 		Name: "iCloud", Host: "smtp.mail.me.com", Port: 587, Security: SecurityStartTLS,
-		Hint: "Use an app-specific password: appleid.apple.com → Sign-In and Security → App-Specific " +
+		Hint: "Use an app-specific password: appleid.apple.com › Sign-In and Security › App-Specific " +
 			"Passwords. The username is your iCloud address.",
+	},
+	{
+		Name: "Outlook.com", Host: "smtp-mail.outlook.com", Port: 587, Security: SecurityStartTLS,
+		Hint: "For a personal Outlook.com or Hotmail address. With two-step verification on, use an app " +
+			"password: account.microsoft.com › Security › Advanced security options › App passwords. " +
+			"Microsoft is phasing out passwords for SMTP; if yours is refused, use another provider.",
+	},
+	{
+		Name: "GMX", Host: "mail.gmx.net", Port: 587, Security: SecurityStartTLS,
+		Hint: "Allow sending from other programs first: GMX web mail › Settings › POP3 & IMAP › " +
+			"allow access. The username is your GMX address.",
+	},
+	{
+		Name: "WEB.DE", Host: "smtp.web.de", Port: 587, Security: SecurityStartTLS,
+		Hint: "Allow sending from other programs first: WEB.DE web mail › Settings › POP3/IMAP › " +
+			"allow access. The username is your WEB.DE address.",
+	},
+	{
+		Name: "T-Online", Host: "securesmtp.t-online.de", Port: 465, Security: SecurityTLS,
+		Hint: "Use your email password (set in the Telekom E-Mail Center › Settings › Passwords), " +
+			"not your Telekom login. The username is your t-online.de address.",
+	},
+	{
+		Name: "Yahoo", Host: "smtp.mail.yahoo.com", Port: 465, Security: SecurityTLS,
+		Hint: "Use an app password: Yahoo account › Account security › Generate app password. " +
+			"The username is your full Yahoo address.",
 	},
 	{
 		Name: "Custom",
@@ -115,7 +141,7 @@ func (e *FieldError) Error() string { return e.Problem }
 
 // ErrNotConfigured means no SMTP server has been set up yet. The relay keeps the
 // outbox untouched until it is.
-var ErrNotConfigured = errors.New("email is not set up yet: enter an SMTP server in Settings → Email")
+var ErrNotConfigured = errors.New("email is not set up yet: enter an SMTP server in Settings › Email")
 
 // Configured reports whether the user entered anything at all; an unconfigured
 // Config is not an error, it only means email is off.

@@ -78,6 +78,11 @@ func TestPresets(t *testing.T) {
 		"Outlook / Office 365": {"smtp.office365.com", 587, SecurityStartTLS},
 		"Fastmail":             {"smtp.fastmail.com", 465, SecurityTLS},
 		"iCloud":               {"smtp.mail.me.com", 587, SecurityStartTLS},
+		"Outlook.com":          {"smtp-mail.outlook.com", 587, SecurityStartTLS},
+		"GMX":                  {"mail.gmx.net", 587, SecurityStartTLS},
+		"WEB.DE":               {"smtp.web.de", 587, SecurityStartTLS},
+		"T-Online":             {"securesmtp.t-online.de", 465, SecurityTLS},
+		"Yahoo":                {"smtp.mail.yahoo.com", 465, SecurityTLS},
 		"Custom":               {"", 0, ""},
 	}
 	if len(Presets) != len(want) {

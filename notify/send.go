@@ -39,7 +39,7 @@ func NewSender(cfg Config, password string) (*Sender, error) {
 	if cfg.Username != "" && password == "" {
 		return nil, &DeliveryError{
 			Err:  fmt.Errorf("no password is saved for %s", cfg.Username),
-			Hint: "Enter the password in Settings → Email",
+			Hint: "Enter the password in Settings › Email",
 		}
 	}
 	return &Sender{cfg: cfg, password: password}, nil

@@ -294,7 +294,7 @@ func TestAuthFailureIsPermanentWithProviderHint(t *testing.T) {
 
 	// The same reply from Gmail or Outlook gets their specific hint.
 	for host, want := range map[string]string{
-		"smtp.gmail.com":     "app password: Google account → Security → App passwords",
+		"smtp.gmail.com":     "app password: Google account › Security › App passwords",
 		"smtp.office365.com": "SMTP AUTH must be enabled for the mailbox",
 		"smtp.mail.me.com":   "app-specific password",
 	} {

@@ -31,47 +31,51 @@ type searchEditor struct {
 	u      *UI
 	editID string // "" when adding
 
-	url, name                 *widget.Entry
-	interval                  *widget.SelectEntry
-	item, link, title, price  *widget.Entry
-	cookie                    *widget.Entry
-	problem, rate, rateWarn   *widget.Label
-	advanced                  *widget.Accordion
-	testBtn, saveBtn, cancel  *widget.Button
-	activity                  *widget.Activity
-	testing, outcome, summary *widget.Label
-	found                     *fyne.Container
-	one                       *showOne // "not these?": other lists, show me one
+	url, name                *keyEntry
+	interval                 *keySelectEntry
+	item, link, title, price *keyEntry
+	cookie                   *keyEntry
+	problem, rateWarn        *widget.Label
+	rate, summary            *quietLabel
+	advanced                 *widget.Accordion
+	testBtn, saveBtn, cancel *widget.Button
+	activity                 *widget.Activity
+	testing, outcome         *widget.Label
+	found                    *fyne.Container
+	one                      *showOne // "not these?": other lists, show me one
 
-	body       fyne.CanvasObject
-	view       fyne.CanvasObject    // body in the quiet theme, as every dialog shows it
+	body       fyne.CanvasObject    // made once, shown by every dialog: scroll
+	scroll     *container.Scroll    // over content
+	content    *fyne.Container      // the form, messages, Advanced and testArea
+	testArea   *fyne.Container      // the test's progress, outcome and listings
 	dlg        *dialog.CustomDialog // nil until first opened
 	stopTest   context.CancelFunc
 	testSerial int // which test's result the dialog is waiting for
+	saveSerial int // which save's answer the dialog is waiting for
 }
 
 func newSearchEditor(u *UI) *searchEditor {
 	e := &searchEditor{u: u}
-	e.url = widget.NewEntry()
+	// Enter saves, as the dialog's primary button does; Escape closes (keys.go).
+	e.url = newKeyEntry(u, e.save)
 	e.url.SetPlaceHolder("https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/…")
 	e.url.OnChanged = func(string) { e.updateRate() }
-	e.name = widget.NewEntry()
+	e.name = newKeyEntry(u, e.save)
 	e.name.SetPlaceHolder("e.g. Kreuzberg < 1200 € (suggested by the test)")
-	e.interval = widget.NewSelectEntry(intervalOptions())
+	e.interval = newKeySelectEntry(u, intervalOptions(), e.save)
 	e.interval.OnChanged = func(string) { e.updateRate() }
-	e.item, e.link, e.title, e.price = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	e.item, e.link, e.title, e.price = newKeyEntry(u, e.save), newKeyEntry(u, e.save), newKeyEntry(u, e.save), newKeyEntry(u, e.save)
 	e.item.SetPlaceHolder("e.g. article.aditem (one per listing)")
 	e.link.SetPlaceHolder("e.g. a.ellipsis (inside the listing)")
 	e.title.SetPlaceHolder("e.g. h2")
 	e.price.SetPlaceHolder("e.g. .aditem-main--middle--price")
-	e.cookie = widget.NewPasswordEntry()
+	e.cookie = newKeyPasswordEntry(u, e.save)
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 
 	e.problem = wrapped("")
 	e.problem.Importance = widget.DangerImportance
 	e.problem.Hide()
-	e.rate = wrapped("")
-	e.rate.Importance = widget.LowImportance
+	e.rate = quietWrapped("")
 	e.rateWarn = wrapped("")
 	e.rateWarn.Importance = widget.WarningImportance
 	e.rateWarn.Hide()
@@ -90,8 +94,7 @@ func newSearchEditor(u *UI) *searchEditor {
 		&widget.FormItem{Text: "Cookie", Widget: e.cookie,
 			HintText: "Pasted from your browser; kept for this site only."},
 	)
-	advNote := wrapped("Notifio finds the listings on its own. Only if the test finds none, tell it where they are with CSS selectors.")
-	advNote.Importance = widget.LowImportance
+	advNote := quietWrapped("Notifio finds the listings on its own. Only if the test finds none, tell it where they are with CSS selectors.")
 	e.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", container.NewVBox(advNote, adv)))
 
 	e.activity = widget.NewActivity()
@@ -99,8 +102,7 @@ func newSearchEditor(u *UI) *searchEditor {
 	e.testing = widget.NewLabel("")
 	e.testing.Hide()
 	e.outcome = wrapped("")
-	e.summary = wrapped("")
-	e.summary.Importance = widget.LowImportance
+	e.summary = quietWrapped("")
 	e.found = container.NewVBox()
 	e.one = newShowOne(e)
 
@@ -113,13 +115,12 @@ func newSearchEditor(u *UI) *searchEditor {
 		container.NewHBox(e.activity, e.testing),
 		e.outcome, e.summary, e.found, e.one.box,
 	)
-	e.body = container.NewBorder(
-		container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced), nil, nil, nil,
-		container.NewVScroll(testArea),
-	)
-	// Made once and reused by every dialog: each quiet wrapper is a theme scope
-	// that Fyne parses and caches its fonts for, for good (see quiet).
-	e.view = quiet(e.body)
+	// One scroll for all of it: with the test result in a scroll of its own
+	// below the form, opening Advanced at 800×600 left the result no height.
+	e.content = container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced, testArea)
+	e.testArea = testArea
+	e.scroll = container.NewVScroll(e.content)
+	e.body = e.scroll
 	return e
 }
 
@@ -156,12 +157,11 @@ func (e *searchEditor) open(id string) {
 		}
 	}
 	// A dialog's title is fixed, so each opening gets a new one around the same form.
-	e.dlg = dialog.NewCustomWithoutButtons(title, e.view, e.u.win)
+	e.dlg = dialog.NewCustomWithoutButtons(title, e.body, e.u.win)
 	e.dlg.SetButtons([]fyne.CanvasObject{e.cancel, e.testBtn, e.saveBtn})
-	e.dlg.SetOnClosed(e.cancelTest)
 	e.updateRate()
 	e.dlg.Resize(fyne.NewSize(640, 600))
-	e.dlg.Show()
+	e.u.showKeyed(e.dlg, e.save, e.close, e.cancelTest)
 	e.u.win.Canvas().Focus(e.url)
 }
 
@@ -174,21 +174,17 @@ func (e *searchEditor) close() {
 
 // reset empties every field and the test result.
 func (e *searchEditor) reset() {
-	for _, en := range []*widget.Entry{e.url, e.name, e.item, e.link, e.title, e.price, e.cookie} {
+	for _, en := range []*keyEntry{e.url, e.name, e.item, e.link, e.title, e.price, e.cookie} {
 		en.SetText("")
 	}
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
+	e.scroll.ScrollToTop()
+	e.saveSerial++ // a save still running belongs to the last opening
 	e.interval.SetText(humanDuration(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.setProblem("")
-	e.activity.Stop()
-	e.activity.Hide()
-	e.testing.Hide()
-	e.outcome.SetText("")
-	e.summary.SetText("")
-	e.found.RemoveAll()
+	e.clearResult()
 	e.one.reset()
-	e.testBtn.Enable()
 	e.saveBtn.Enable()
 }
 
@@ -196,15 +192,60 @@ func (e *searchEditor) reset() {
 func (e *searchEditor) setProblem(text string) {
 	showText(e.problem, text)
 	e.relayout()
+	if text != "" {
+		e.reveal(e.problem)
+	}
+}
+
+// refuse shows what is wrong with the form. An earlier test's result goes: it
+// was about the form as it was, and under the new problem it read as current.
+func (e *searchEditor) refuse(err error) {
+	e.testSerial++ // a test still running reports to nobody
+	e.cancelTest()
+	e.clearResult()
+	e.setProblem(err.Error())
+}
+
+// clearResult removes a test's outcome and what it found.
+func (e *searchEditor) clearResult() {
+	e.activity.Stop()
+	e.activity.Hide()
+	e.testing.Hide()
+	e.testBtn.Enable()
+	e.outcome.SetText("")
+	e.summary.SetText("")
+	e.found.RemoveAll()
+	e.one.update(poll.DryRun{})
 }
 
 // relayout lays the form out again after messages appeared or went. Twice: a
 // wrapped message knows its height only once the first pass gave it a width.
 func (e *searchEditor) relayout() {
-	if c, ok := e.body.(*fyne.Container); ok {
-		c.Refresh()
-		c.Refresh()
+	if e.scroll == nil {
+		return // still being built
 	}
+	e.content.Refresh()
+	e.content.Refresh()
+	e.scroll.Refresh()
+}
+
+// reveal scrolls the dialog so that o, one of content's rows, is in view.
+func (e *searchEditor) reveal(o fyne.CanvasObject) {
+	view, top := e.scroll.Size().Height, o.Position().Y
+	switch {
+	case view <= 0:
+		return
+	case top < e.scroll.Offset.Y:
+		e.scroll.Offset.Y = top
+	case o.Size().Height > view:
+		e.scroll.Offset.Y = top // taller than the view: its start, which is read first
+	case top+o.Size().Height > e.scroll.Offset.Y+view:
+		e.scroll.Offset.Y = top + o.Size().Height - view
+	default:
+		return
+	}
+	e.scroll.Offset.Y = max(0, min(e.scroll.Offset.Y, e.content.Size().Height-view))
+	e.scroll.Refresh()
 }
 
 // input reads and validates the form.
@@ -237,7 +278,7 @@ func (e *searchEditor) updateRate() {
 	u, err := checkSearchURL(e.url.Text)
 	iv, ierr := parseInterval(e.interval.Text)
 	if err != nil || ierr != nil {
-		showText(e.rate, "")
+		showQuiet(e.rate, "")
 		showText(e.rateWarn, "")
 		e.relayout()
 		return
@@ -271,33 +312,64 @@ func rateWords(perMin float64) string {
 func (e *searchEditor) save() {
 	in, err := e.input()
 	if err != nil {
-		e.setProblem(err.Error())
+		e.refuse(err)
 		return
 	}
 	e.setProblem("")
-	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
-	defer cancel()
-	var id string
-	if e.editID == "" {
-		s, err := e.u.b.AddSearch(ctx, in)
-		if err != nil {
-			slog.Warn("add search", "url", in.URL, "err", err)
-			e.setProblem("Notifio could not save this search. " + upperFirst(backendWords(err)))
-			return
+	e.cancelTest()
+	e.testSerial++ // a test still running reports to nobody
+	// The database commit (and a cookie's keyring write, up to 20 s) runs off
+	// the UI goroutine, behind the activity; the dialog waits for its answer.
+	e.saveSerial++
+	serial, editID, b := e.saveSerial, e.editID, e.u.b
+	e.saveBtn.Disable()
+	e.testBtn.Disable()
+	e.testing.SetText("Saving…")
+	e.testing.Show()
+	e.activity.Show()
+	e.activity.Start()
+	e.relayout()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
+		defer cancel()
+		var s storage.Search
+		var err error
+		if editID == "" {
+			s, err = b.AddSearch(ctx, in)
+		} else {
+			s, err = b.UpdateSearch(ctx, editID, in)
 		}
-		id = s.ID
-	} else {
-		s, err := e.u.b.UpdateSearch(ctx, e.editID, in)
-		if err != nil {
-			slog.Warn("update search", "search_id", e.editID, "err", err)
-			e.setProblem("Notifio could not save your changes. " + upperFirst(backendWords(err)))
-			return
+		e.u.dispatch(func() { e.saved(serial, editID, in, s.ID, err) })
+	}()
+}
+
+// saved shows how a save went: the dialog closes on the new or changed search,
+// or says what went wrong. A save the dialog no longer waits for (it was
+// closed and opened again) only refreshes the window.
+func (e *searchEditor) saved(serial int, editID string, in poll.SearchInput, id string, err error) {
+	if serial != e.saveSerial {
+		if err == nil {
+			e.u.refresh()
 		}
-		id = s.ID
+		return
 	}
-	e.close()
-	e.u.refresh()
-	e.u.searches.selectSearch(id)
+	e.activity.Stop()
+	e.activity.Hide()
+	e.testing.Hide()
+	e.saveBtn.Enable()
+	e.testBtn.Enable()
+	switch {
+	case err != nil && editID == "":
+		slog.Warn("add search", "url", in.URL, "err", err)
+		e.setProblem("Notifio could not save this search. " + upperFirst(backendWords(err)))
+	case err != nil:
+		slog.Warn("update search", "search_id", editID, "err", err)
+		e.setProblem("Notifio could not save your changes. " + upperFirst(backendWords(err)))
+	default:
+		e.close()
+		e.u.refresh()
+		e.u.searches.selectSearch(id)
+	}
 }
 
 // test runs one dry-run poll in the background and shows what it found.
@@ -308,7 +380,7 @@ func (e *searchEditor) test() { e.runTest("") }
 func (e *searchEditor) runTest(example string) {
 	in, err := e.input()
 	if err != nil {
-		e.setProblem(err.Error())
+		e.refuse(err)
 		return
 	}
 	in.Example = example
@@ -327,6 +399,8 @@ func (e *searchEditor) runTest(example string) {
 	e.testing.Show()
 	e.activity.Show()
 	e.activity.Start()
+	e.relayout()
+	e.reveal(e.testArea)
 	b := e.u.b
 	go func() {
 		res, err := b.TestSearch(ctx, in)
@@ -361,6 +435,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		e.outcome.SetText("The test did not work: " + backendWords(err))
 		e.summary.SetText("")
 		e.relayout()
+		e.reveal(e.testArea)
 		return
 	}
 	msg := res.Message
@@ -405,6 +480,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	}
 	e.one.update(res)
 	e.relayout()
+	e.reveal(e.testArea)
 }
 
 // methodWords says how the listings were found (extract.Result.Method).

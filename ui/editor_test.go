@@ -72,6 +72,7 @@ func TestAddAValidSearchAppearsInTheList(t *testing.T) {
 	}
 	e.interval.SetText("5 minutes")
 	test.Tap(e.saveBtn)
+	h.q.runNext(t) // the save runs off the UI goroutine
 	h.q.runAll()
 
 	if len(h.b.added) != 1 {
@@ -192,6 +193,7 @@ func TestEditStartsFromTheStoredSearch(t *testing.T) {
 	}
 	e.name.SetText("Kreuzberg < 1300 €")
 	test.Tap(e.saveBtn)
+	h.q.runNext(t)
 	if len(h.b.updated) != 1 || h.b.updated[0].Name != "Kreuzberg < 1300 €" || h.b.updated[0].Selectors.Item != "article.aditem" {
 		t.Fatalf("UpdateSearch got %+v", h.b.updated)
 	}

@@ -118,6 +118,7 @@ type fakeBackend struct {
 	dryRun     poll.DryRun
 	dryRunErr  error
 	dryRunGate chan struct{} // when set, TestSearch waits for it
+	saveGate   chan struct{} // when set, saves wait for it (awaitSave)
 	dryRuns    []poll.SearchInput
 
 	email     notify.Config
@@ -194,7 +195,23 @@ func hostOf(raw string) string {
 	return strings.TrimPrefix(u.Hostname(), "www.")
 }
 
+// awaitSave holds a save until the test opens saveGate (when set), as a slow
+// keyring or disk would. Bounded, so that a window that waits for it on the UI
+// goroutine shows up as a failed test, not a hung one.
+func (f *fakeBackend) awaitSave() {
+	f.mu.Lock()
+	gate := f.saveGate
+	f.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
 func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (storage.Search, error) {
+	f.awaitSave()
 	f.mu.Lock()
 	f.nextID++
 	id := fmt.Sprintf("s%d", f.nextID)
@@ -219,6 +236,7 @@ func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (storage
 }
 
 func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in poll.SearchInput) (storage.Search, error) {
+	f.awaitSave()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, ok := f.searches[id]
@@ -364,6 +382,7 @@ func (f *fakeBackend) EmailConfig() (notify.Config, error) {
 }
 
 func (f *fakeBackend) SetEmailConfig(cfg notify.Config, password string) (string, error) {
+	f.awaitSave()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.saved = append(f.saved, cfg)
@@ -434,6 +453,8 @@ func (h *harness) texts() []string {
 			switch w := o.(type) {
 			case *widget.Label:
 				out = append(out, w.Text)
+			case *quietLabel:
+				out = append(out, w.Text)
 			case *widget.Button:
 				out = append(out, w.Text)
 			case *widget.Card:
@@ -460,6 +481,8 @@ func (h *harness) overlayTexts() []string {
 	walkVisible(top, func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
+			out = append(out, w.Text)
+		case *quietLabel:
 			out = append(out, w.Text)
 		case *canvas.Text:
 			out = append(out, w.Text)
@@ -517,7 +540,7 @@ func walkVisible(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
 	}
 	fn(o)
 	switch c := o.(type) {
-	case *widget.Label:
+	case *widget.Label, *quietLabel:
 	case fyne.Widget:
 		for _, child := range test.WidgetRenderer(c).Objects() {
 			walkVisible(child, fn)

@@ -28,7 +28,7 @@ type listingsView struct {
 	items []storage.Listing
 	isNew map[string]bool // listing IDs marked new in this viewing
 	list  *widget.List
-	note  *widget.Label
+	note  *quietLabel
 	now   time.Time
 
 	content fyne.CanvasObject
@@ -52,30 +52,29 @@ func newListingsView(u *UI) *listingsView {
 			v.u.open(v.items[id].URL)
 		}
 	}
-	v.note = wrapped("")
-	v.note.Importance = widget.LowImportance
+	v.note = quietWrapped("")
 	v.content = container.NewBorder(
-		container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Listings of"), nil, v.pick), quiet(v.note)),
-		nil, nil, nil, quiet(v.list)) // one scope for all rows: see quiet
+		container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Listings of"), nil, v.pick), v.note),
+		nil, nil, nil, v.list)
 	return v
 }
 
 // listingRowWidget is one listing: a "new" badge and the title, then the details.
 type listingRowWidget struct {
 	widget.BaseWidget
-	badge, title, detail *widget.Label
-	box                  *fyne.Container
+	badge, title *widget.Label
+	detail       *quietLabel
+	box          *fyne.Container
 }
 
 func newListingRowObject() fyne.CanvasObject {
 	r := &listingRowWidget{
 		badge:  widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		title:  widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		detail: widget.NewLabel(""),
+		detail: newQuiet(""),
 	}
 	r.badge.Importance = widget.HighImportance
 	r.title.Truncation = fyne.TextTruncateEllipsis
-	r.detail.Importance = widget.LowImportance
 	r.detail.Truncation = fyne.TextTruncateEllipsis
 	r.box = container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
 		container.NewBorder(nil, nil, r.badge, nil, r.title), r.detail)
@@ -83,7 +82,7 @@ func newListingRowObject() fyne.CanvasObject {
 	return r
 }
 
-// CreateRenderer lays the row out. The row takes the quiet theme from the list.
+// CreateRenderer lays the row out.
 func (r *listingRowWidget) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(r.box)
 }

@@ -7,13 +7,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
 )
 
-// shownText is what a label draws now (after truncation).
-func shownText(l *widget.Label) string {
+// shownText is what a label or quiet label draws now (after truncation).
+func shownText(l fyne.Widget) string {
 	var out []string
 	walkVisible(test.WidgetRenderer(l).Objects()[0], func(o fyne.CanvasObject) {
 		if t, ok := o.(*canvas.Text); ok {
@@ -42,9 +41,9 @@ func TestARowOnANarrowWindowIsCutNotSpilled(t *testing.T) {
 		t.Errorf("the detail shows %q with no room left for it", shownText(r.detail))
 	}
 	width := o.Size().Width
-	for _, l := range []*widget.Label{r.name, r.site, r.status} {
+	for _, l := range []fyne.Widget{r.name, r.site, r.status} {
 		if end := fyne.CurrentApp().Driver().AbsolutePositionForObject(l).X + l.Size().Width; l.Visible() && end > width+1 {
-			t.Errorf("%q ends at %v, beyond the row's %v", l.Text, end, width)
+			t.Errorf("%q ends at %v, beyond the row's %v", shownText(l), end, width)
 		}
 	}
 

@@ -52,7 +52,7 @@ func TestMarkupSettingsAfterAFailedTestEmail(t *testing.T) {
 	h.u.win.Resize(fyne.NewSize(900, 1000))
 	h.u.selectView(viewSettings)
 	h.b.sendErr = &notify.DeliveryError{Err: errors.New("535 5.7.8 Username and Password not accepted"), Code: 535,
-		Hint: "Use an app password: Google account → Security → App passwords"}
+		Hint: "Use an app password: Google account › Security › App passwords"}
 	fillEmail(h)
 	test.Tap(h.u.settings.testBtn)
 	h.q.runNext(t)

@@ -116,6 +116,12 @@ func TestRealAddWithAnInvalidURLShowsTheErrorAndSavesNothing(t *testing.T) {
 		e := h.u.searches.editor
 		test.Type(e.url, c.url)
 		test.Tap(e.saveBtn)
+		if !e.problem.Visible() && !e.saveBtn.Disabled() {
+			t.Fatalf("%q: neither a problem nor a save under way", c.url)
+		}
+		if e.saveBtn.Disabled() {
+			h.q.runNext(t) // passed the window's check: the watcher answers off the UI goroutine
+		}
 		if !e.problem.Visible() || !strings.Contains(e.problem.Text, c.want) {
 			t.Errorf("%q: the dialog says %q (visible %v), want it to contain %q", c.url, e.problem.Text, e.problem.Visible(), c.want)
 		}
@@ -170,6 +176,7 @@ func TestRealAddAValidSearchListsItAndTheBaselineIsShown(t *testing.T) {
 	}
 
 	test.Tap(e.saveBtn)
+	h.q.runNext(t) // the save runs off the UI goroutine
 	got := h.stored()
 	if len(got) != 1 || got[0].Name != "Wohnungen in Kreuzberg" || got[0].Selectors.Item != "li.item" {
 		t.Fatalf("stored %+v, want the one search with its selectors", got)

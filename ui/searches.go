@@ -28,6 +28,15 @@ type searchRow struct {
 	status string // the state or countdown, recomputed every tick
 	detail string
 	unseen string
+	icon   fyne.Resource
+	imp    widget.Importance // of the status
+}
+
+// looksLike reports whether two rows draw the same, but for the status, which
+// tick keeps up to date.
+func (r searchRow) looksLike(o searchRow) bool {
+	return r.snap.ID == o.snap.ID && r.snap.Name == o.snap.Name && r.snap.Site == o.snap.Site &&
+		r.detail == o.detail && r.unseen == o.unseen && r.icon.Name() == o.icon.Name() && r.imp == o.imp
 }
 
 // searchesView is the main screen: a toolbar, the outbox banner and the list of
@@ -38,9 +47,9 @@ type searchesView struct {
 	add, edit, remove, pause, check, listings *widget.Button
 
 	list     *widget.List
-	listView fyne.CanvasObject // list in the quiet theme, as body shows it
 	rows     []searchRow
 	selected string // the selected search's ID, "" when none
+	stale    bool   // snapshots came while hidden: the list is not drawn up to date
 	// bound is the row widget the list last bound to each item id. The list does
 	// not say when a row scrolls out and is pooled, so tick also checks that the
 	// id is among the rows the list shows (shownRows).
@@ -107,10 +116,7 @@ func newSearchesView(u *UI) *searchesView {
 	v.offline.Importance = widget.WarningImportance
 	v.offline.Hide()
 
-	// One quiet scope for the whole list: its rows inherit it (a scope per row
-	// made Fyne parse its fonts again for every row: see quiet).
-	v.listView = quiet(v.list)
-	v.body = container.NewStack(v.listView)
+	v.body = container.NewStack(v.list)
 	v.frame = container.NewBorder(container.NewVBox(toolbar, v.banner, v.offline), nil, nil, nil, v.body)
 	v.content = v.frame
 	v.updateButtons()
@@ -121,24 +127,23 @@ func newSearchesView(u *UI) *searchesView {
 // the first line, state and detail on the second, the unseen badge on the right.
 type searchRowWidget struct {
 	widget.BaseWidget
-	icon                               *widget.Icon
-	name, site, status, detail, unseen *widget.Label
-	box                                *fyne.Container
-	second                             *fyne.Container // the line of status and detail
-	id                                 widget.ListItemID
+	icon                 *widget.Icon
+	name, status, unseen *widget.Label
+	site, detail         *quietLabel
+	box                  *fyne.Container
+	second               *fyne.Container // the line of status and detail
+	id                   widget.ListItemID
 }
 
 func newSearchRowObject() fyne.CanvasObject {
 	r := &searchRowWidget{
 		icon:   widget.NewIcon(nil),
 		name:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		site:   widget.NewLabel(""),
+		site:   newQuiet(""),
 		status: widget.NewLabel(""),
-		detail: widget.NewLabel(""),
+		detail: newQuiet(""),
 		unseen: widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}),
 	}
-	r.site.Importance = widget.LowImportance
-	r.detail.Importance = widget.LowImportance
 	r.unseen.Importance = widget.HighImportance
 	// Two tight lines; a long name, reason or detail is cut with an ellipsis
 	// instead of running out of the window.
@@ -152,7 +157,7 @@ func newSearchRowObject() fyne.CanvasObject {
 	return r
 }
 
-// CreateRenderer lays the row out. The row takes the quiet theme from the list.
+// CreateRenderer lays the row out.
 func (r *searchRowWidget) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(r.box)
 }
@@ -167,9 +172,8 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 	}
 	w.id, v.bound[id] = id, w
 	r := v.rows[id]
-	res, imp := stateLook(r.snap)
-	w.icon.Resource = res
-	w.status.Importance = imp
+	w.icon.Resource = r.icon
+	w.status.Importance = r.imp
 	w.status.Text = r.status
 	w.detail.Text = "· " + r.detail
 	w.unseen.Text = r.unseen
@@ -179,8 +183,11 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 }
 
 // stateLook is the icon and text colour of a search's state (theme colours only,
-// so light and dark themes both read well).
-func stateLook(s poll.SearchSnapshot) (fyne.Resource, widget.Importance) {
+// so light and dark themes both read well). site is the search's site, or nil.
+func stateLook(s poll.SearchSnapshot, site *poll.SiteSnapshot) (fyne.Resource, widget.Importance) {
+	if retrying(s, site) {
+		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
+	}
 	switch s.State {
 	case poll.StateChecking:
 		return theme.NewPrimaryThemedResource(theme.ViewRefreshIcon()), widget.HighImportance
@@ -189,44 +196,112 @@ func stateLook(s poll.SearchSnapshot) (fyne.Resource, widget.Importance) {
 	case poll.StateWaiting:
 		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
 	case poll.StatePaused:
-		return theme.NewDisabledResource(theme.MediaPauseIcon()), widget.LowImportance
+		// Not the disabled colour: the row is quiet, not out of reach.
+		return theme.NewColoredResource(theme.MediaPauseIcon(), colorNameQuiet), widget.MediumImportance
 	case poll.StateAttention:
 		return theme.NewErrorThemedResource(theme.ErrorIcon()), widget.DangerImportance
 	}
 	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
 		return theme.NewWarningThemedResource(theme.WarningIcon()), widget.WarningImportance
 	}
-	return theme.NewSuccessThemedResource(theme.ConfirmIcon()), widget.MediumImportance
+	return stateIconOK(), widget.MediumImportance
 }
 
-// apply shows a new snapshot.
+// stateIconOK is the icon of a search whose last check went well.
+func stateIconOK() fyne.Resource { return theme.NewSuccessThemedResource(theme.ConfirmIcon()) }
+
+// apply shows a new snapshot. Every poll publishes one (two: checking, then
+// its result), so it redraws only what changed: the rows on screen whose words
+// or look changed, the whole list only when searches came, went or moved, the
+// screen only when the empty state or a banner came or went.
 func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
-	v.rows = v.rows[:0]
+	old := v.rows
+	v.rows = make([]searchRow, 0, len(s.Searches))
 	sel := -1
 	for _, ss := range s.Searches {
 		if ss.ID == v.selected {
 			sel = len(v.rows)
 		}
+		site := siteOf(s, ss.Site)
+		icon, imp := stateLook(ss, site)
 		v.rows = append(v.rows, searchRow{
 			snap:   ss,
-			status: searchStatus(ss, siteOf(s, ss.Site), now),
-			detail: searchDetail(ss),
+			status: searchStatus(ss, site, now),
+			detail: searchDetail(ss, now),
 			unseen: unseenWords(ss.Unseen),
+			icon:   icon, imp: imp,
 		})
-	}
-	if len(v.rows) == 0 {
-		v.body.Objects = []fyne.CanvasObject{v.empty}
-	} else {
-		v.body.Objects = []fyne.CanvasObject{v.listView}
 	}
 	if sel < 0 && v.selected != "" {
 		v.selected = ""
 		v.list.UnselectAll()
 	}
+	screen := v.screenState()
+	if len(v.rows) == 0 {
+		v.body.Objects = []fyne.CanvasObject{v.empty}
+	} else {
+		v.body.Objects = []fyne.CanvasObject{v.list}
+	}
 	v.applyOutbox(s)
 	v.updateButtons()
-	// Rows, banners and the empty state changed: lay the screen out again.
-	v.frame.Refresh()
+	switch {
+	case v.u.tickOff.Load():
+		// Hidden in the tray: nothing is drawn; show catches up (catchUp).
+		v.stale = true
+	case v.screenState() != screen || v.stale:
+		v.stale = false
+		v.frame.Refresh() // lays the screen out again and binds every row
+	case !sameSearches(old, v.rows):
+		v.list.Refresh()
+	default:
+		v.refreshChangedRows(old)
+	}
+}
+
+// catchUp draws the snapshots that came while the window was hidden.
+func (v *searchesView) catchUp() {
+	if v.stale {
+		v.stale = false
+		v.frame.Refresh()
+	}
+}
+
+// screenState is what decides the screen's layout: the empty state, the
+// banner and the offline note.
+func (v *searchesView) screenState() [3]bool {
+	return [3]bool{len(v.body.Objects) > 0 && v.body.Objects[0] == v.empty, v.banner.Visible(), v.offline.Visible()}
+}
+
+// sameSearches reports whether two row lists hold the same searches in the
+// same order.
+func sameSearches(a, b []searchRow) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].snap.ID != b[i].snap.ID {
+			return false
+		}
+	}
+	return true
+}
+
+// refreshChangedRows binds again the rows on screen that draw differently
+// from old, and sets the status of the others when it changed.
+func (v *searchesView) refreshChangedRows(old []searchRow) {
+	first, last := v.shownRows()
+	for id, w := range v.bound {
+		if id < first || id > last || id >= len(v.rows) {
+			continue
+		}
+		switch {
+		case !v.rows[id].looksLike(old[id]):
+			v.updateRowObject(id, w)
+		case w.status.Text != v.rows[id].status:
+			w.status.SetText(v.rows[id].status)
+			w.second.Layout.Layout(w.second.Objects, w.second.Size())
+		}
+	}
 }
 
 // siteOf finds a site in a snapshot.
@@ -350,20 +425,24 @@ func (v *searchesView) confirmRemove() {
 		return
 	}
 	msg := fmt.Sprintf("Stop watching “%s”? Notifio forgets the listings it has seen for it.", s.Name)
-	d := dialog.NewConfirm("Remove this search?", msg, func(yes bool) {
-		if !yes {
-			return
-		}
+	// Our own buttons, not dialog.NewConfirm's: the destructive one in the
+	// danger colour with a delete icon, each made with its final text (a
+	// confirm button renamed after it was made drew its icon over "Remove").
+	d := dialog.NewCustomWithoutButtons("Remove this search?", wrapped(msg), v.u.win)
+	remove := func() {
+		d.Hide()
 		if err := v.u.b.RemoveSearch(s.ID); err != nil {
 			slog.Warn("remove search", "search_id", s.ID, "err", err)
 			v.u.showError("Could not remove the search", "Notifio could not remove “"+s.Name+"”: "+err.Error())
 			return
 		}
 		v.u.refresh()
-	}, v.u.win)
-	d.SetConfirmText("Remove")
-	d.SetDismissText("Keep it")
-	d.Show()
+	}
+	removeBtn := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), remove)
+	removeBtn.Importance = widget.DangerImportance
+	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Keep it", d.Hide), removeBtn})
+	d.Resize(fyne.NewSize(460, 0))
+	v.u.showKeyed(d, remove, d.Hide, nil)
 }
 
 // togglePause pauses or resumes the selected search.

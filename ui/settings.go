@@ -51,8 +51,10 @@ type settingsView struct {
 
 	stopTest   context.CancelFunc
 	testSerial int
+	working    int // email actions under way (busy)
 
-	box     *fyne.Container
+	box     *fyne.Container // the cards, in a scroll
+	frame   *fyne.Container // the scroll above the email actions
 	content fyne.CanvasObject
 }
 
@@ -111,8 +113,7 @@ func newSettingsView(u *UI) *settingsView {
 		&widget.FormItem{Text: "To", Widget: v.to, HintText: "Separate several addresses with commas."},
 		&widget.FormItem{Text: "Certificate", Widget: v.pin},
 	)
-	emailBox := container.NewVBox(v.presetHint, email, v.problem, v.warning,
-		container.NewHBox(v.saveBtn, v.testBtn, v.activity), v.testResult)
+	emailBox := container.NewVBox(v.presetHint, email)
 
 	v.interval = widget.NewSelectEntry(intervalOptions())
 	v.interval.SetText(humanDuration(u.defaultInterval()))
@@ -132,18 +133,22 @@ func newSettingsView(u *UI) *settingsView {
 		u.prefs.SetBool(prefStartInTray, on)
 	})
 	v.startInTray.SetChecked(u.prefs.Bool(prefStartInTray))
-	themeNote := wrapped("Notifio follows your system's light or dark theme.")
-	themeNote.Importance = widget.LowImportance
+	themeNote := quietWrapped("Notifio follows your system's light or dark theme.")
 	general := container.NewVBox(
 		widget.NewForm(&widget.FormItem{Text: "New searches check every", Widget: v.interval}),
-		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, quiet(themeNote),
+		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, themeNote,
 	)
 
 	v.box = container.NewVBox(
 		widget.NewCard("Email", "Where Notifio sends a digest of new listings", emailBox),
 		widget.NewCard("Window and notifications", "", general),
 	)
-	v.content = container.NewVScroll(v.box)
+	// The email actions and what they said stay below the scrolling cards: at
+	// 800×600 they were below the fold, and their answers further down.
+	actions := container.NewVBox(widget.NewSeparator(), v.problem, v.warning,
+		container.NewHBox(v.saveBtn, v.testBtn, v.activity), v.testResult)
+	v.frame = container.NewBorder(nil, actions, nil, nil, container.NewVScroll(v.box))
+	v.content = v.frame
 	v.load()
 	return v
 }
@@ -183,10 +188,16 @@ func (v *settingsView) presetChosen(name string) {
 		}
 		showText(v.presetHint, p.Hint)
 		v.relayout()
-		if p.Host != "" {
+		switch _, preset := notify.PresetFor(v.host.Text); {
+		case p.Host != "":
 			v.host.SetText(p.Host)
 			v.port.SetText(strconv.Itoa(p.Port))
 			v.setSecurity(p.Security)
+		case preset:
+			// Custom after a provider: its server is not the user's. A server
+			// they typed themselves stays.
+			v.host.SetText("")
+			v.port.SetText("")
 		}
 		return
 	}
@@ -237,12 +248,22 @@ func (v *settingsView) setProblem(text string) {
 	v.relayout()
 }
 
+// refuse shows what is wrong with the form. The last test email's result goes:
+// it was about the settings as they were, and under the new problem it read as
+// current.
+func (v *settingsView) refuse(err error) {
+	if v.stopTest == nil { // a test still sending reports when it is done
+		showText(v.testResult, "")
+	}
+	v.setProblem(problemWords(err))
+}
+
 // relayout lays the form out again after messages appeared or went. Twice: a
 // wrapped message knows its height only once the first pass gave it a width.
 func (v *settingsView) relayout() {
-	if v.box != nil {
-		v.box.Refresh()
-		v.box.Refresh()
+	if v.frame != nil {
+		v.frame.Refresh()
+		v.frame.Refresh()
 	}
 }
 
@@ -264,18 +285,37 @@ func problemWords(err error) string {
 func (v *settingsView) save() {
 	cfg, err := v.config()
 	if err != nil {
-		v.setProblem(problemWords(err))
+		v.refuse(err)
 		return
 	}
 	v.setProblem("")
-	warning, err := v.u.b.SetEmailConfig(cfg, v.password.Text)
+	// The keyring write can take up to 20 s (a locked keyring asks for its
+	// password), and the database commits: off the UI goroutine, behind the
+	// activity, ending in one dispatch.
+	v.saveBtn.Disable()
+	v.busy(1)
+	v.testResult.Importance = widget.MediumImportance
+	showText(v.testResult, "Saving the email settings…")
+	v.relayout()
+	b, password := v.u.b, v.password.Text
+	go func() {
+		warning, err := b.SetEmailConfig(cfg, password)
+		v.u.dispatch(func() { v.saved(password, warning, err) })
+	}()
+}
+
+// saved shows how saving the email settings went.
+func (v *settingsView) saved(password, warning string, err error) {
+	v.busy(-1)
+	v.saveBtn.Enable()
 	if err != nil {
 		slog.Warn("save email settings", "err", err)
+		showText(v.testResult, "")
 		v.setProblem("Notifio could not save the email settings: " + problemWords(err))
 		return
 	}
 	showText(v.warning, warning)
-	if v.password.Text != "" {
+	if password != "" && v.password.Text == password {
 		v.password.SetText("")
 		v.password.SetPlaceHolder("saved in your system's keyring; type a new one to change it")
 	}
@@ -284,12 +324,25 @@ func (v *settingsView) save() {
 	v.relayout()
 }
 
+// busy counts the email actions under way (a save, a test email) and shows
+// the activity while there is one.
+func (v *settingsView) busy(delta int) {
+	v.working += delta
+	if v.working > 0 {
+		v.activity.Show()
+		v.activity.Start()
+		return
+	}
+	v.activity.Stop()
+	v.activity.Hide()
+}
+
 // sendTest sends a test email in the background and shows the outcome: the
 // server's exact words and what to do about them.
 func (v *settingsView) sendTest() {
 	cfg, err := v.config()
 	if err != nil {
-		v.setProblem(problemWords(err))
+		v.refuse(err)
 		return
 	}
 	v.setProblem("")
@@ -299,8 +352,7 @@ func (v *settingsView) sendTest() {
 	v.testSerial++
 	serial := v.testSerial
 	v.testBtn.Disable()
-	v.activity.Show()
-	v.activity.Start()
+	v.busy(1)
 	v.testResult.Importance = widget.MediumImportance
 	showText(v.testResult, "Sending a test email to "+strings.Join(cfg.To, ", ")+"…")
 	v.relayout()
@@ -327,8 +379,7 @@ func (v *settingsView) cancelTest() {
 // showTestResult shows how the test email went.
 func (v *settingsView) showTestResult(cfg notify.Config, err error) {
 	v.stopTest = nil
-	v.activity.Stop()
-	v.activity.Hide()
+	v.busy(-1)
 	v.testBtn.Enable()
 	if err == nil {
 		v.testResult.Importance = widget.SuccessImportance

@@ -41,6 +41,7 @@ func TestSaveEmailSettingsShowsTheKeyringWarning(t *testing.T) {
 	h.b.warning = "No system keyring was found; the password is kept in a file only you can read."
 	fillEmail(h)
 	test.Tap(h.u.settings.saveBtn)
+	h.q.runNext(t) // the save runs off the UI goroutine
 	if len(h.b.saved) != 1 {
 		t.Fatalf("SetEmailConfig calls = %d", len(h.b.saved))
 	}
@@ -96,7 +97,7 @@ func TestSendTestEmailFailureShowsTheServersWordsAndAHint(t *testing.T) {
 	h.b.sendErr = &notify.DeliveryError{
 		Err:  errors.New("535 5.7.8 Username and Password not accepted"),
 		Code: 535,
-		Hint: "Use an app password: Google account → Security → App passwords",
+		Hint: "Use an app password: Google account › Security › App passwords",
 	}
 	fillEmail(h)
 	test.Tap(h.u.settings.testBtn)

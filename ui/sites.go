@@ -23,7 +23,7 @@ type sitesView struct {
 	cards map[string]*siteCard
 	order []string
 	box   *fyne.Container
-	none  *widget.Label
+	none  *quietLabel
 
 	content fyne.CanvasObject
 }
@@ -35,29 +35,27 @@ type siteCard struct {
 
 	card                     *widget.Card
 	next, why, last, retryAf *widget.Label
-	stats, message           *widget.Label
+	stats                    *quietLabel
+	message                  *widget.Label
 	refusal, browser, probe  *widget.Button
 	actions                  *fyne.Container
 }
 
 func newSitesView(u *UI) *sitesView {
 	v := &sitesView{u: u, cards: map[string]*siteCard{}}
-	v.none = wrapped("No sites yet. When you add a search, its site appears here with its health and any wait.")
-	v.none.Importance = widget.LowImportance
+	v.none = quietWrapped("No sites yet. When you add a search, its site appears here with its health and any wait.")
 	v.box = container.NewVBox(v.none)
-	intro := wrapped("A site that refuses Notifio is left alone for a while; every search on it waits together. " +
+	intro := quietWrapped("A site that refuses Notifio is left alone for a while; every search on it waits together. " +
 		"Here you see why, for how long, and what you can do.")
-	intro.Importance = widget.LowImportance
-	v.content = quiet(container.NewBorder(intro, nil, nil, nil, container.NewVScroll(v.box)))
+	v.content = container.NewBorder(intro, nil, nil, nil, container.NewVScroll(v.box))
 	return v
 }
 
 func (v *sitesView) newCard(site string) *siteCard {
 	c := &siteCard{
 		next: widget.NewLabel(""), why: wrapped(""), last: wrapped(""), retryAf: widget.NewLabel(""),
-		stats: widget.NewLabel(""), message: wrapped(""),
+		stats: newQuiet(""), message: wrapped(""),
 	}
-	c.stats.Importance = widget.LowImportance
 	c.message.Importance = widget.WarningImportance
 	c.message.Hide()
 	c.refusal = widget.NewButtonWithIcon("Open last refusal page", theme.FileIcon(), func() { v.openRefusal(site) })
@@ -237,6 +235,14 @@ func setText(l *widget.Label, text string) {
 	if l.Text != text {
 		l.SetText(text)
 	}
+}
+
+// showQuiet sets a quiet label's text and hides it when the text is empty.
+func showQuiet(l *quietLabel, text string) {
+	if l.Text != text {
+		l.SetText(text)
+	}
+	showIf(l, text != "")
 }
 
 // showText sets a label's text and hides it when the text is empty.

@@ -119,6 +119,8 @@ type UI struct {
 	done      chan struct{}
 	closeOnce sync.Once
 
+	dialogs []keyedDialog // open dialogs that take Enter and Escape, top last (keys.go)
+
 	// tickOff stops the countdown ticker while the window is hidden in the tray;
 	// resume wakes it (runTicker).
 	tickOff atomic.Bool
@@ -146,6 +148,7 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 		u.sendNote = a.SendNotification
 	}
 	u.startHidden = opts.StartHidden || u.prefs.Bool(prefStartInTray)
+	useAppTheme(a)
 
 	u.win = a.NewWindow("Notifio")
 	u.searches = newSearchesView(u)
@@ -160,6 +163,7 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 	)
 	u.tabs.OnSelected = func(*container.TabItem) { u.viewChanged() }
 	u.win.SetContent(u.tabs)
+	u.win.Canvas().SetOnTypedKey(u.typedKey)
 	u.win.Resize(fyne.NewSize(
 		float32(u.prefs.FloatWithFallback(prefWidth, 900)),
 		float32(u.prefs.FloatWithFallback(prefHeight, 620)),
@@ -352,7 +356,7 @@ func (u *UI) showError(title, text string) {
 func (u *UI) showMessage(title, text string) {
 	d := dialog.NewCustom(title, "OK", wrapped(text), u.win)
 	d.Resize(fyne.NewSize(460, 0))
-	d.Show()
+	u.showKeyed(d, d.Hide, d.Hide, nil)
 }
 
 // Notify shows a desktop notification unless the user turned them off in
@@ -382,7 +386,8 @@ func (u *UI) NotifyDigest(searchName string, n int) {
 func (u *UI) show() {
 	u.visible = true
 	u.setTicking(true)
-	u.tick() // the countdowns stood still while hidden
+	u.searches.catchUp() // snapshots that came while hidden
+	u.tick()             // the countdowns stood still while hidden
 	u.win.Show()
 	u.win.RequestFocus()
 	u.updateTray()

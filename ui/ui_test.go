@@ -79,7 +79,7 @@ func TestEveryStateIsShownInPlainWords(t *testing.T) {
 		"needs attention: session expired — log in again",
 		"the page did not look like results",
 		"3 new",
-		"recorded 25 listings as a baseline",
+		"nothing newer", // beside "3 new" (the baseline wording: TestRowsSayWhen…)
 	} {
 		h.requireText(want)
 	}
@@ -226,7 +226,7 @@ func TestOutboxProblemsShowABannerWithRetry(t *testing.T) {
 	s := sample()
 	s.Outbox = poll.OutboxSnapshot{NeedsAttention: 2,
 		LastError: "535 5.7.8 Username and Password not accepted",
-		Hint:      "Use an app password: Google account → Security → App passwords"}
+		Hint:      "Use an app password: Google account › Security › App passwords"}
 	h := newHarness(t, s)
 	h.requireText("2 emails could not be sent. The mail server said: 535 5.7.8 Username and Password not accepted")
 	h.requireText("Use an app password")

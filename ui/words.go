@@ -90,11 +90,24 @@ func searchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time)
 		}
 		return reason + " — next try in " + countdown(s.NextCheck, now)
 	}
+	if retrying(s, site) {
+		if site.ProbeInFlight {
+			return "waiting for the probe on " + s.Site
+		}
+		return s.Site + " " + kindWords(site.Kind) + " — trying again now"
+	}
 	next := nextCheckWords(s.NextCheck, now)
 	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
 		return wordsUnexpectedPage + " — " + next
 	}
 	return next
+}
+
+// retrying reports whether a scheduled search's site has refused and its wait
+// ran out without a good answer since: the site keeps its ladder until a check
+// succeeds, so until then the search is not healthy, however near its check.
+func retrying(s poll.SearchSnapshot, site *poll.SiteSnapshot) bool {
+	return s.State == poll.StateScheduled && site != nil && site.Kind != "" && !site.Waiting
 }
 
 // nextCheckWords is the countdown of a scheduled search.
@@ -123,8 +136,23 @@ func attentionWords(s poll.SearchSnapshot) string {
 	return "needs attention: " + s.Reason
 }
 
-// searchDetail is the quieter second half of a row: the baseline or the last find.
-func searchDetail(s poll.SearchSnapshot) string {
+// searchDetail is the quieter second half of a row: when the search was last
+// checked and what that found (the baseline or the last find).
+func searchDetail(s poll.SearchSnapshot, now time.Time) string {
+	found := lastFind(s)
+	if s.LastChecked.IsZero() {
+		return found
+	}
+	at := clockTime(s.LastChecked)
+	if y, m, d := s.LastChecked.Local().Date(); y != now.Local().Year() || m != now.Local().Month() || d != now.Local().Day() {
+		at = s.LastChecked.Local().Format("2 Jan 15:04")
+	}
+	return "checked " + at + " · " + found
+}
+
+// lastFind is what the last check found, in words that agree with the row's
+// badge of listings the user has not seen.
+func lastFind(s poll.SearchSnapshot) string {
 	switch {
 	case !s.Baselined && (s.LastOutcome == "" || s.LastOutcome == "ok") &&
 		s.State != poll.StateWaiting && s.State != poll.StateAttention:
@@ -132,11 +160,16 @@ func searchDetail(s poll.SearchSnapshot) string {
 	case !s.Baselined:
 		return "nothing recorded yet"
 	case s.LastNew > 0:
-		return plural(s.LastNew, "new listing", "new listings") + " at the last check"
+		return plural(s.LastNew, "new listing", "new listings")
+	case s.Unseen > 0:
+		// The badge beside says "1 new": those came earlier, none since.
+		return "nothing newer"
 	case s.LastChecked.IsZero() || s.LastCount == s.BaselineCount:
+		// A full page keeps its count as new listings push old ones off, so
+		// this is a guess; the badge case above comes first.
 		return "recorded " + plural(s.BaselineCount, "listing", "listings") + " as a baseline"
 	}
-	return "no new listings at the last check"
+	return "no new listings"
 }
 
 // unseenWords is the badge of a row: how many new listings the user has not seen.

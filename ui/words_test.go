@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/widget"
+
 	"notifio/poll"
 )
 
@@ -242,6 +244,88 @@ func TestSiteWhyExplainsTheKindAndItsLadder(t *testing.T) {
 		}
 		if strings.Contains(got, c.snap.Site) {
 			t.Errorf("%s: %q repeats the site's name, which the card's title and headline show", c.snap.Kind, got)
+		}
+	}
+}
+
+// TestAWaitThatRanOutIsNotShownAsHealthy is issue 19, rough edge 1: when a
+// challenge wait ran out the row showed a green tick and "next check in 0:23"
+// while the site still showed its captcha.
+func TestAWaitThatRanOutIsNotShownAsHealthy(t *testing.T) {
+	s := manySearches(2)
+	s.Searches[0].Site, s.Searches[1].Site = "site0.example", "site0.example"
+	for i := range s.Searches {
+		s.Searches[i].LastOutcome = "challenge"
+		s.Searches[i].NextCheck = t0.Add(23 * time.Second)
+	}
+	s.Sites = []poll.SiteSnapshot{{Site: "site0.example", Kind: "challenge", Rung: 2,
+		NextProbe: t0.Add(-time.Second), Searches: 2}}
+	h := newHarness(t, s)
+	w := boundRow(t, h, 0)
+	if want := "site0.example asked for a captcha (challenge page) — trying again now"; w.status.Text != want {
+		t.Errorf("the row says %q, want %q", w.status.Text, want)
+	}
+	if w.status.Importance != widget.WarningImportance || w.icon.Resource.Name() == stateIconOK().Name() {
+		t.Errorf("the row looks healthy: importance %v, icon %s", w.status.Importance, w.icon.Resource.Name())
+	}
+	h.clock.Advance(5 * time.Second)
+	h.u.tick()
+	if !strings.HasSuffix(w.status.Text, "trying again now") {
+		t.Errorf("a tick later the row says %q", w.status.Text)
+	}
+
+	// A sibling went out as the probe: this one waits for it.
+	s.At = h.clock.Now()
+	s.Sites[0].ProbeInFlight = true
+	s.Searches[1].State = poll.StateProbing
+	h.publish(s)
+	if want := "waiting for the probe on site0.example"; boundRow(t, h, 0).status.Text != want {
+		t.Errorf("with the probe out the row says %q, want %q", boundRow(t, h, 0).status.Text, want)
+	}
+
+	// A good answer clears the site: the countdown and the tick come back.
+	s.At = h.clock.Now()
+	s.Sites[0] = poll.SiteSnapshot{Site: "site0.example", Searches: 2}
+	s.Searches[1].State, s.Searches[1].LastOutcome = poll.StateScheduled, "ok"
+	h.publish(s)
+	w = boundRow(t, h, 0)
+	if want := "next check in 0:18"; w.status.Text != want {
+		t.Errorf("after the site answered the row says %q, want %q", w.status.Text, want)
+	}
+	if w.icon.Resource.Name() != stateIconOK().Name() {
+		t.Errorf("after the site answered the icon is %s", w.icon.Resource.Name())
+	}
+}
+
+// TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge is issue 19, rough edge
+// 7: a "1 new" badge stood beside "no new listings at the last check", and no
+// row said when it was last checked.
+func TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge(t *testing.T) {
+	base := poll.SearchSnapshot{Baselined: true, BaselineCount: 25, LastCount: 26, LastOutcome: "ok",
+		LastChecked: t0.Add(-2 * time.Minute)}
+	for _, tc := range []struct {
+		name string
+		edit func(*poll.SearchSnapshot)
+		now  time.Time
+		want string
+	}{
+		{"nothing new, nothing unseen", func(*poll.SearchSnapshot) {}, t0, "checked 13:58 · no new listings"},
+		{"nothing new, one unseen from before", func(s *poll.SearchSnapshot) { s.Unseen = 1 }, t0,
+			"checked 13:58 · nothing newer"},
+		{"unseen from before, page back at the baseline's count", func(s *poll.SearchSnapshot) {
+			s.Unseen, s.LastCount = 2, 25
+		}, t0, "checked 13:58 · nothing newer"},
+		{"two new", func(s *poll.SearchSnapshot) { s.LastNew, s.Unseen = 2, 3 }, t0, "checked 13:58 · 2 new listings"},
+		{"baseline", func(s *poll.SearchSnapshot) { s.LastCount = 25 }, t0,
+			"checked 13:58 · recorded 25 listings as a baseline"},
+		{"yesterday", func(*poll.SearchSnapshot) {}, t0.Add(24 * time.Hour), "checked 14 Jul 13:58 · no new listings"},
+		{"never checked", func(s *poll.SearchSnapshot) { s.LastChecked, s.Baselined = time.Time{}, false }, t0,
+			"the first check records what is already there as a baseline"},
+	} {
+		s := base
+		tc.edit(&s)
+		if got := searchDetail(s, tc.now); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
