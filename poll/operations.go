@@ -341,7 +341,8 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	if strings.TrimSpace(in.Example) != "" {
 		sel, r, err := extract.Example(root, page, in.Example)
 		if err != nil {
-			return dr, fmt.Errorf("poll: %w", err)
+			dr.ExampleProblem = err.Error()
+			return dr, nil
 		}
 		dr.Derived, dr.Listings, dr.Method, dr.Note = sel, r.Listings, r.Method, r.Note
 		dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)

@@ -44,6 +44,9 @@ type DryRun struct {
 	// Derived are the selectors found from SearchInput.Example (Listings are
 	// then what they read); Item "" with listings: none are needed.
 	Derived extract.Selectors
+	// ExampleProblem says, for the user, why SearchInput.Example gave no list
+	// ("" when it did, or none was given); the rest is the page read as usual.
+	ExampleProblem string
 }
 
 // Default and minimum search intervals, and the per-site request gap.

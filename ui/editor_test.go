@@ -245,3 +245,23 @@ func TestTestThisSearchOffersOtherListsAndShowMeOne(t *testing.T) {
 	}
 	h.requireText("Found the list around your listing")
 }
+
+// An example that is not on the page says so beside the field, and the
+// page's result stays.
+func TestShowMeOneProblemKeepsTheResult(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	h.b.dryRun = poll.DryRun{Outcome: "ok", Message: "Found 3 listings on the page.",
+		Listings:       []extract.Listing{{ID: "1", Title: "Altbau am Stadtwald"}},
+		ExampleProblem: "Nothing on this page reads \"Schloss\": paste the title, price or link of one listing exactly as the page shows it."}
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.koeln-wohnen.de/suche")
+	test.Type(e.one.entry, "Schloss")
+	test.Tap(e.one.find)
+	h.q.runNext(t)
+	h.requireText("Found 3 listings on the page.")
+	h.requireText("Altbau am Stadtwald")
+	if !e.one.problem.Visible() || !strings.Contains(e.one.problem.Text, "Nothing on this page reads") {
+		t.Errorf("problem %v %q", e.one.problem.Visible(), e.one.problem.Text)
+	}
+}

@@ -24,6 +24,7 @@ type showOne struct {
 	find    *widget.Button
 	lists   *fyne.Container
 	derived *widget.Label
+	problem *widget.Label // why the example gave no list
 }
 
 func newShowOne(e *searchEditor) *showOne {
@@ -36,9 +37,11 @@ func newShowOne(e *searchEditor) *showOne {
 	o.derived = wrapped("")
 	o.derived.Importance = widget.SuccessImportance
 	o.derived.Hide()
+	o.problem = wrapped("")
+	o.problem.Importance = widget.WarningImportance
+	o.problem.Hide()
 	intro := wrapped("Not the listings you want? Show Notifio one listing of the right list, or pick one of the page's other lists:")
-	intro.Importance = widget.LowImportance
-	o.box = container.NewVBox(o.derived, intro, container.NewBorder(nil, nil, nil, o.find, o.entry), o.lists)
+	o.box = container.NewVBox(o.derived, intro, container.NewBorder(nil, nil, nil, o.find, o.entry), o.problem, o.lists)
 	o.box.Hide()
 	return o
 }
@@ -48,6 +51,7 @@ func (o *showOne) reset() {
 	o.entry.SetText("")
 	o.lists.RemoveAll()
 	o.derived.Hide()
+	o.problem.Hide()
 	o.box.Hide()
 }
 
@@ -56,6 +60,7 @@ func (o *showOne) reset() {
 func (o *showOne) update(res poll.DryRun) {
 	o.lists.RemoveAll()
 	o.derived.Hide()
+	showText(o.problem, res.ExampleProblem)
 	if res.Outcome != "ok" {
 		o.box.Hide()
 		return

@@ -106,6 +106,15 @@ func exampleLine(l Listing) string {
 // user's example.
 var ErrNoExample = errors.New("no listing on this page matches the example")
 
+// exampleError says in the user's words why an example gave no list; it is
+// ErrNoExample for errors.Is.
+type exampleError string
+
+func (e exampleError) Error() string      { return string(e) }
+func (exampleError) Is(target error) bool { return target == ErrNoExample }
+
+func noExample(format string, a ...any) error { return exampleError(fmt.Sprintf(format, a...)) }
+
 // Example finds the listing the user showed (its title, price or link as the
 // browser shows it), the repeated group around it, and selectors that read
 // that group; the result is the page read with them.
@@ -116,7 +125,7 @@ func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Resu
 		if r := pg.inData(example); len(r.Listings) > 0 {
 			return Selectors{}, r, nil // a page that carries its listings as data: read already
 		}
-		return Selectors{}, Result{}, fmt.Errorf("%w: nothing on this page reads %q — paste the title, price or link of one listing exactly as the page shows it", ErrNoExample, example)
+		return Selectors{}, Result{}, noExample("Nothing on this page reads %q: paste the title, price or link of one listing exactly as the page shows it.", example)
 	}
 	var best *candidate
 	all := candidates(pg)
@@ -133,11 +142,11 @@ func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Resu
 		best = &all[i]
 	}
 	if best == nil {
-		return Selectors{}, Result{}, fmt.Errorf("%w: %q is on the page, but not in a list of listings with links — is it the title of one of the results?", ErrNoExample, example)
+		return Selectors{}, Result{}, noExample("%q is on the page, but not in a list of listings with links: is it the title of one of the results?", example)
 	}
 	sel, ok := pg.derive(*best, target)
 	if !ok {
-		return Selectors{}, Result{}, fmt.Errorf("%w: no selector picks out the list around %q", ErrNoExample, example)
+		return Selectors{}, Result{}, noExample("Notifio found %q but no way to pick out the list around it: try another listing's title, or set the selectors under Advanced.", example)
 	}
 	c, err := compileSelectors(sel)
 	if err != nil {

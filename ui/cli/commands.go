@@ -570,6 +570,9 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	printOtherGroups(env, dr.Groups)
+	if dr.ExampleProblem != "" {
+		return &ExitError{Code: 1, Msg: "notifio: " + dr.ExampleProblem}
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -77,6 +78,9 @@ func selectorsFromExample(ctx context.Context, env *Env, svc *poll.Service, in p
 	}
 	if dr.Outcome != "ok" {
 		return extract.Selectors{}, fmt.Errorf("the page could not be read to find the example: %s", dr.Message)
+	}
+	if dr.ExampleProblem != "" {
+		return extract.Selectors{}, errors.New(dr.ExampleProblem)
 	}
 	if dr.Derived.Item == "" {
 		fmt.Fprintln(env.Stdout, "Notifio reads this page's listings automatically; no selectors needed.")

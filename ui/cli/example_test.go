@@ -64,7 +64,7 @@ func TestSearchAddByExample(t *testing.T) {
 	if err != nil || len(ss) != 1 || !strings.HasPrefix(ss[0].Selectors.Item, "li") {
 		t.Errorf("saved searches %+v (%v), want one with an item selector for the list's li", ss, err)
 	}
-	if code, _, errOut = run(t, dir, "search", "add", "--example", "Schloss am Meer", srv.URL+"/suche2"); code == 0 || !strings.Contains(errOut, "nothing on this page reads") {
+	if code, _, errOut = run(t, dir, "search", "add", "--example", "Schloss am Meer", srv.URL+"/suche2"); code == 0 || !strings.Contains(errOut, "Nothing on this page reads") {
 		t.Errorf("an example not on the page: exit %d %q", code, errOut)
 	}
 }
