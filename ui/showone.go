@@ -70,7 +70,7 @@ func (o *showOne) update(res poll.DryRun) {
 		showText(o.derived, fmt.Sprintf("Found the list around your listing: %d listings. Notifio reads it with the selectors now under Advanced; Save keeps them.", len(res.Listings)))
 	}
 	for _, g := range res.Groups {
-		if g.Chosen || g.Count < 2 || g.Selectors == res.Derived {
+		if g.Count < 2 || g.Chosen && res.Method != extract.MethodSelectors || shown(g, res.Listings) {
 			continue
 		}
 		g := g
@@ -99,4 +99,14 @@ func (o *showOne) setSelectors(sel extract.Selectors) {
 	o.e.link.SetText(sel.Link)
 	o.e.title.SetText(sel.Title)
 	o.e.price.SetText(sel.Price)
+}
+
+// shown reports a group whose first listing is the first one shown: the list
+// being read already.
+func shown(g extract.Group, ls []extract.Listing) bool {
+	if len(ls) == 0 {
+		return false
+	}
+	first, _, _ := strings.Cut(g.Example, " · ")
+	return strings.TrimSuffix(first, "…") != "" && strings.HasPrefix(ls[0].Title, strings.TrimSuffix(first, "…"))
 }
