@@ -80,6 +80,12 @@ func Backoff(attempts int) time.Duration {
 	return backoffSteps[i]
 }
 
+// jittered is Backoff(attempts) less up to a fifth, drawn from random.
+func jittered(attempts int, random func() float64) time.Duration {
+	d := Backoff(attempts)
+	return d - time.Duration(float64(d)*0.2*random())
+}
+
 // Relay delivers the outbox: it sends due items one at a time and marks each
 // sent only after the server accepted it. Temporary failures are retried with
 // backoff and jitter (attempts counted, no limit: a long outage ends with
@@ -434,8 +440,7 @@ func (r *Relay) fail(item storage.OutboxItem, err error) error {
 		return r.needsAttention(item, err, hint)
 	}
 	attempts := item.Attempts + 1
-	d := Backoff(attempts)
-	d -= time.Duration(float64(d) * 0.2 * r.random())
+	d := jittered(attempts, r.random)
 	next := r.now().Add(d)
 	words := errWords(err)
 	if merr := r.outbox.MarkRetry(item.ID, attempts, next, words); merr != nil {
