@@ -47,6 +47,10 @@ type RelayOptions struct {
 	// something, so observers (the window's outbox banner) can refresh. It must
 	// not block.
 	OnChange func()
+	// AlsoWake, if set, is called by Wake: the poller wakes the email relay
+	// after queueing a digest, and the push relay (PushRelay.Wake) must hear
+	// it too. It must not block.
+	AlsoWake func()
 }
 
 // The backoff after the n-th consecutive temporary failure of an item: 30 s,
@@ -109,6 +113,7 @@ type Relay struct {
 	batch  int
 	wake   chan struct{}
 	change func()
+	also   func()
 
 	sendMu sync.Mutex // one pass, hence one send, at a time
 
@@ -139,6 +144,7 @@ func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOpt
 		batch:  opts.BatchSize,
 		wake:   make(chan struct{}, 1),
 		change: opts.OnChange,
+		also:   opts.AlsoWake,
 	}
 	if r.now == nil {
 		r.now = time.Now
@@ -161,6 +167,9 @@ func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOpt
 // Wake makes Run look at the outbox now: after a poll queued a digest, or the
 // email settings changed. It never blocks.
 func (r *Relay) Wake() {
+	if r.also != nil {
+		r.also()
+	}
 	select {
 	case r.wake <- struct{}{}:
 	default:
