@@ -229,3 +229,17 @@ func TestCheckServiceURL(t *testing.T) {
 		t.Errorf("display shows a secret: %q", d)
 	}
 }
+
+// Services quote their API URLs in errors, tokens and all: none reaches the
+// outbox or a log.
+func TestPushErrorsCarryNoSecrets(t *testing.T) {
+	raw := "telegram://123456:AAHsecretTOKEN@telegram?chats=-100998877"
+	err := fmt.Errorf("posting to https://api.telegram.org/bot123456:AAHsecretTOKEN/sendMessage for chat -100998877: 400 Bad Request")
+	d := pushFail(err, raw)
+	if w := errWords(d); strings.Contains(w, "AAHsecretTOKEN") || strings.Contains(w, "-100998877") {
+		t.Errorf("secrets in %q", w)
+	}
+	if d.Temporary || d.Code != 400 || d.Hint != hintPushRefused {
+		t.Errorf("a 400 is permanent: %+v", d)
+	}
+}
