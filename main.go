@@ -125,7 +125,7 @@ func runWindow(dir string, logger *slog.Logger) int {
 	return 0
 }
 
-// watcher is the running core behind the window: database, poll loop, relay.
+// watcher is the running core behind the window: database, poll loop, relays.
 type watcher struct {
 	dir    string
 	log    *slog.Logger
@@ -141,8 +141,10 @@ func (w *watcher) start(a fyne.App, db *storage.DB) error {
 	w.db = db
 	secrets := notify.NewSecrets(w.dir)
 	var svc *poll.Service
+	onChange := func() { svc.OutboxChanged() }
+	pushRelay := notify.NewPushRelay(db, secrets.ServiceURL, notify.RelayOptions{Logger: w.log, OnChange: onChange})
 	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: w.log,
-		OnChange: func() { svc.OutboxChanged() }})
+		OnChange: onChange, AlsoWake: pushRelay.Wake})
 	var u *ui.UI
 	var uiMu sync.Mutex
 	svc, err := poll.New(db, poll.Options{
@@ -164,8 +166,9 @@ func (w *watcher) start(a fyne.App, db *storage.DB) error {
 	uiMu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
-	w.wg.Add(2)
+	w.wg.Add(3)
 	go func() { defer w.wg.Done(); _ = relay.Run(ctx) }()
+	go func() { defer w.wg.Done(); _ = pushRelay.Run(ctx) }()
 	go func() {
 		defer w.wg.Done()
 		if err := svc.Run(ctx); err != nil {

@@ -21,7 +21,7 @@ import (
 // parent then restarts the relay on the same database.
 
 const (
-	envCrashChild = "NOTIFIO_TEST_CRASH_CHILD" // "send" or "commit"
+	envCrashChild = "NOTIFIO_TEST_CRASH_CHILD" // "send", "commit" or "push"
 	envCrashDir   = "NOTIFIO_TEST_CRASH_DIR"
 	envCrashPort  = "NOTIFIO_TEST_CRASH_PORT"
 )
@@ -48,6 +48,11 @@ func TestCrashChild(t *testing.T) {
 		cfg := Config{Host: "127.0.0.1", Port: port, Security: SecurityNone,
 			From: "alerts@example.com", To: []string{"me@example.com"}, Timeout: 30 * time.Second}
 		r := NewRelay(db, staticCfg(cfg, ""), RelayOptions{Logger: quietLogger()})
+		sent, err := r.SendDue(context.Background())
+		t.Fatalf("not killed: sent %d, err %v", sent, err)
+	case "push":
+		url := "ntfy://127.0.0.1:" + os.Getenv(envCrashPort) + "/flats?scheme=http"
+		r := NewPushRelay(db, urlsOf(map[string]string{"phone": url}), RelayOptions{Logger: quietLogger()})
 		sent, err := r.SendDue(context.Background())
 		t.Fatalf("not killed: sent %d, err %v", sent, err)
 	}

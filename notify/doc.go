@@ -19,4 +19,11 @@
 //     with the server's words and a hint. Nothing is deleted unsent, so a crash
 //     between the server's acceptance and the "sent" commit can only cause a
 //     duplicate, which carries the same Message-ID as the first copy.
+//
+// The push half (shoutrrr service URLs: ntfy, Telegram, Pushover, …) shares the
+// outbox, the backoff and DeliveryError: CheckServiceURL and DisplayURL for
+// what the user enters, Secrets.SetServiceURL for keeping the URL (a secret as
+// a whole) in the keyring, ComposePush for a lock-screen message, SendPush, and
+// PushRelay, which sends each channel's due items as one push and holds them
+// through the channel's quiet hours (ParseQuiet).
 package notify

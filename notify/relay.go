@@ -47,6 +47,10 @@ type RelayOptions struct {
 	// something, so observers (the window's outbox banner) can refresh. It must
 	// not block.
 	OnChange func()
+	// AlsoWake, if set, is called by Wake: the poller wakes the email relay
+	// after queueing a digest, and the push relay (PushRelay.Wake) must hear
+	// it too. It must not block.
+	AlsoWake func()
 }
 
 // The backoff after the n-th consecutive temporary failure of an item: 30 s,
@@ -80,6 +84,12 @@ func Backoff(attempts int) time.Duration {
 	return backoffSteps[i]
 }
 
+// jittered is Backoff(attempts) less up to a fifth, drawn from random.
+func jittered(attempts int, random func() float64) time.Duration {
+	d := Backoff(attempts)
+	return d - time.Duration(float64(d)*0.2*random())
+}
+
 // Relay delivers the outbox: it sends due items one at a time and marks each
 // sent only after the server accepted it. Temporary failures are retried with
 // backoff and jitter (attempts counted, no limit: a long outage ends with
@@ -103,6 +113,7 @@ type Relay struct {
 	batch  int
 	wake   chan struct{}
 	change func()
+	also   func()
 
 	sendMu sync.Mutex // one pass, hence one send, at a time
 
@@ -133,6 +144,7 @@ func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOpt
 		batch:  opts.BatchSize,
 		wake:   make(chan struct{}, 1),
 		change: opts.OnChange,
+		also:   opts.AlsoWake,
 	}
 	if r.now == nil {
 		r.now = time.Now
@@ -155,6 +167,9 @@ func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOpt
 // Wake makes Run look at the outbox now: after a poll queued a digest, or the
 // email settings changed. It never blocks.
 func (r *Relay) Wake() {
+	if r.also != nil {
+		r.also()
+	}
 	select {
 	case r.wake <- struct{}{}:
 	default:
@@ -434,8 +449,7 @@ func (r *Relay) fail(item storage.OutboxItem, err error) error {
 		return r.needsAttention(item, err, hint)
 	}
 	attempts := item.Attempts + 1
-	d := Backoff(attempts)
-	d -= time.Duration(float64(d) * 0.2 * r.random())
+	d := jittered(attempts, r.random)
 	next := r.now().Add(d)
 	words := errWords(err)
 	if merr := r.outbox.MarkRetry(item.ID, attempts, next, words); merr != nil {

@@ -195,10 +195,15 @@ func (s *Secrets) writeFile(acct, password string) error {
 	if strings.ContainsAny(password, "\r\n") || strings.ContainsAny(acct, "\r\n") {
 		return errors.New("line breaks are not allowed in the username or password")
 	}
+	return s.writePrivate(s.path(), []byte(acct+"\n"+password+"\n"))
+}
+
+// writePrivate replaces the file at path with data, mode 0600, atomically.
+func (s *Secrets) writePrivate(path string, data []byte) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(s.dir, PasswordFile+".tmp*")
+	f, err := os.CreateTemp(s.dir, filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
@@ -208,7 +213,7 @@ func (s *Secrets) writeFile(acct, password string) error {
 		f.Close()
 		return err
 	}
-	if _, err := f.WriteString(acct + "\n" + password + "\n"); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
 	}
@@ -219,7 +224,7 @@ func (s *Secrets) writeFile(acct, password string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, s.path())
+	return os.Rename(tmp, path)
 }
 
 var errKeyringTimeout = errors.New("the system keyring did not answer")

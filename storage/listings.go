@@ -18,7 +18,8 @@ const appendFill = 0.9
 // CommitPoll records one successful poll of a search in one transaction: the
 // listings in found not seen before (by Listing.ID, which the caller has
 // site-namespaced) are marked seen with FirstSeen = now and, unless this is the
-// search's first successful poll, one digest outbox item carrying exactly them
+// search's first successful poll, one digest outbox item per channel (email
+// and each push channel that wants it; see queueDigests) carrying exactly them
 // is queued (pending, due now). The first successful poll is the baseline: its
 // listings are recorded silently and the search is marked Baselined. The search's
 // LastCount and LastPolled are updated too. Either all of this is stored or, on
@@ -103,32 +104,19 @@ func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (Commit
 				return err
 			}
 		} else if len(fresh) > 0 {
-			ob := tx.Bucket(bucketOutbox)
-			ob.FillPercent = appendFill
-			id, err := ob.NextSequence()
-			if err != nil {
-				return err
-			}
-			item := OutboxItem{
-				ID:          id,
+			ids, err := d.queueDigests(tx, OutboxItem{
 				SearchID:    s.ID,
 				SearchName:  s.Name,
 				SearchURL:   s.URL,
 				Listings:    fresh,
 				Created:     now,
-				MessageID:   fmt.Sprintf("<outbox-%d.%s.%s@notifio.local>", id, s.ID, d.instance),
 				State:       OutboxPending,
 				NextAttempt: now,
-			}
-			if err := putJSON(ob, u64(id), item); err != nil {
+			}, EventNewListings)
+			if err != nil {
 				return err
 			}
-			open := tx.Bucket(bucketOutboxOpen)
-			open.FillPercent = appendFill
-			if err := open.Put(u64(id), nil); err != nil {
-				return err
-			}
-			res.New, res.OutboxID = fresh, id
+			res.New, res.OutboxID, res.OutboxIDs = fresh, ids[0], ids
 		}
 		s.LastCount, s.LastPolled = len(onPage), now
 		return putJSON(sb, []byte(s.ID), s)

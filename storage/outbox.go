@@ -9,13 +9,25 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// DueOutbox returns up to limit pending items whose NextAttempt is not after now,
-// oldest first (all of them when limit <= 0).
+// DueOutbox returns up to limit pending email items (Channel "") whose
+// NextAttempt is not after now, oldest first (all of them when limit <= 0).
+// The push channels' items are DueChannelOutbox's.
 func (d *DB) DueOutbox(now time.Time, limit int) ([]OutboxItem, error) {
+	return d.due(now, limit, false)
+}
+
+// NextOutboxDue is the earliest NextAttempt among pending email items; false
+// when none is pending (or the outbox cannot be read).
+func (d *DB) NextOutboxDue() (time.Time, bool) {
+	return d.nextDue(false)
+}
+
+// due lists the due pending items of email (push false) or of the push channels.
+func (d *DB) due(now time.Time, limit int, push bool) ([]OutboxItem, error) {
 	var out []OutboxItem
 	err := d.view("reading the outbox", func(tx *bolt.Tx) error {
 		return d.forEachOpen(tx, func(it OutboxItem) bool {
-			if it.State == OutboxPending && !it.NextAttempt.After(now) {
+			if it.State == OutboxPending && (it.Channel != "") == push && !it.NextAttempt.After(now) {
 				out = append(out, it)
 			}
 			return limit <= 0 || len(out) < limit
@@ -24,14 +36,12 @@ func (d *DB) DueOutbox(now time.Time, limit int) ([]OutboxItem, error) {
 	return out, err
 }
 
-// NextOutboxDue is the earliest NextAttempt among pending items; false when none
-// is pending (or the outbox cannot be read).
-func (d *DB) NextOutboxDue() (time.Time, bool) {
+func (d *DB) nextDue(push bool) (time.Time, bool) {
 	var next time.Time
 	found := false
 	_ = d.view("reading the outbox", func(tx *bolt.Tx) error {
 		return d.forEachOpen(tx, func(it OutboxItem) bool {
-			if it.State == OutboxPending && (!found || it.NextAttempt.Before(next)) {
+			if it.State == OutboxPending && (it.Channel != "") == push && (!found || it.NextAttempt.Before(next)) {
 				next, found = it.NextAttempt, true
 			}
 			return true

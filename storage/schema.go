@@ -35,6 +35,8 @@ var (
 	bucketBackoff = []byte("backoff")
 	// bucketSites: site → JSON, per-site information the poller keeps.
 	bucketSites = []byte("sites")
+	// bucketChannels: channel name → JSON Channel (push channels).
+	bucketChannels = []byte("channels")
 
 	keySchema          = []byte("schema")
 	keyInstance        = []byte("instance")
@@ -46,7 +48,7 @@ var (
 // allBuckets are the top-level buckets every current database has.
 var allBuckets = [][]byte{
 	bucketMeta, bucketSearches, bucketListings, bucketOutbox, bucketOutboxOpen,
-	bucketSettings, bucketBackoff, bucketSites,
+	bucketSettings, bucketBackoff, bucketSites, bucketChannels,
 }
 
 // migration brings the database from schema version i to i+1, where i is its
@@ -70,6 +72,12 @@ var migrations = []migration{
 			return err
 		}
 		return tx.Bucket(bucketMeta).Put(keyInstance, []byte(hex.EncodeToString(id)))
+	}},
+	// Outbox items carry a channel from here on: an older binary must not read
+	// push items as emails, so it refuses this schema.
+	{name: "push channels", up: func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(bucketChannels)
+		return err
 	}},
 }
 

@@ -61,9 +61,14 @@ const (
 	OutboxNeedsAttention OutboxState = "needs_attention"
 )
 
-// OutboxItem is one digest email waiting to be (or having been) sent.
+// OutboxItem is one digest waiting to be (or having been) sent on one
+// channel: email when Channel is "", else the push channel of that name.
 type OutboxItem struct {
-	ID          uint64      `json:"id"`
+	ID uint64 `json:"id"`
+	// Channel is the push channel's name; "" is email.
+	Channel string `json:"channel,omitempty"`
+	// Event is what the item announces; "" is EventNewListings.
+	Event       Event       `json:"event,omitempty"`
 	SearchID    string      `json:"search_id"`
 	SearchName  string      `json:"search_name"`
 	SearchURL   string      `json:"search_url"`
@@ -87,8 +92,11 @@ type CommitResult struct {
 	// listings were recorded silently; BaselineCount says how many.
 	Baseline      bool
 	BaselineCount int
-	// OutboxID is the digest queued for New (0 when nothing was queued).
+	// OutboxID is the first digest queued for New (0 when nothing was queued):
+	// email's when email gets it, else the first push channel's.
 	OutboxID uint64
+	// OutboxIDs are all the items queued for New, one per channel.
+	OutboxIDs []uint64
 }
 
 // Recovery tells what Open did about a damaged or missing database, so the UI or

@@ -132,6 +132,7 @@ func init() {
 		"once":     {"check every search once, send the emails, exit (for cron)", "notifio once", cmdOnce},
 		"search":   {"add, list, remove, pause or resume searches", "notifio search add|list|remove|pause|resume ...", cmdSearch},
 		"email":    {"set up email and send a test email", "notifio email set|test|show|retry ...", cmdEmail},
+		"push":     {"alerts on the phone: ntfy, Telegram, Pushover, Gotify, …", "notifio push add|list|test|remove ...", cmdPush},
 		"sites":    {"show each site's backoff state and why", "notifio sites [--json]", cmdSites},
 		"listings": {"show the listings seen, newest first", "notifio listings [SEARCH_ID] [--json]", cmdListings},
 		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] [--item SEL --link SEL --title SEL --price SEL] URL", cmdCheck},
@@ -201,7 +202,7 @@ Usage:
   notifio COMMAND [options]    run headless
 
 Commands:`)
-	for _, name := range []string{"run", "once", "search", "email", "sites", "listings", "check", "extract"} {
+	for _, name := range []string{"run", "once", "search", "email", "push", "sites", "listings", "check", "extract"} {
 		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprintln(w, `

@@ -46,8 +46,9 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	defer stop()
 	secrets := newSecrets(dir)
 	var svc *poll.Service
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger,
-		OnChange: func() { svc.OutboxChanged() }})
+	relayOpts := notify.RelayOptions{Logger: env.Logger, OnChange: func() { svc.OutboxChanged() }}
+	pushRelay := newPushRelay(env, db, dir, &relayOpts)
+	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), relayOpts)
 	opts := env.serviceOptions(dir)
 	opts.Relay = relay
 	svc, err = poll.New(db, opts)
@@ -68,12 +69,17 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 		env.Logger.Warn("emails need attention and are not sent", "count", n, "err", snap.Outbox.LastError,
 			"hint", snap.Outbox.Hint, "what_to_do", emailAttentionHint)
 	}
-	relayDone := make(chan struct{})
+	relayDone := make(chan struct{}, 2)
 	go func() {
-		defer close(relayDone)
+		defer func() { relayDone <- struct{}{} }()
 		relay.Run(ctx)
 	}()
+	go func() {
+		defer func() { relayDone <- struct{}{} }()
+		pushRelay.Run(ctx)
+	}()
 	err = svc.Run(ctx)
+	<-relayDone
 	<-relayDone
 	env.Logger.Info("notifio stopped cleanly")
 	return err
@@ -98,8 +104,10 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	defer stop()
 	secrets := newSecrets(dir)
 	var svc *poll.Service
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: env.Logger,
-		OnChange: func() { svc.OutboxChanged() }}) // the exit code reads the outbox summary
+	relayOpts := notify.RelayOptions{Logger: env.Logger,
+		OnChange: func() { svc.OutboxChanged() }} // the exit code reads the outbox summary
+	pushRelay := newPushRelay(env, db, dir, &relayOpts)
+	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), relayOpts)
 	opts := env.serviceOptions(dir)
 	opts.Relay = relay
 	svc, err = poll.New(db, opts)
@@ -111,7 +119,11 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	results := svc.Once(ctx)
 	drainCtx, cancel := context.WithTimeout(ctx, *wait)
 	defer cancel()
+	pushErr := drainPush(drainCtx, db, pushRelay)
 	sendErr := drain(drainCtx, db, relay)
+	if sendErr == nil || errors.Is(sendErr, notify.ErrNotConfigured) {
+		sendErr = errors.Join(sendErr, pushErr)
+	}
 	snap := svc.Snapshot()
 	if env.JSON {
 		_ = env.printJSON(map[string]any{"searches": results, "outbox": snap.Outbox})
@@ -130,20 +142,42 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	}
 	switch {
 	case snap.Outbox.NeedsAttention > 0:
-		msg := fmt.Sprintf("notifio: %d email(s) need attention: %s", snap.Outbox.NeedsAttention, snap.Outbox.LastError)
+		msg := fmt.Sprintf("notifio: %d alert(s) need attention: %s", snap.Outbox.NeedsAttention, snap.Outbox.LastError)
 		if snap.Outbox.Hint != "" {
 			msg += " — " + snap.Outbox.Hint
 		}
 		msg += "\n" + emailAttentionHint
 		return &ExitError{Code: 1, Msg: msg}
 	case snap.Outbox.Pending > 0:
-		msg := fmt.Sprintf("notifio: %d email(s) could not be sent yet; they stay queued for the next run", snap.Outbox.Pending)
+		msg := fmt.Sprintf("notifio: %d alert(s) could not be sent yet (or wait for quiet hours to end); they stay queued for the next run", snap.Outbox.Pending)
 		if sendErr != nil {
 			msg += ": " + userMessage(sendErr)
 		}
 		return &ExitError{Code: 1, Msg: msg}
 	}
 	return nil
+}
+
+// drainPush sends the pushes due now and retries temporary failures until
+// nothing is due within ctx's time; pushes held for quiet hours stay queued.
+func drainPush(ctx context.Context, db *storage.DB, relay *notify.PushRelay) error {
+	for {
+		if _, err := relay.SendDue(ctx); err != nil {
+			return err
+		}
+		next, ok := db.NextChannelDue()
+		deadline, has := ctx.Deadline()
+		if !ok || (has && next.After(deadline)) {
+			return nil
+		}
+		t := time.NewTimer(max(time.Until(next), 0))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+	}
 }
 
 // drain sends the outbox until nothing is pending or ctx ends.

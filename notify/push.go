@@ -1,0 +1,295 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nicholas-fedor/shoutrrr/pkg/format"
+	"github.com/nicholas-fedor/shoutrrr/pkg/router"
+	"github.com/nicholas-fedor/shoutrrr/pkg/types"
+	"github.com/nicholas-fedor/shoutrrr/pkg/util/jsonclient"
+
+	"notifio/storage"
+)
+
+// PushTimeout bounds one push to a service.
+const PushTimeout = 30 * time.Second
+
+// pushSchemes are the services offered by name in errors and help; shoutrrr
+// knows more, and every scheme it knows is accepted.
+var pushSchemes = []string{"ntfy", "telegram", "pushover", "gotify", "discord", "slack", "matrix", "generic"}
+
+// CheckServiceURL checks a push service URL the user gave and returns its
+// scheme, or an error that says what to fix (an unknown scheme lists the known
+// ones). It contacts nothing.
+func CheckServiceURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return "", fmt.Errorf("%q is not a service URL: write it like ntfy://ntfy.sh/your-topic (services: %s)",
+			sanitizeLine(maskURL(raw), 80), strings.Join(pushSchemes, ", "))
+	}
+	scheme := strings.ToLower(strings.SplitN(u.Scheme, "+", 2)[0])
+	r, _ := router.New(nil)
+	if !slices.Contains(r.ListServices(), scheme) {
+		return "", fmt.Errorf("unknown push service %q: use one of %s (e.g. ntfy://ntfy.sh/your-topic)",
+			sanitizeLine(scheme, 30), strings.Join(pushSchemes, ", "))
+	}
+	if _, err := r.Locate(raw); err != nil {
+		return "", fmt.Errorf("the %s URL is not complete or not valid (%v): see the service's URL format in Notifio's README", scheme, redactURL(err.Error(), raw))
+	}
+	return scheme, nil
+}
+
+// DisplayURL is the service URL with everything that may be a secret masked
+// (user info, path and query values): for lists and logs.
+func DisplayURL(raw string) string { return maskURL(raw) }
+
+func maskURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return "(not a URL)"
+	}
+	out := u.Scheme + "://"
+	if u.User != nil {
+		out += "***@"
+	}
+	out += u.Host
+	if strings.Trim(u.Path, "/") != "" {
+		out += "/***"
+	}
+	if u.RawQuery != "" {
+		keys := make([]string, 0)
+		for k := range u.Query() {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out += "?" + strings.Join(keys, "=…&") + "=…"
+	}
+	return out
+}
+
+// urlSecrets are the parts of a service URL that may be secret: user info,
+// path segments, query values, and the host (Discord and Pushover keep tokens
+// there). Short ones are left alone (see redact).
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return []string{raw}
+	}
+	out := []string{raw}
+	if u.User != nil {
+		out = append(out, u.User.Username())
+		if p, ok := u.User.Password(); ok {
+			out = append(out, p)
+		}
+	}
+	out = append(out, u.Hostname())
+	out = append(out, strings.Split(u.Path, "/")...)
+	for _, vs := range u.Query() {
+		out = append(out, vs...)
+	}
+	return out
+}
+
+// redactURL removes every secret part of raw from s.
+func redactURL(s, raw string) string {
+	parts := urlSecrets(raw)
+	sort.Slice(parts, func(i, j int) bool { return len(parts[i]) > len(parts[j]) })
+	for _, p := range parts {
+		if ip := net.ParseIP(p); ip != nil || p == "localhost" {
+			continue // an address is not a secret, and it helps the user
+		}
+		s = redact(s, p)
+	}
+	return s
+}
+
+// PushMessage is what one push says: fit for a lock screen.
+type PushMessage struct {
+	Title string
+	Body  string
+	// Link is the one listing's link, for services that open it on a tap.
+	Link string
+}
+
+// ComposePush builds one push for items (one channel's due items): for one
+// listing its title, price, size and rooms, district and link; for several the
+// count and the first three. Several items (after quiet hours) make one summary.
+func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
+	type entry struct {
+		l    storage.Listing
+		link string
+	}
+	var all []entry
+	searches := map[string]string{}
+	for _, it := range items {
+		base := httpURL(it.SearchURL)
+		searches[it.SearchID] = searchName(it, base)
+		for _, l := range it.Listings {
+			all = append(all, entry{l, siteLink(l.URL, base)})
+		}
+	}
+	if len(all) == 0 {
+		return PushMessage{}, errors.New("the outbox items have no listings")
+	}
+	var m PushMessage
+	if len(searches) == 1 {
+		for _, name := range searches {
+			m.Title = fmt.Sprintf("%d new on %s", len(all), name)
+		}
+	} else {
+		m.Title = fmt.Sprintf("%d new on %d searches", len(all), len(searches))
+	}
+	var b strings.Builder
+	for i, e := range all {
+		if i == 3 {
+			fmt.Fprintf(&b, "… and %d more\n", len(all)-3)
+			break
+		}
+		b.WriteString(orDefault(sanitizeLine(e.l.Title, 120), "(no title)") + "\n")
+		if facts := pushFacts(e.l); facts != "" {
+			b.WriteString(facts + "\n")
+		}
+		if e.link != "" {
+			b.WriteString(e.link + "\n")
+		}
+	}
+	m.Body = strings.TrimRight(b.String(), "\n")
+	if len(all) == 1 {
+		m.Link = all[0].link
+	}
+	return m, nil
+}
+
+// pushFacts is "900 € · 60 m² · 2 rooms · Kreuzberg".
+func pushFacts(l storage.Listing) string {
+	var parts []string
+	for _, s := range []string{sanitizeLine(l.Price, 40), details(l), sanitizeLine(l.Location, 60)} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// SendPush sends m to the service at rawURL. Every error is a *DeliveryError
+// (Code the HTTP status where the service answered with one) with the secret
+// parts of the URL taken out of its words.
+func SendPush(ctx context.Context, rawURL string, m PushMessage) error {
+	r, _ := router.New(nil)
+	svc, err := r.Locate(rawURL)
+	if err != nil {
+		return pushFail(fmt.Errorf("the service URL is not valid: %w", err), rawURL)
+	}
+	params := types.Params{}
+	body := m.Body
+	keys := format.NewPropKeyResolver(format.GetServiceConfig(svc))
+	if _, err := keys.Get("title"); err == nil {
+		params.SetTitle(m.Title)
+	} else {
+		body = m.Title + "\n" + body
+	}
+	if _, err := keys.Get("click"); err == nil && m.Link != "" {
+		params["click"] = m.Link
+	}
+	ctx, cancel := context.WithTimeout(ctx, PushTimeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- svc.Send(body, &params) }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		// The send goes on (shoutrrr takes no context) and ends with the
+		// services' own 10 s client timeouts.
+		err = ctx.Err()
+	}
+	if err != nil {
+		return pushFail(err, rawURL)
+	}
+	return nil
+}
+
+// Hints for push failures.
+const (
+	hintPushAuth     = "The service refused the token or password in the channel's URL: check it in the service's app or website, then run \"notifio push remove NAME\" and \"notifio push add\" with the right URL"
+	hintPushNotFound = "The service does not know this topic, chat or webhook: check the channel's URL (for Telegram: send /start to your bot and check the chat ID)"
+	hintPushRefused  = "The service refused the message; see its words above, and check the channel's URL"
+	hintPushBusy     = "The service is temporarily unavailable; Notifio retries automatically"
+	hintPushNetwork  = "Could not reach the service: check your internet connection and the server in the channel's URL; Notifio keeps retrying"
+	hintPushURL      = "Run \"notifio push remove NAME\" and add the channel again with a complete URL"
+)
+
+// pushFail classifies a push error as temporary or not, with a hint.
+func pushFail(err error, rawURL string) *DeliveryError {
+	code := httpStatus(err)
+	d := &DeliveryError{Err: &redactedError{msg: redactURL(err.Error(), rawURL), err: err}, Code: code}
+	msg := strings.ToLower(err.Error())
+	switch {
+	case errors.Is(err, router.ErrUnknownService) || errors.Is(err, router.ErrInitializeFailed) ||
+		errors.Is(err, router.ErrParseURLFailed):
+		d.Hint = hintPushURL
+	case code == http.StatusUnauthorized || code == http.StatusForbidden || strings.Contains(msg, "unauthorized"):
+		d.Hint = hintPushAuth
+	case code == http.StatusNotFound || strings.Contains(msg, "chat not found"):
+		d.Hint = hintPushNotFound
+	case code == http.StatusTooManyRequests || code == http.StatusRequestTimeout || code >= 500:
+		d.Temporary, d.Hint = true, hintPushBusy
+	case code >= 400:
+		d.Hint = hintPushRefused
+	default:
+		// Network trouble, timeouts and anything unknown: retry rather than
+		// give up on an alert.
+		d.Temporary, d.Hint = true, hintPushNetwork
+	}
+	return d
+}
+
+// redactedError shows words without secrets and keeps the cause for errors.Is.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+var (
+	// "401 Unauthorized", as services quote net/http's Status.
+	statusText = regexp.MustCompile(`\b([1-5][0-9][0-9]) [A-Z][A-Za-z -]+`)
+	// ntfy's own error codes: 40101 is HTTP 401.
+	ntfyCode = regexp.MustCompile(`\(([1-5][0-9][0-9])[0-9][0-9]\)`)
+	httpWord = regexp.MustCompile(`(?i)\b(?:HTTP|status(?: code)?)[: ]+([1-5][0-9][0-9])\b`)
+)
+
+// httpStatus finds the HTTP status a service answered with in err, 0 if none.
+func httpStatus(err error) int {
+	var je jsonclient.Error
+	if errors.As(err, &je) && je.StatusCode != 0 {
+		return je.StatusCode
+	}
+	s := err.Error()
+	for _, m := range statusText.FindAllStringSubmatch(s, -1) {
+		code, _ := strconv.Atoi(m[1])
+		if t := http.StatusText(code); t != "" && strings.Contains(s, m[1]+" "+t) {
+			return code
+		}
+	}
+	for _, re := range []*regexp.Regexp{ntfyCode, httpWord} {
+		if m := re.FindStringSubmatch(s); m != nil {
+			code, _ := strconv.Atoi(m[1])
+			return code
+		}
+	}
+	return 0
+}

@@ -1,0 +1,204 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Event is what an outbox item announces; a push channel chooses the events it
+// gets. Price drops and health alerts are not queued yet: they are named here so
+// that a channel's choice already covers them when they are.
+type Event string
+
+// The events.
+const (
+	EventNewListings Event = "new_listings"
+	EventPriceDrop   Event = "price_drop"
+	EventHealth      Event = "health"
+)
+
+// Events are all events, in the order they are offered to the user.
+var Events = []Event{EventNewListings, EventPriceDrop, EventHealth}
+
+// Channel is a push channel (ntfy, Telegram, …): where the outbox delivers
+// besides email. Its service URL holds secrets and lives in the OS keyring
+// (notify's Secrets); storage keeps what routing and the user's lists need.
+// The zero value of an optional field means "everything": no Searches is every
+// search, no Events is new listings only, no Quiet is no quiet hours.
+type Channel struct {
+	Name string `json:"name"`
+	// Service is the URL scheme, e.g. "ntfy" or "telegram".
+	Service string `json:"service"`
+	// Display is the service URL with its secrets masked, for lists.
+	Display  string   `json:"display"`
+	Searches []string `json:"searches,omitempty"`
+	Events   []Event  `json:"events,omitempty"`
+	// Quiet is the quiet hours, "23:00-07:00" in local time (notify parses it).
+	Quiet   string    `json:"quiet,omitempty"`
+	Created time.Time `json:"created"`
+}
+
+// Wants reports whether the channel gets event for the search.
+func (c Channel) Wants(event Event, searchID string) bool {
+	events := c.Events
+	if len(events) == 0 {
+		events = []Event{EventNewListings}
+	}
+	if !slices.Contains(events, event) {
+		return false
+	}
+	return len(c.Searches) == 0 || slices.Contains(c.Searches, searchID)
+}
+
+// ErrExists means a channel of that name exists already.
+var ErrExists = errors.New("it exists already")
+
+// AddChannel stores a new channel; ErrExists if the name is taken.
+func (d *DB) AddChannel(c Channel) error {
+	if c.Name == "" {
+		return errors.New("saving a channel: the name is empty")
+	}
+	return d.update("saving channel "+c.Name, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketChannels)
+		if b.Get([]byte(c.Name)) != nil {
+			return fmt.Errorf("channel %q: %w", c.Name, ErrExists)
+		}
+		return putJSON(b, []byte(c.Name), c)
+	})
+}
+
+// ListChannels returns every channel, by name.
+func (d *DB) ListChannels() ([]Channel, error) {
+	var out []Channel
+	err := d.view("reading the channels", func(tx *bolt.Tx) error {
+		out = readChannels(tx, d)
+		return nil
+	})
+	return out, err
+}
+
+// RemoveChannel deletes a channel and, in the same transaction, its unsent
+// outbox items: the only way an item leaves the outbox unsent is the user
+// saying the channel is gone. ErrNotFound if there is no such channel.
+func (d *DB) RemoveChannel(name string) error {
+	return d.update("removing channel "+name, func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketChannels)
+		if b.Get([]byte(name)) == nil {
+			return fmt.Errorf("channel %q: %w", name, ErrNotFound)
+		}
+		var drop []uint64
+		if err := d.forEachOpen(tx, func(it OutboxItem) bool {
+			if it.Channel == name {
+				drop = append(drop, it.ID)
+			}
+			return true
+		}); err != nil {
+			return err
+		}
+		for _, id := range drop {
+			if err := tx.Bucket(bucketOutbox).Delete(u64(id)); err != nil {
+				return err
+			}
+			if err := tx.Bucket(bucketOutboxOpen).Delete(u64(id)); err != nil {
+				return err
+			}
+		}
+		return b.Delete([]byte(name))
+	})
+}
+
+// DueChannelOutbox is DueOutbox for the push channels' items (DueOutbox gives
+// the email relay only email items).
+func (d *DB) DueChannelOutbox(now time.Time, limit int) ([]OutboxItem, error) {
+	return d.due(now, limit, true)
+}
+
+// NextChannelDue is NextOutboxDue for the push channels' items.
+func (d *DB) NextChannelDue() (time.Time, bool) {
+	return d.nextDue(true)
+}
+
+// HoldOutbox moves a pending item's next attempt to until without counting an
+// attempt (quiet hours). It does nothing to an item that is not pending.
+func (d *DB) HoldOutbox(id uint64, until time.Time) error {
+	return d.changeOutbox(id, func(it *OutboxItem) bool {
+		if it.State != OutboxPending {
+			return false
+		}
+		it.NextAttempt = until
+		return true
+	})
+}
+
+func readChannels(tx *bolt.Tx, d *DB) []Channel {
+	var out []Channel
+	_ = tx.Bucket(bucketChannels).ForEach(func(k, v []byte) error {
+		var c Channel
+		if err := json.Unmarshal(v, &c); err != nil {
+			d.skipped("channel "+string(k), err)
+			return nil
+		}
+		out = append(out, c)
+		return nil
+	})
+	return out
+}
+
+// queueDigests queues item once per channel that wants it (one item per
+// channel, so each is retried and marked on its own) and for email, unless
+// push channels took it and email is not set up: a user may run with push
+// alone, and a listing is never seen without an alert queued somewhere. It
+// returns the IDs queued, email's first.
+func (d *DB) queueDigests(tx *bolt.Tx, item OutboxItem, event Event) ([]uint64, error) {
+	var targets []string
+	for _, c := range readChannels(tx, d) {
+		if c.Wants(event, item.SearchID) {
+			targets = append(targets, c.Name)
+		}
+	}
+	if len(targets) == 0 || emailSetUp(tx) {
+		targets = append([]string{""}, targets...)
+	}
+	ob := tx.Bucket(bucketOutbox)
+	ob.FillPercent = appendFill
+	open := tx.Bucket(bucketOutboxOpen)
+	open.FillPercent = appendFill
+	var ids []uint64
+	for _, ch := range targets {
+		id, err := ob.NextSequence()
+		if err != nil {
+			return nil, err
+		}
+		it := item
+		it.ID, it.Channel, it.Event = id, ch, event
+		if event == EventNewListings {
+			it.Event = "" // the zero value: what every item was before channels
+		}
+		it.MessageID = fmt.Sprintf("<outbox-%d.%s.%s@notifio.local>", id, item.SearchID, d.instance)
+		if err := putJSON(ob, u64(id), it); err != nil {
+			return nil, err
+		}
+		if err := open.Put(u64(id), nil); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// emailSettingKey is the settings key under which the SMTP settings are kept
+// (poll writes it); only its host is read here, to know whether email is set up.
+const emailSettingKey = "email"
+
+func emailSetUp(tx *bolt.Tx) bool {
+	var cfg struct {
+		Host string `json:"host"`
+	}
+	v := tx.Bucket(bucketSettings).Get([]byte(emailSettingKey))
+	return v != nil && json.Unmarshal(v, &cfg) == nil && cfg.Host != ""
+}

@@ -1,0 +1,267 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"notifio/notify"
+	"notifio/storage"
+)
+
+const pushUsage = `notifio push add URL [--name N] [--searches ID,…] [--events new_listings,price_drop,health] [--quiet 23:00-07:00]
+       notifio push list [--json]
+       notifio push test [NAME]
+       notifio push remove NAME
+
+URLs: ntfy://ntfy.sh/TOPIC (?scheme=http for a plain-HTTP server), telegram://TOKEN@telegram?chats=CHAT_ID,
+pushover://shoutrrr:API_TOKEN@USER_KEY, gotify://HOST/TOKEN, discord://TOKEN@WEBHOOK_ID,
+slack://hook:WEBHOOK_TOKEN, matrix://USER:PASSWORD@HOST, generic://HOST/PATH (a webhook).
+The URL is kept in the system keyring, never in the database.`
+
+func cmdPush(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(env.Stderr, "Usage: "+pushUsage)
+		return fmt.Errorf("%w: say what to do: add, list, test or remove", ErrUsage)
+	}
+	switch args[0] {
+	case "add":
+		return cmdPushAdd(env, args[1:])
+	case "list", "ls":
+		return cmdPushList(env, args[1:])
+	case "test":
+		return cmdPushTest(ctx, env, args[1:])
+	case "remove", "rm":
+		return cmdPushRemove(env, args[1:])
+	}
+	return fmt.Errorf("%w: unknown push command %q; use add, list, test or remove", ErrUsage, args[0])
+}
+
+func cmdPushAdd(env *Env, args []string) error {
+	fs := newFlags(env, "push add", pushUsage)
+	name := fs.String("name", "", "the channel's name (default: the service, e.g. ntfy)")
+	searches := fs.String("searches", "", "only these searches (IDs from \"notifio search list\", comma-separated; default: all)")
+	events := fs.String("events", "", "what the channel gets: new_listings, price_drop, health (comma-separated; default: new_listings)")
+	quiet := fs.String("quiet", "", "quiet hours, local time, e.g. 23:00-07:00: pushes wait and arrive as one summary")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: give exactly one service URL, e.g. ntfy://ntfy.sh/your-topic (quote it in the shell)", ErrUsage)
+	}
+	service, err := notify.CheckServiceURL(pos[0])
+	if err != nil {
+		return err
+	}
+	q, err := notify.ParseQuiet(*quiet)
+	if err != nil {
+		return err
+	}
+	ch := storage.Channel{Name: strings.TrimSpace(*name), Service: service, Display: notify.DisplayURL(pos[0]),
+		Searches: splitList(*searches), Quiet: q.String(), Created: time.Now()}
+	if ch.Events, err = parseEvents(*events); err != nil {
+		return err
+	}
+	db, dir, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, id := range ch.Searches {
+		if _, err := db.GetSearch(id); err != nil {
+			return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", id)
+		}
+	}
+	if ch.Name == "" {
+		ch.Name = freeName(db, service)
+	}
+	if err := db.AddChannel(ch); errors.Is(err, storage.ErrExists) {
+		return fmt.Errorf("a channel named %q exists already: choose another --name, or \"notifio push remove %s\" first", ch.Name, ch.Name)
+	} else if err != nil {
+		return err
+	}
+	warn, err := newSecrets(dir).SetServiceURL(ch.Name, strings.TrimSpace(pos[0]))
+	if err != nil {
+		_ = db.RemoveChannel(ch.Name)
+		return err
+	}
+	if warn != "" {
+		fmt.Fprintln(env.Stderr, "notifio: "+warn)
+	}
+	fmt.Fprintf(env.Stdout, "Added push channel %q (%s). Send a test with: notifio push test %s\n", ch.Name, ch.Display, ch.Name)
+	return nil
+}
+
+// freeName is service, or service-2, -3, … when that is taken.
+func freeName(db *storage.DB, service string) string {
+	chans, _ := db.ListChannels()
+	taken := func(n string) bool {
+		return slices.ContainsFunc(chans, func(c storage.Channel) bool { return c.Name == n })
+	}
+	name := service
+	for i := 2; taken(name); i++ {
+		name = fmt.Sprintf("%s-%d", service, i)
+	}
+	return name
+}
+
+func parseEvents(s string) ([]storage.Event, error) {
+	var out []storage.Event
+	for _, e := range splitList(s) {
+		ev := storage.Event(strings.ReplaceAll(strings.ToLower(e), "-", "_"))
+		if !slices.Contains(storage.Events, ev) {
+			return nil, fmt.Errorf("%w: unknown event %q: use new_listings, price_drop or health", ErrUsage, e)
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func cmdPushList(env *Env, args []string) error {
+	fs := newFlags(env, "push list", "notifio push list [--json]")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	db, _, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	chans, err := db.ListChannels()
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		if chans == nil {
+			chans = []storage.Channel{}
+		}
+		return env.printJSON(chans)
+	}
+	if len(chans) == 0 {
+		fmt.Fprintln(env.Stdout, "No push channels. Add one with: notifio push add 'ntfy://ntfy.sh/your-topic'")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSERVICE\tURL\tSEARCHES\tGETS\tQUIET")
+	for _, c := range chans {
+		searches, events := "all", "new_listings"
+		if len(c.Searches) > 0 {
+			searches = strings.Join(c.Searches, ",")
+		}
+		if len(c.Events) > 0 {
+			var es []string
+			for _, e := range c.Events {
+				es = append(es, string(e))
+			}
+			events = strings.Join(es, ",")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Service, c.Display, searches, events, orDash(c.Quiet))
+	}
+	return tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func cmdPushTest(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "push test", "notifio push test [NAME]\n\nSends a test push to one channel (or all) and says exactly what went wrong if it fails.")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	db, dir, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	chans, err := db.ListChannels()
+	db.Close()
+	if err != nil {
+		return err
+	}
+	if len(pos) == 1 {
+		chans = slices.DeleteFunc(chans, func(c storage.Channel) bool { return c.Name != pos[0] })
+		if len(chans) == 0 {
+			return fmt.Errorf("there is no push channel named %q (see \"notifio push list\")", pos[0])
+		}
+	}
+	if len(chans) == 0 {
+		return errors.New("there are no push channels yet: add one with \"notifio push add URL\"")
+	}
+	secrets := newSecrets(dir)
+	failed := 0
+	for _, c := range chans {
+		err := testOne(ctx, secrets, c.Name)
+		if err != nil {
+			failed++
+			fmt.Fprintf(env.Stderr, "notifio: %s: %s\n", c.Name, userMessage(err))
+			continue
+		}
+		fmt.Fprintf(env.Stdout, "Test push sent to %s. Check your phone.\n", c.Name)
+	}
+	if failed > 0 {
+		return &ExitError{Code: 1}
+	}
+	return nil
+}
+
+func testOne(ctx context.Context, secrets *notify.Secrets, name string) error {
+	url, err := secrets.ServiceURL(name)
+	if err != nil {
+		return fmt.Errorf("%w; add the channel again with \"notifio push add\"", err)
+	}
+	return notify.SendPush(ctx, url, notify.PushMessage{Title: "Notifio test",
+		Body: "This is a test push from Notifio. New listings will reach you here."})
+}
+
+func cmdPushRemove(env *Env, args []string) error {
+	fs := newFlags(env, "push remove", "notifio push remove NAME\n\nRemoves the channel, its service URL from the keyring, and its unsent pushes.")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: give the name of one push channel (see \"notifio push list\")", ErrUsage)
+	}
+	db, dir, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.RemoveChannel(pos[0]); errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("there is no push channel named %q (see \"notifio push list\")", pos[0])
+	} else if err != nil {
+		return err
+	}
+	if err := newSecrets(dir).DeleteServiceURL(pos[0]); err != nil {
+		fmt.Fprintf(env.Stderr, "notifio: the channel is removed, but its URL could not be deleted: %v\n", err)
+	}
+	fmt.Fprintf(env.Stdout, "Removed push channel %q.\n", pos[0])
+	return nil
+}
+
+// newPushRelay is the push relay of a data directory; relayOpts are the email
+// relay's options, which get a hook to wake the push relay too.
+func newPushRelay(env *Env, db *storage.DB, dir string, opts *notify.RelayOptions) *notify.PushRelay {
+	pr := notify.NewPushRelay(db, newSecrets(dir).ServiceURL, notify.RelayOptions{Logger: env.Logger, OnChange: opts.OnChange})
+	opts.AlsoWake = pr.Wake
+	return pr
+}
