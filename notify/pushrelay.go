@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -49,21 +48,9 @@ type PushRelay struct {
 // timer, logger and OnChange hook (BatchSize is how many due items are read per
 // pass, default 200).
 func NewPushRelay(outbox PushOutbox, urls func(string) (string, error), opts RelayOptions) *PushRelay {
-	r := &PushRelay{outbox: outbox, urls: urls, send: SendPush, now: opts.Now, random: opts.Random,
+	opts = opts.withDefaults()
+	return &PushRelay{outbox: outbox, urls: urls, send: SendPush, now: opts.Now, random: opts.Random,
 		after: opts.After, log: opts.Logger, change: opts.OnChange, wake: make(chan struct{}, 1)}
-	if r.now == nil {
-		r.now = time.Now
-	}
-	if r.random == nil {
-		r.random = rand.Float64
-	}
-	if r.after == nil {
-		r.after = time.After
-	}
-	if r.log == nil {
-		r.log = slog.Default()
-	}
-	return r
 }
 
 // Wake makes Run look at the outbox now. It never blocks.

@@ -134,6 +134,7 @@ type blockState struct {
 // password at the start of every pass, so changed settings take effect at once
 // (call Wake after saving them).
 func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOptions) *Relay {
+	opts = opts.withDefaults()
 	r := &Relay{
 		outbox: outbox,
 		cfgFn:  cfgFn,
@@ -146,22 +147,28 @@ func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOpt
 		change: opts.OnChange,
 		also:   opts.AlsoWake,
 	}
-	if r.now == nil {
-		r.now = time.Now
-	}
-	if r.random == nil {
-		r.random = rand.Float64
-	}
-	if r.after == nil {
-		r.after = time.After
-	}
-	if r.log == nil {
-		r.log = slog.Default()
-	}
 	if r.batch <= 0 {
 		r.batch = 20
 	}
 	return r
+}
+
+// withDefaults fills in the clock, jitter, timer and logger left unset (the
+// email and the push relay share them).
+func (o RelayOptions) withDefaults() RelayOptions {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Random == nil {
+		o.Random = rand.Float64
+	}
+	if o.After == nil {
+		o.After = time.After
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
 }
 
 // Wake makes Run look at the outbox now: after a poll queued a digest, or the
