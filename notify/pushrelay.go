@@ -41,6 +41,8 @@ type PushRelay struct {
 	change func()
 	wake   chan struct{}
 	passMu sync.Mutex
+	// stallRuns counts Run's passes in a row that storage failed; Run only.
+	stallRuns int
 }
 
 // NewPushRelay makes a push relay over outbox; urls gives a channel's service
@@ -65,13 +67,7 @@ func (r *PushRelay) Wake() {
 // (at most maxIdle) or Wake is called.
 func (r *PushRelay) Run(ctx context.Context) error {
 	for ctx.Err() == nil {
-		if _, err := r.SendDue(ctx); err != nil && ctx.Err() == nil {
-			r.log.Warn("push pass stopped", "err", err)
-		}
-		wait := maxIdle
-		if next, ok := r.outbox.NextChannelDue(); ok {
-			wait = min(max(next.Sub(r.now()), minGap), maxIdle)
-		}
+		wait := r.step(ctx)
 		select {
 		case <-ctx.Done():
 		case <-r.wake:
@@ -79,6 +75,29 @@ func (r *PushRelay) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// step sends what is due and says how long to sleep. When storage fails the
+// items stay due, so looking again after minGap would only repeat the error a
+// second later, all night: like the email relay, it backs off (Backoff) until
+// a pass goes through.
+func (r *PushRelay) step(ctx context.Context) time.Duration {
+	_, err := r.SendDue(ctx)
+	if ctx.Err() != nil {
+		return 0
+	}
+	if err != nil {
+		r.stallRuns++
+		wait := min(Backoff(r.stallRuns+1), maxIdle)
+		r.log.Warn("push pass stopped", "err", err, "retry_in", wait.String())
+		return wait
+	}
+	r.stallRuns = 0
+	wait := maxIdle
+	if next, ok := r.outbox.NextChannelDue(); ok {
+		wait = min(max(next.Sub(r.now()), minGap), maxIdle)
+	}
+	return wait
 }
 
 // SendDue sends every push due now, one per channel, and returns how many
