@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"notifio/storage"
 )
 
 // Quiet is a channel's quiet hours: from Start to End, local wall-clock time,
@@ -81,4 +83,19 @@ func (q Quiet) Until(now time.Time) (time.Time, bool) {
 		return at(0, q.End), true
 	}
 	return time.Time{}, false
+}
+
+// HeldForQuiet reports whether item, a pending push of channel ch, is only
+// waiting for the channel's quiet hours to end at now (the relay held it),
+// not failing: a push held overnight is what the user asked for.
+func HeldForQuiet(item storage.OutboxItem, ch storage.Channel, now time.Time) bool {
+	if item.State != storage.OutboxPending || item.Channel == "" || item.Channel != ch.Name || !item.NextAttempt.After(now) {
+		return false
+	}
+	q, err := ParseQuiet(ch.Quiet)
+	if err != nil {
+		return false
+	}
+	until, quiet := q.Until(now)
+	return quiet && !item.NextAttempt.After(until)
 }

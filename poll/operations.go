@@ -828,10 +828,20 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 	if err != nil {
 		return s.outboxSnap
 	}
+	chans := map[string]storage.Channel{}
+	if list, err := s.db.ListChannels(); err == nil {
+		for _, c := range list {
+			chans[c.Name] = c
+		}
+	}
 	var newest, retrying time.Time
 	for _, it := range items {
 		switch it.State {
 		case storage.OutboxPending:
+			if it.Channel != "" && notify.HeldForQuiet(it, chans[it.Channel], now) {
+				sum.Held++
+				continue
+			}
 			sum.Pending++
 			// An email that keeps failing with a temporary error (server down,
 			// wrong port) is still pending; say why, so the window's banner can

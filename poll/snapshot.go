@@ -55,9 +55,13 @@ type SiteSnapshot struct {
 	Attention     string        // what the user must do for this site (e.g. log in again), "" if nothing
 }
 
-// OutboxSnapshot summarises the email outbox.
+// OutboxSnapshot summarises the outbox (email and push).
 type OutboxSnapshot struct {
-	Pending        int
+	// Pending counts the items still to be sent, not those in Held.
+	Pending int
+	// Held counts the pushes waiting for their channel's quiet hours to end:
+	// held on purpose, not failing.
+	Held           int
 	NeedsAttention int
 	LastError      string // the server's words for the newest problem
 	Hint           string // what the user can do about it

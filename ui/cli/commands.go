@@ -140,6 +140,10 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 			return &ExitError{Code: 1, Msg: fmt.Sprintf("notifio: %s: %s (data: %s)", r.Name, r.Reason, dir)}
 		}
 	}
+	if n := snap.Outbox.Held; n > 0 && !env.JSON {
+		// Held on purpose, not a failure: exit 0 if nothing else is wrong.
+		fmt.Fprintf(env.Stdout, "%d push(es) wait for quiet hours to end; the first run after they end sends them.\n", n)
+	}
 	switch {
 	case snap.Outbox.NeedsAttention > 0:
 		msg := fmt.Sprintf("notifio: %d alert(s) need attention: %s", snap.Outbox.NeedsAttention, snap.Outbox.LastError)
@@ -149,7 +153,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 		msg += "\n" + emailAttentionHint
 		return &ExitError{Code: 1, Msg: msg}
 	case snap.Outbox.Pending > 0:
-		msg := fmt.Sprintf("notifio: %d alert(s) could not be sent yet (or wait for quiet hours to end); they stay queued for the next run", snap.Outbox.Pending)
+		msg := fmt.Sprintf("notifio: %d alert(s) could not be sent yet; they stay queued for the next run", snap.Outbox.Pending)
 		if sendErr != nil {
 			msg += ": " + userMessage(sendErr)
 		}
