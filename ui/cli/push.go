@@ -54,17 +54,8 @@ func cmdPushAdd(env *Env, args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: give exactly one service URL, e.g. ntfy://ntfy.sh/your-topic (quote it in the shell)", ErrUsage)
 	}
-	service, err := notify.CheckServiceURL(pos[0])
+	evs, err := parseEvents(*events)
 	if err != nil {
-		return err
-	}
-	q, err := notify.ParseQuiet(*quiet)
-	if err != nil {
-		return err
-	}
-	ch := storage.Channel{Name: strings.TrimSpace(*name), Service: service, Display: notify.DisplayURL(pos[0]),
-		Searches: splitList(*searches), Quiet: q.String(), Created: time.Now()}
-	if ch.Events, err = parseEvents(*events); err != nil {
 		return err
 	}
 	db, dir, err := env.openDB()
@@ -72,22 +63,15 @@ func cmdPushAdd(env *Env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	for _, id := range ch.Searches {
-		if _, err := db.GetSearch(id); err != nil {
-			return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", id)
-		}
-	}
-	if ch.Name == "" {
-		ch.Name = freeName(db, service)
-	}
-	if err := db.AddChannel(ch); errors.Is(err, storage.ErrExists) {
+	in := notify.NewChannel{Name: *name, URL: pos[0], Searches: splitList(*searches), Events: evs, Quiet: *quiet}
+	ch, warn, err := notify.AddChannel(db, newSecrets(dir), in, time.Now())
+	var noSearch *notify.NoSearchError
+	switch {
+	case errors.As(err, &noSearch):
+		return fmt.Errorf("%w (see \"notifio search list\")", err)
+	case errors.Is(err, storage.ErrExists):
 		return fmt.Errorf("a channel named %q exists already: choose another --name, or \"notifio push remove %s\" first", ch.Name, ch.Name)
-	} else if err != nil {
-		return err
-	}
-	warn, err := newSecrets(dir).SetServiceURL(ch.Name, strings.TrimSpace(pos[0]))
-	if err != nil {
-		_ = db.RemoveChannel(ch.Name)
+	case err != nil:
 		return err
 	}
 	if warn != "" {
@@ -95,19 +79,6 @@ func cmdPushAdd(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "Added push channel %q (%s). Send a test with: notifio push test %s\n", ch.Name, ch.Display, ch.Name)
 	return nil
-}
-
-// freeName is service, or service-2, -3, … when that is taken.
-func freeName(db *storage.DB, service string) string {
-	chans, _ := db.ListChannels()
-	taken := func(n string) bool {
-		return slices.ContainsFunc(chans, func(c storage.Channel) bool { return c.Name == n })
-	}
-	name := service
-	for i := 2; taken(name); i++ {
-		name = fmt.Sprintf("%s-%d", service, i)
-	}
-	return name
 }
 
 func parseEvents(s string) ([]storage.Event, error) {
@@ -224,12 +195,11 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 }
 
 func testOne(ctx context.Context, secrets *notify.Secrets, name string) error {
-	url, err := secrets.ServiceURL(name)
-	if err != nil {
-		return fmt.Errorf("%w; add the channel again with \"notifio push add\"", err)
+	err := notify.TestChannel(ctx, secrets, name)
+	if errors.Is(err, notify.ErrNoServiceURL) {
+		return fmt.Errorf("%w with \"notifio push add\"", err)
 	}
-	return notify.SendPush(ctx, url, notify.PushMessage{Title: "Notifio test",
-		Body: "This is a test push from Notifio. New listings will reach you here."})
+	return err
 }
 
 func cmdPushRemove(env *Env, args []string) error {
@@ -246,13 +216,14 @@ func cmdPushRemove(env *Env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	if err := db.RemoveChannel(pos[0]); errors.Is(err, storage.ErrNotFound) {
+	warn, err := notify.RemoveChannel(db, newSecrets(dir), pos[0])
+	if errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("there is no push channel named %q (see \"notifio push list\")", pos[0])
 	} else if err != nil {
 		return err
 	}
-	if err := newSecrets(dir).DeleteServiceURL(pos[0]); err != nil {
-		fmt.Fprintf(env.Stderr, "notifio: the channel is removed, but its URL could not be deleted: %v\n", err)
+	if warn != "" {
+		fmt.Fprintln(env.Stderr, "notifio: "+warn)
 	}
 	fmt.Fprintf(env.Stdout, "Removed push channel %q.\n", pos[0])
 	return nil

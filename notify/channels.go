@@ -1,0 +1,183 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"notifio/storage"
+)
+
+// The push channel operations the command line and the window share: one
+// validation, one place that keeps the service URL in the keyring.
+
+// ChannelStore is the part of the storage the channel operations need;
+// storage.DB implements it.
+type ChannelStore interface {
+	GetSearch(id string) (storage.Search, error)
+	ListChannels() ([]storage.Channel, error)
+	AddChannel(c storage.Channel) error
+	RemoveChannel(name string) error
+}
+
+// NewChannel is a push channel as the user describes it. Zero values: no Name
+// is the service's name (numbered when taken), no Searches every search, no
+// Events new listings only, no Quiet no quiet hours.
+type NewChannel struct {
+	Name     string
+	URL      string
+	Searches []string // search IDs
+	Events   []storage.Event
+	Quiet    string // "23:00-07:00"
+}
+
+// NoSearchError means a new channel names a search that does not exist.
+type NoSearchError struct{ ID string }
+
+func (e *NoSearchError) Error() string { return fmt.Sprintf("there is no search with ID %q", e.ID) }
+
+// ErrChannelExists means a channel of the name exists already (it wraps
+// storage.ErrExists).
+var ErrChannelExists = storage.ErrExists
+
+// AddChannel checks in (the URL, the quiet hours, the searches), saves the
+// channel and keeps its URL in the keyring (or, with a warning, the 0600
+// fallback file). It contacts no service. A keyring may take up to 20 s to
+// answer: never call it on a UI goroutine.
+func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time) (ch storage.Channel, warning string, err error) {
+	raw := strings.TrimSpace(in.URL)
+	service, err := CheckServiceURL(raw)
+	if err != nil {
+		return ch, "", err
+	}
+	q, err := ParseQuiet(in.Quiet)
+	if err != nil {
+		return ch, "", err
+	}
+	for _, e := range in.Events {
+		if !slices.Contains(storage.Events, e) {
+			return ch, "", fmt.Errorf("unknown event %q: use new_listings, price_drop or health", e)
+		}
+	}
+	ch = storage.Channel{Name: strings.TrimSpace(in.Name), Service: service, Display: DisplayURL(raw),
+		Searches: in.Searches, Events: in.Events, Quiet: q.String(), Created: now}
+	for _, id := range ch.Searches {
+		if _, err := db.GetSearch(id); err != nil {
+			return ch, "", &NoSearchError{ID: id}
+		}
+	}
+	if ch.Name == "" {
+		ch.Name = freeChannelName(db, service)
+	}
+	if err := db.AddChannel(ch); errors.Is(err, storage.ErrExists) {
+		return ch, "", fmt.Errorf("a channel named %q exists already: choose another name, or remove that one first: %w", ch.Name, err)
+	} else if err != nil {
+		return ch, "", err
+	}
+	warning, err = secrets.SetServiceURL(ch.Name, raw)
+	if err != nil {
+		_ = db.RemoveChannel(ch.Name) // no channel without its URL
+		return ch, "", err
+	}
+	return ch, warning, nil
+}
+
+// freeChannelName is service, or service-2, -3, … when that is taken.
+func freeChannelName(db ChannelStore, service string) string {
+	chans, _ := db.ListChannels()
+	taken := func(n string) bool {
+		return slices.ContainsFunc(chans, func(c storage.Channel) bool { return c.Name == n })
+	}
+	name := service
+	for i := 2; taken(name); i++ {
+		name = fmt.Sprintf("%s-%d", service, i)
+	}
+	return name
+}
+
+// TestChannel sends one test push to the channel: nil when the service
+// accepted it, else a *DeliveryError with the service's words and a hint.
+func TestChannel(ctx context.Context, secrets *Secrets, name string) error {
+	url, err := secrets.ServiceURL(name)
+	if err != nil {
+		return fmt.Errorf("%w; add the channel again", err)
+	}
+	return SendPush(ctx, url, PushMessage{Title: "Notifio test",
+		Body: "This is a test push from Notifio. New listings will reach you here."})
+}
+
+// RemoveChannel removes the channel, its unsent pushes and its URL from the
+// keyring. The warning says when the URL could not be deleted (the channel is
+// gone all the same). storage.ErrNotFound (wrapped) when there is no such
+// channel.
+func RemoveChannel(db ChannelStore, secrets *Secrets, name string) (warning string, err error) {
+	if err := db.RemoveChannel(name); errors.Is(err, storage.ErrNotFound) {
+		return "", fmt.Errorf("there is no push channel named %q: %w", name, err)
+	} else if err != nil {
+		return "", err
+	}
+	if err := secrets.DeleteServiceURL(name); err != nil {
+		return fmt.Sprintf("The channel is removed, but its URL could not be deleted: %v", err), nil
+	}
+	return "", nil
+}
+
+// ChannelState is a channel with how its pushes are doing, for lists.
+type ChannelState struct {
+	storage.Channel
+	// Pending counts the pushes still to be sent (not those held).
+	Pending int
+	// HeldUntil is when quiet hours end for pushes waiting for them; zero if none.
+	HeldUntil time.Time
+	// NeedsAttention counts the pushes that failed for good.
+	NeedsAttention int
+	// LastError and Hint are the service's words for the newest problem (a push
+	// that needs attention, else one retrying) and what to do.
+	LastError, Hint string
+	// LastSent is when the service last accepted a push; zero if never (or
+	// long enough ago that the sent item was pruned).
+	LastSent time.Time
+}
+
+// ChannelStates pairs each channel with its outbox items' state at now.
+func ChannelStates(chans []storage.Channel, items []storage.OutboxItem, now time.Time) []ChannelState {
+	out := make([]ChannelState, len(chans))
+	at := map[string]int{}
+	for i, c := range chans {
+		out[i].Channel = c
+		at[c.Name] = i
+	}
+	var newest = make([]time.Time, len(chans))
+	for _, it := range items {
+		i, ok := at[it.Channel]
+		if !ok || it.Channel == "" {
+			continue
+		}
+		st := &out[i]
+		switch it.State {
+		case storage.OutboxSent:
+			if it.SentAt.After(st.LastSent) {
+				st.LastSent = it.SentAt
+			}
+		case storage.OutboxNeedsAttention:
+			if st.NeedsAttention == 0 || !it.Created.Before(newest[i]) {
+				newest[i] = it.Created
+				st.LastError, st.Hint = it.LastError, it.Hint
+			}
+			st.NeedsAttention++
+		case storage.OutboxPending:
+			if HeldForQuiet(it, st.Channel, now) {
+				st.HeldUntil = it.NextAttempt
+				continue
+			}
+			st.Pending++
+			if st.NeedsAttention == 0 && it.LastError != "" {
+				st.LastError, st.Hint = it.LastError, it.Hint
+			}
+		}
+	}
+	return out
+}
