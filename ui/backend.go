@@ -48,4 +48,14 @@ type Backend interface {
 	SetEmailConfig(cfg notify.Config, password string) (warning string, err error)
 	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
 	RetryOutbox() error
+
+	// Channels are the push channels with how their pushes are doing.
+	Channels() ([]notify.ChannelState, error)
+	// AddChannel saves a push channel, its URL in the keyring (slow: from a
+	// goroutine); the warning says when there is no keyring.
+	AddChannel(in notify.NewChannel) (storage.Channel, string, error)
+	// TestChannel sends one test push (from a goroutine).
+	TestChannel(ctx context.Context, name string) error
+	// RemoveChannel removes a channel and its URL (from a goroutine).
+	RemoveChannel(name string) (warning string, err error)
 }

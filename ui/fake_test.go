@@ -127,6 +127,11 @@ type fakeBackend struct {
 	warning   string
 	sendErr   error
 	sent      []notify.Config
+
+	// The push channels are the real ones (notify's operations) over a real
+	// database in a temporary folder and a mocked keyring (withChannels).
+	chDB    *storage.DB
+	secrets *notify.Secrets
 }
 
 var _ Backend = (*fakeBackend)(nil)
@@ -396,6 +401,34 @@ func (f *fakeBackend) SendTestEmail(_ context.Context, cfg notify.Config, passwo
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, cfg)
 	return f.sendErr
+}
+
+func (f *fakeBackend) Channels() ([]notify.ChannelState, error) {
+	if f.chDB == nil {
+		return nil, nil
+	}
+	chans, err := f.chDB.ListChannels()
+	if err != nil {
+		return nil, err
+	}
+	items, err := f.chDB.ListOutbox()
+	if err != nil {
+		return nil, err
+	}
+	return notify.ChannelStates(chans, items, f.clock.Now()), nil
+}
+
+func (f *fakeBackend) AddChannel(in notify.NewChannel) (storage.Channel, string, error) {
+	f.awaitSave()
+	return notify.AddChannel(f.chDB, f.secrets, in, f.clock.Now())
+}
+
+func (f *fakeBackend) TestChannel(ctx context.Context, name string) error {
+	return notify.TestChannel(ctx, f.secrets, name)
+}
+
+func (f *fakeBackend) RemoveChannel(name string) (string, error) {
+	return notify.RemoveChannel(f.chDB, f.secrets, name)
 }
 
 func (f *fakeBackend) RetryOutbox() error {

@@ -49,6 +49,8 @@ type settingsView struct {
 	closeToTray     *widget.Check
 	startInTray     *widget.Check
 
+	channels *channelsView // phone push (channels.go)
+
 	stopTest   context.CancelFunc
 	testSerial int
 	working    int // email actions under way (busy)
@@ -139,8 +141,10 @@ func newSettingsView(u *UI) *settingsView {
 		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, themeNote,
 	)
 
+	v.channels = newChannelsView(u)
 	v.box = container.NewVBox(
 		widget.NewCard("Email", "Where Notifio sends a digest of new listings", emailBox),
+		v.channels.card,
 		widget.NewCard("Window and notifications", "", general),
 	)
 	// The email actions and what they said stay below the scrolling cards: at
@@ -264,6 +268,14 @@ func (v *settingsView) relayout() {
 	if v.frame != nil {
 		v.frame.Refresh()
 		v.frame.Refresh()
+	}
+}
+
+// relayoutIfBuilt is relayout for parts built before the Settings view was
+// (the channels card, while newSettingsView runs).
+func (v *settingsView) relayoutIfBuilt() {
+	if v != nil {
+		v.relayout()
 	}
 }
 

@@ -288,6 +288,7 @@ func (u *UI) apply(s poll.Snapshot) {
 	u.searches.apply(s, now)
 	u.sites.apply(s, now)
 	u.listings.apply(s, now)
+	u.settings.channels.outboxChanged(s.Outbox, u.tabs != nil && u.tabs.SelectedIndex() == viewSettings)
 	u.updateTray()
 }
 
@@ -319,8 +320,11 @@ func (u *UI) siteSnap(site string) (poll.SiteSnapshot, bool) {
 func (u *UI) viewChanged() {
 	i := u.tabs.SelectedIndex()
 	u.prefs.SetInt(prefView, i)
-	if i == viewListings {
+	switch i {
+	case viewListings:
 		u.listings.shown()
+	case viewSettings:
+		u.settings.channels.load() // how the pushes are doing now
 	}
 	u.tick()
 }
