@@ -133,7 +133,12 @@ type watcher struct {
 	svc    *poll.Service
 	ui     *ui.UI
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// dispatch runs UI work on the UI goroutine (nil: fyne.Do); tests queue it.
+	dispatch func(func())
+	// stopStatus ends the status file that `notifio sites` reads while the
+	// window holds the database.
+	stopStatus func()
+	wg         sync.WaitGroup
 }
 
 // start builds the watcher over an open database and shows the main window.
@@ -161,8 +166,9 @@ func (w *watcher) start(a fyne.App, db *storage.DB) error {
 		return err
 	}
 	w.svc = svc
+	w.stopStatus = cli.StatusFile(w.dir, svc.Snapshot, w.log)
 	uiMu.Lock()
-	u = ui.New(a, svc, ui.Options{Version: version, DataDir: w.dir})
+	u = ui.New(a, svc, ui.Options{Version: version, DataDir: w.dir, Dispatch: w.dispatch})
 	uiMu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
@@ -196,6 +202,9 @@ func (w *watcher) stop() {
 		w.cancel()
 	}
 	w.wg.Wait()
+	if w.stopStatus != nil {
+		w.stopStatus()
+	}
 	if w.svc != nil {
 		w.svc.Close()
 	}

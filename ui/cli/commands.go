@@ -57,12 +57,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	}
 	env.applyMemoryLimit(len(svc.Snapshot().Searches))
 	defer svc.Close()
-	sw := newStatusWriter(filepath.Join(dir, statusFile), svc.Snapshot, env.Logger)
-	defer func() {
-		sw.close()
-		_ = os.Remove(filepath.Join(dir, statusFile))
-		_ = os.Remove(filepath.Join(dir, statusFile+".tmp"))
-	}()
+	defer StatusFile(dir, svc.Snapshot, env.Logger)()
 	snap := svc.Snapshot()
 	env.Logger.Info("notifio is watching", "data", dir, "searches", len(snap.Searches), "version", env.Version)
 	if n := snap.Outbox.NeedsAttention; n > 0 {
@@ -707,6 +702,19 @@ type statusWriter struct {
 // 1,000 searches once a second was ~0.5% of a core). Countdowns in it are
 // instants, so a reader's countdown is exact; a state change shows within this.
 const statusEvery = 5 * time.Second
+
+// StatusFile keeps the status file of data directory dir up to date with
+// snapshot, as `notifio run` does, so that `notifio sites` and `search list`
+// answer while this process holds the database (the window calls it too).
+// The returned stop ends the writes and removes the file.
+func StatusFile(dir string, snapshot func() poll.Snapshot, log *slog.Logger) (stop func()) {
+	sw := newStatusWriter(filepath.Join(dir, statusFile), snapshot, log)
+	return func() {
+		sw.close()
+		_ = os.Remove(filepath.Join(dir, statusFile))
+		_ = os.Remove(filepath.Join(dir, statusFile+".tmp"))
+	}
+}
 
 func newStatusWriter(path string, snapshot func() poll.Snapshot, log *slog.Logger) *statusWriter {
 	w := newStatusWriterFunc(path, snapshot, log, os.WriteFile)
