@@ -45,7 +45,7 @@ func TestRegistryInvariants(t *testing.T) {
 				if e.Failures != wantFailures || e.Kind != k {
 					t.Fatalf("after %s: %+v, want failures %d", k, e, wantFailures)
 				}
-				if min := e.ManualProbeAt(); next.Before(min) {
+				if min := e.LastRefusal.Add(e.Step() * 85 / 100); next.Before(min) {
 					t.Fatalf("wait %v shorter than the rung minimum %v", next.Sub(clock), min.Sub(clock))
 				}
 				delete(probe, s)

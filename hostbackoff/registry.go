@@ -97,9 +97,19 @@ func (e Entry) Probing(now time.Time) bool {
 	return e.ProbeSearch != "" && !e.ProbeStarted.After(now) && now.Before(e.ProbeStarted.Add(ProbeTimeout))
 }
 
-// ManualProbeAt is the earliest time ProbeNow allows a probe: the current rung's
-// minimum wait (its step × 0.85) after the last refusal.
+// ManualProbeGap is how soon after a challenge the user's "I solved it" may
+// send a probe: at once, but at most one a minute per site (each probe that is
+// refused is a refusal, and its instant starts the next minute).
+const ManualProbeGap = time.Minute
+
+// ManualProbeAt is the earliest time ProbeNow allows a probe. After a
+// challenge, which the user can solve in a browser, it is ManualProbeGap after
+// the last refusal; for the other kinds, which nobody can solve, the current
+// rung's minimum wait (its step × 0.85).
 func (e Entry) ManualProbeAt() time.Time {
+	if e.Kind == Challenge {
+		return e.LastRefusal.Add(ManualProbeGap)
+	}
 	return e.LastRefusal.Add(minimumFor(e.Kind, e.Failures))
 }
 
@@ -266,8 +276,8 @@ func (r *Registry) Sites() []string {
 }
 
 // ProbeNow is the user's "I have solved the challenge in my browser — probe now".
-// It is allowed once the current rung's minimum wait (the un-jittered step × 0.85,
-// see Entry.ManualProbeAt) has passed since the last refusal; the site then becomes
+// It is allowed a minute after a challenge (for other kinds once the current
+// rung's minimum wait has passed; see Entry.ManualProbeAt); the site then becomes
 // due at now, so the next Admit gets Probe, and the result is now. Before that it
 // returns the time it will be allowed and ErrTooEarly.
 //

@@ -268,17 +268,17 @@ func TestLookupReturnsACopy(t *testing.T) {
 func TestProbeNow(t *testing.T) {
 	r := exact()
 	clock := now
-	for range 3 { // challenge rung 3: 8m, minimum 8m × 0.85 = 6m48s
+	for range 3 { // challenge rung 3: an 8m wait, but the user may probe after a minute
 		clock = r.Record(site, hostbackoff.Challenge, 0, clock)
 	}
 	refused := now.Add(time.Minute + 3*time.Minute) // the third refusal's instant
 	e, _ := r.Lookup(site)
-	wantAllowed := refused.Add(6*time.Minute + 48*time.Second)
+	wantAllowed := refused.Add(time.Minute)
 	if !e.ManualProbeAt().Equal(wantAllowed) {
 		t.Fatalf("ManualProbeAt = %v, want %v", e.ManualProbeAt(), wantAllowed)
 	}
 
-	when, err := r.ProbeNow(site, refused.Add(time.Minute))
+	when, err := r.ProbeNow(site, refused.Add(30*time.Second))
 	if !errors.Is(err, hostbackoff.ErrTooEarly) || !when.Equal(wantAllowed) {
 		t.Fatalf("ProbeNow too early = %v, %v; want %v, ErrTooEarly", when, err, wantAllowed)
 	}
@@ -305,6 +305,14 @@ func TestProbeNow(t *testing.T) {
 	r.Record(site, hostbackoff.Challenge, 0, wantAllowed.Add(2*time.Second))
 	if e, _ := r.Lookup(site); e.Rung() != 4 {
 		t.Errorf("after manual probe refused: rung %d, want 4", e.Rung())
+	}
+	// At most one manual probe a minute: the refused probe starts the next minute.
+	again := wantAllowed.Add(2 * time.Second)
+	if when, err := r.ProbeNow(site, again.Add(30*time.Second)); !errors.Is(err, hostbackoff.ErrTooEarly) || !when.Equal(again.Add(time.Minute)) {
+		t.Errorf("a second manual probe within the minute = %v, %v; want ErrTooEarly until %v", when, err, again.Add(time.Minute))
+	}
+	if _, err := r.ProbeNow(site, again.Add(time.Minute)); err != nil {
+		t.Errorf("a manual probe a minute after the refused one: %v", err)
 	}
 
 	// No entry: nothing to wait for.

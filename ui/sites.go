@@ -39,6 +39,11 @@ type siteCard struct {
 	message                  *widget.Label
 	refusal, browser, probe  *widget.Button
 	actions                  *fyne.Container
+
+	// tooEarly is when a manual probe the user asked for too soon is allowed
+	// (the message counts down to it); probedAt is when they asked for one that
+	// went out (the message stays until its answer). Zero when neither.
+	tooEarly, probedAt time.Time
 }
 
 func newSitesView(u *UI) *sitesView {
@@ -123,7 +128,10 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	showText(c.retryAf, siteRetryAfter(st))
 	c.stats.SetText(siteStats(st))
 
+	v.probeAnswered(c, st)
+	// A site that lets us in again has nothing to show of its last refusal.
 	_, hasPage := v.refusalPath(st)
+	hasPage = hasPage && st.Kind != ""
 	showIf(c.refusal, hasPage)
 	challenge := st.Kind == "challenge"
 	showIf(c.browser, challenge)
@@ -133,6 +141,18 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	} else {
 		c.actions.Hide()
 	}
+}
+
+// probeAnswered clears "Probing…" once the probe the user asked for has its
+// answer in a snapshot taken after they asked: the site let us in (no kind) or
+// the wait climbed past the probe.
+func (v *sitesView) probeAnswered(c *siteCard, st poll.SiteSnapshot) {
+	if c.probedAt.IsZero() || !v.u.snap.At.After(c.probedAt) || st.ProbeInFlight ||
+		(st.Kind != "" && !st.NextProbe.After(c.probedAt)) {
+		return
+	}
+	c.probedAt = time.Time{}
+	c.message.Hide()
 }
 
 // needsLogin reports whether a search of the site stopped because its session
@@ -151,6 +171,15 @@ func (v *sitesView) tick(now time.Time) {
 	for _, site := range v.order {
 		c := v.cards[site]
 		setText(c.next, siteNextProbe(c.snap, now))
+		if !c.tooEarly.IsZero() {
+			if now.Before(c.tooEarly) {
+				setText(c.message, tooEarlyWords(site, c.tooEarly, now))
+			} else {
+				c.tooEarly = time.Time{}
+				c.message.Importance = widget.MediumImportance
+				setText(c.message, "You can probe "+site+" now: press \u201cI solved it \u2014 probe now\u201d again.")
+			}
+		}
 		if c.snap.Waiting {
 			if h := siteHeadline(c.snap, now); h != c.card.Subtitle {
 				c.card.SetSubTitle(h)
@@ -212,21 +241,29 @@ func (v *sitesView) probeNow(site string) {
 	}
 	at, err := v.u.b.ProbeNow(site)
 	now := v.u.now()
+	c.tooEarly, c.probedAt = time.Time{}, time.Time{}
 	switch {
 	case err != nil && !at.IsZero():
+		c.tooEarly = at
 		c.message.Importance = widget.WarningImportance
-		c.message.SetText("Too early: Notifio can probe " + site + " from " + clockTime(at) +
-			" (in " + countdown(at, now) + "). Asking sooner would look like another refusal and make the wait longer.")
+		c.message.SetText(tooEarlyWords(site, at, now))
 	case err != nil:
 		slog.Warn("probe now", "site", site, "err", err)
 		c.message.Importance = widget.DangerImportance
 		c.message.SetText("Notifio could not probe " + site + ": " + err.Error())
 	default:
+		c.probedAt = now
 		c.message.Importance = widget.SuccessImportance
 		c.message.SetText("Probing " + site + " now. If it lets us back in, its searches start again.")
 	}
 	c.message.Show()
 	v.u.refresh()
+}
+
+// tooEarlyWords says from when a manual probe is allowed, counting down.
+func tooEarlyWords(site string, at, now time.Time) string {
+	return "Too early: Notifio can probe " + site + " from " + clockTime(at) + " (in " + countdown(at, now) +
+		"). Asking sooner would look like another refusal and make the wait longer."
 }
 
 // setText sets a label's text only when it changed, so a tick refreshes nothing

@@ -93,3 +93,46 @@ func TestSitesComeAndGo(t *testing.T) {
 		t.Errorf("a site that went away keeps its card (%d cards)", len(h.u.sites.box.Objects))
 	}
 }
+
+// The "Too early" countdown ticks and gives way when the minute is up; after a
+// probe the user asked for, "Probing…" and the refusal page's button go once
+// the site lets us back in.
+func TestProbeNowTicksAndClearsAfterTheAnswer(t *testing.T) {
+	s := sample()
+	s.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastSignal: "challenge marker: cf-chl", Searches: 2,
+		LastRefusal: "/home/u/.local/share/notifio/refusals/fotocasa.es.html"}
+	h := newHarness(t, s)
+	h.u.selectView(viewSites)
+	fc := h.u.sites.cards["fotocasa.es"]
+	h.b.probeAt, h.b.probeErr = t0.Add(51*time.Second), errors.New("hostbackoff: too early to probe this site again")
+	test.Tap(fc.probe)
+	h.requireText("(in 0:51)")
+	h.clock.Advance(10 * time.Second)
+	h.u.tick()
+	h.requireText("Too early: Notifio can probe fotocasa.es from 14:00 (in 0:41)")
+	h.clock.Advance(41 * time.Second)
+	h.u.tick()
+	h.requireText("You can probe fotocasa.es now")
+
+	h.b.probeAt, h.b.probeErr = h.clock.Now(), nil
+	test.Tap(fc.probe)
+	h.requireText("Probing fotocasa.es now")
+	probing := s
+	probing.At = t0.Add(52 * time.Second)
+	probing.Sites[0].ProbeInFlight, probing.Sites[0].NextProbe = true, h.clock.Now()
+	h.publish(probing)
+	h.requireText("Probing fotocasa.es now") // no answer yet
+	clear := s
+	clear.At = t0.Add(55 * time.Second)
+	clear.Sites = append([]poll.SiteSnapshot(nil), s.Sites...)
+	clear.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", LastStatus: 200, Searches: 2,
+		LastRefusal: "/home/u/.local/share/notifio/refusals/fotocasa.es.html"}
+	h.publish(clear)
+	if h.hasText("Probing fotocasa.es now") {
+		t.Error("\"Probing…\" stays after the site let us back in")
+	}
+	if fc.refusal.Visible() {
+		t.Error("the refusal page's button stays on a site that lets us in")
+	}
+}
