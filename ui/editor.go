@@ -447,8 +447,8 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		e.outcome.Importance = widget.WarningImportance
 	}
 	e.outcome.SetText(msg)
-	if strings.TrimSpace(e.name.Text) == "" && res.Title != "" {
-		e.name.SetText(suggestName(res.Title))
+	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == "ok" {
+		e.name.SetText(suggestName(res.Title, res.URL, res.Site))
 	}
 	var sum []string
 	if res.Outcome == "ok" {

@@ -265,3 +265,27 @@ func TestShowMeOneProblemKeepsTheResult(t *testing.T) {
 		t.Errorf("problem %v %q", e.one.problem.Visible(), e.one.problem.Text)
 	}
 }
+
+// A refusal page's title names nothing the user watches: no suggestion from
+// it. A results page without a title of its own gets one from its URL.
+func TestTestThisSearchSuggestsNamesFromResultsOnly(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
+	for _, title := range []string{"Just a moment...", "Access denied", "Ich bin kein Roboter - ImmobilienScout24"} {
+		h.b.dryRun = poll.DryRun{Outcome: "challenge", Status: 403, Title: title, Message: "The site showed a captcha."}
+		test.Tap(e.testBtn)
+		h.q.runNext(t)
+		if e.name.Text != "" {
+			t.Errorf("a refusal page titled %q suggested the name %q", title, e.name.Text)
+		}
+	}
+	h.b.dryRun = poll.DryRun{Outcome: "ok", Status: 200, Message: "The page works: 1 listing found.",
+		URL: e.url.Text, Site: "kleinanzeigen.de", Listings: []extract.Listing{{ID: "1", Title: "Altbau"}}}
+	test.Tap(e.testBtn)
+	h.q.runNext(t)
+	if e.name.Text != "kleinanzeigen.de: wohnung mieten, berlin" {
+		t.Errorf("a results page without a title suggested %q", e.name.Text)
+	}
+}

@@ -177,14 +177,18 @@ func TestCheckSearchURL(t *testing.T) {
 }
 
 func TestSuggestName(t *testing.T) {
-	for in, want := range map[string]string{
-		"Wohnung mieten in Berlin - Kreuzberg | kleinanzeigen.de": "Wohnung mieten in Berlin",
-		"  WG-Zimmer in Berlin  ":                                 "WG-Zimmer in Berlin",
-		"Pisos en alquiler en Centro, Madrid — idealista":         "Pisos en alquiler en Centro, Madrid",
-		"": "",
+	for _, tc := range []struct{ title, url, site, want string }{
+		{"Wohnung mieten in Berlin - Kreuzberg | kleinanzeigen.de", "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331", "kleinanzeigen.de", "Wohnung mieten in Berlin"},
+		{"  WG-Zimmer in Berlin  ", "https://www.wg-gesucht.de/wg-zimmer-in-Berlin.8.0.1.0.html", "wg-gesucht.de", "WG-Zimmer in Berlin"},
+		{"Pisos en alquiler en Centro, Madrid — idealista", "https://www.idealista.com/alquiler-viviendas/madrid/centro/", "idealista.com", "Pisos en alquiler en Centro, Madrid"},
+		{"Wohnung Mieten in Leipzig bei immobilien.de", "https://www.immobilien.de/wohnung-mieten/leipzig", "immobilien.de", "Wohnung Mieten in Leipzig"},
+		// No title, or only the portal's name: the site and what the URL says.
+		{"", "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/preis::1200/c203l3331?maxPrice=1200", "kleinanzeigen.de", "kleinanzeigen.de: wohnung mieten, berlin, up to 1200"},
+		{"Kleinanzeigen", "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", "kleinanzeigen.de", "kleinanzeigen.de: wohnung mieten, duesseldorf"},
+		{"", "http://127.0.0.7:18400/kleinanzeigen-results.html", "127.0.0.7", "127.0.0.7: kleinanzeigen results"},
 	} {
-		if got := suggestName(in); got != want {
-			t.Errorf("suggestName(%q) = %q, want %q", in, got, want)
+		if got := suggestName(tc.title, tc.url, tc.site); got != tc.want {
+			t.Errorf("suggestName(%q, %q) = %q, want %q", tc.title, tc.url, got, tc.want)
 		}
 	}
 }
