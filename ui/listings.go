@@ -3,6 +3,7 @@ package ui
 import (
 	"log/slog"
 	"sort"
+	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -15,17 +16,22 @@ import (
 	"notifio/storage"
 )
 
-// listingsView shows the listings of one search, newest first. Tapping one opens
-// it in the browser. The listings that were new when the user opened the view stay
-// marked as new while they look; opening the view counts as having seen them.
+// allSearches is the picker's choice of every search's listings in one view.
+const allSearches = "\x00all"
+
+// listingsView shows the listings of one search, or of all searches, newest
+// first. Tapping one opens it in the browser. The listings that were new when the
+// user opened the view stay marked as new while they look; opening the view
+// counts as having seen them.
 type listingsView struct {
 	u *UI
 
 	pick     *widget.Select
 	pickIDs  []string
-	searchID string
+	searchID string // a search's ID, allSearches, or "" for none chosen
 
 	items []storage.Listing
+	from  []string        // in the all-searches view: the search of each item
 	isNew map[string]bool // listing IDs marked new in this viewing
 	list  *widget.List
 	note  *quietLabel
@@ -99,20 +105,34 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	r.badge.Hidden = r.badge.Text == ""
 	r.title.Text = l.Title
 	r.detail.Text = listingDetail(l.Price, l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
+	if id < len(v.from) {
+		r.detail.Text = v.from[id] + " · " + r.detail.Text
+	}
 	r.box.Refresh()
 }
 
-// apply keeps the search picker in step with the searches.
+// apply keeps the search picker in step with the searches: all of them first,
+// then each, with how many new listings they have.
 func (v *listingsView) apply(s poll.Snapshot, now time.Time) {
 	v.now = now
-	names := make([]string, len(s.Searches))
+	names := make([]string, 0, len(s.Searches)+1)
 	v.pickIDs = v.pickIDs[:0]
-	sel := -1
-	for i, ss := range s.Searches {
-		names[i] = ss.Name + " (" + ss.Site + ")"
+	sel, unseen := -1, 0
+	if len(s.Searches) > 1 {
+		for _, ss := range s.Searches {
+			unseen += ss.Unseen
+		}
+		names = append(names, pickName("All searches", "", unseen))
+		v.pickIDs = append(v.pickIDs, allSearches)
+		if v.searchID == allSearches {
+			sel = 0
+		}
+	}
+	for _, ss := range s.Searches {
+		names = append(names, pickName(ss.Name, ss.Site, ss.Unseen))
 		v.pickIDs = append(v.pickIDs, ss.ID)
 		if ss.ID == v.searchID {
-			sel = i
+			sel = len(v.pickIDs) - 1
 		}
 	}
 	v.pick.SetOptions(names)
@@ -121,17 +141,34 @@ func (v *listingsView) apply(s poll.Snapshot, now time.Time) {
 		v.pick.SetSelectedIndex(sel)
 	case v.searchID != "":
 		v.searchID = ""
-		v.items = nil
+		v.items, v.from = nil, nil
 		v.pick.ClearSelected()
 		v.list.Refresh()
 	}
 	if v.searchID == "" {
 		v.setNote(s)
 	}
-	// New listings arrived for the search the user is looking at: show them now.
-	if v.visible() && sel >= 0 && s.Searches[sel].Unseen > 0 {
+	// New listings arrived for what the user is looking at: show them now.
+	if !v.visible() || sel < 0 {
+		return
+	}
+	if v.searchID != allSearches {
+		unseen = s.Searches[sel-(len(v.pickIDs)-len(s.Searches))].Unseen
+	}
+	if unseen > 0 {
 		v.load()
 	}
+}
+
+// pickName is a picker entry: "Kreuzberg (kleinanzeigen.de) · 3 new".
+func pickName(name, site string, unseen int) string {
+	if site != "" {
+		name += " (" + site + ")"
+	}
+	if unseen > 0 {
+		name += " · " + strconv.Itoa(unseen) + " new"
+	}
+	return name
 }
 
 // setNote explains an empty view.
@@ -165,17 +202,26 @@ func (v *listingsView) choose(searchID string) {
 	}
 }
 
-// firstChoice is the search the view opens on when none was chosen, or "".
+// firstChoice is what the view opens on when nothing was chosen, or "": the
+// search selected in the list, else the one search with new listings, else
+// all searches (or an only search).
 func (v *listingsView) firstChoice() string {
 	if id := v.u.searches.selected; id != "" {
 		return id
 	}
+	with := ""
 	for _, s := range v.u.snap.Searches {
 		if s.Unseen > 0 {
-			return s.ID
+			if with != "" {
+				return allSearches // new listings in several searches: see them together
+			}
+			with = s.ID
 		}
 	}
-	if len(v.pickIDs) == 1 {
+	if with != "" {
+		return with
+	}
+	if len(v.pickIDs) > 0 {
 		return v.pickIDs[0]
 	}
 	return ""
@@ -196,39 +242,82 @@ func (v *listingsView) shown() {
 	}
 }
 
-// load reads the search's listings, marks the unseen ones as new for this viewing
+// load reads the chosen listings, marks the unseen ones as new for this viewing
 // and tells the backend the user has seen them.
 func (v *listingsView) load() {
 	if v.searchID == "" {
 		return
 	}
 	v.now = v.u.now()
-	items, err := v.u.b.Listings(v.searchID)
-	if err != nil {
-		slog.Warn("list listings", "search_id", v.searchID, "err", err)
-		v.items = nil
-		v.note.SetText("Notifio could not read the listings: " + err.Error())
-		v.list.Refresh()
-		return
-	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].FirstSeen.After(items[j].FirstSeen) })
-	v.items = items
-	s, _ := v.u.searchSnap(v.searchID)
-	for i := 0; i < s.Unseen && i < len(items); i++ {
-		v.isNew[items[i].ID] = true
-	}
-	switch {
-	case len(items) == 0 && !s.Baselined:
-		v.note.SetText("Nothing yet: the first check records the listings already on the page.")
-	case len(items) == 0:
-		v.note.SetText("No listings recorded for this search.")
-	default:
-		v.note.SetText(plural(len(items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
-	}
-	v.list.Refresh()
-	if s.Unseen > 0 {
-		if err := v.u.b.MarkViewed(v.searchID); err != nil {
-			slog.Warn("mark listings viewed", "search_id", v.searchID, "err", err)
+	ids := []string{v.searchID}
+	if v.searchID == allSearches {
+		ids = ids[:0]
+		for _, s := range v.u.snap.Searches {
+			ids = append(ids, s.ID)
 		}
+	}
+	v.items, v.from = nil, nil
+	var items []storage.Listing
+	var from []string
+	seen := map[string]bool{}
+	baselined, viewed := false, []string{}
+	for _, id := range ids {
+		got, err := v.u.b.Listings(id)
+		if err != nil {
+			slog.Warn("list listings", "search_id", id, "err", err)
+			v.note.SetText("Notifio could not read the listings: " + err.Error())
+			v.list.Refresh()
+			return
+		}
+		sort.SliceStable(got, func(i, j int) bool { return got[i].FirstSeen.After(got[j].FirstSeen) })
+		s, _ := v.u.searchSnap(id)
+		baselined = baselined || s.Baselined
+		for i := 0; i < s.Unseen && i < len(got); i++ {
+			v.isNew[got[i].ID] = true
+		}
+		if s.Unseen > 0 {
+			viewed = append(viewed, id)
+		}
+		for _, l := range got {
+			if !seen[l.ID] { // one listing found by two searches shows once
+				seen[l.ID] = true
+				items = append(items, l)
+				from = append(from, s.Name)
+			}
+		}
+	}
+	if v.searchID == allSearches {
+		order := make([]int, len(items))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return items[order[i]].FirstSeen.After(items[order[j]].FirstSeen) })
+		for _, i := range order {
+			v.items = append(v.items, items[i])
+			v.from = append(v.from, from[i])
+		}
+	} else {
+		v.items = items
+	}
+	v.setLoadedNote(baselined)
+	v.list.Refresh()
+	for _, id := range viewed {
+		if err := v.u.b.MarkViewed(id); err != nil {
+			slog.Warn("mark listings viewed", "search_id", id, "err", err)
+		}
+	}
+}
+
+// setLoadedNote says what the view shows.
+func (v *listingsView) setLoadedNote(baselined bool) {
+	switch {
+	case len(v.items) == 0 && !baselined:
+		v.note.SetText("Nothing yet: the first check records the listings already on the page.")
+	case len(v.items) == 0:
+		v.note.SetText("No listings recorded yet.")
+	case v.searchID == allSearches:
+		v.note.SetText(plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
+	default:
+		v.note.SetText(plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -526,19 +527,26 @@ func listingDetail(price, size, rooms, location string, firstSeen, now time.Time
 	return strings.Join(parts, " · ")
 }
 
-// roomsWords writes a bare room count as "2 rooms" and leaves other text alone.
+// roomCount is a room count as sites write it: "2", "2,5 Zi.", "3-Zimmer",
+// "2 rooms", "1 - 2 Zimmer".
+var roomCount = regexp.MustCompile(`^(\d+(?:[.,]\d)?)(?:\s*[-–]\s*(\d+(?:[.,]\d)?))?(?:\s*-?\s*(?:zimmer|zi\.?|rooms?|räume|raum|habitaciones|hab\.?|locali|pokoje))?\b\.?$`)
+
+// roomsWords writes a room count in one form, "1 room", "2.5 rooms",
+// "1–2 rooms", whatever the site's words; other text is left alone.
 func roomsWords(rooms string) string {
 	r := strings.TrimSpace(rooms)
-	if r == "" {
-		return ""
+	m := roomCount.FindStringSubmatch(strings.ToLower(r))
+	if m == nil {
+		return r
 	}
-	if _, err := strconv.ParseFloat(strings.ReplaceAll(r, ",", "."), 64); err == nil {
-		if r == "1" {
-			return "1 room"
-		}
-		return r + " rooms"
+	n := strings.ReplaceAll(m[1], ",", ".")
+	if m[2] != "" {
+		return n + "–" + strings.ReplaceAll(m[2], ",", ".") + " rooms"
 	}
-	return r
+	if n == "1" {
+		return "1 room"
+	}
+	return n + " rooms"
 }
 
 // dayAndTime writes an instant relative to now: "today 14:02", "yesterday 09:15",
