@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -29,11 +30,14 @@ type sitesView struct {
 }
 
 // siteCard is one site's card; its widgets are updated in place so a countdown
-// tick or a new snapshot does not rebuild it.
+// tick or a new snapshot does not rebuild it. Compact: a clear site is one line
+// and its searches; a troubled one adds why, when Notifio asks again, the last
+// answer and what the user can do.
 type siteCard struct {
 	snap poll.SiteSnapshot
 
-	card                     *widget.Card
+	card                     *fyne.Container
+	name, headline           *widget.Label
 	next, why, last, retryAf *widget.Label
 	stats                    *quietLabel
 	message                  *widget.Label
@@ -51,16 +55,19 @@ func newSitesView(u *UI) *sitesView {
 	v.none = quietWrapped("No sites yet. When you add a search, its site appears here with its health and any wait.")
 	v.box = container.NewVBox(v.none)
 	intro := quietWrapped("A site that refuses Notifio is left alone for a while; every search on it waits together. " +
-		"Here you see why, for how long, and what you can do.")
+		"Sites that need a look come first.")
 	v.content = container.NewBorder(intro, nil, nil, nil, container.NewVScroll(v.box))
 	return v
 }
 
 func (v *sitesView) newCard(site string) *siteCard {
 	c := &siteCard{
-		next: widget.NewLabel(""), why: wrapped(""), last: wrapped(""), retryAf: widget.NewLabel(""),
+		name:     widget.NewLabelWithStyle(site, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		headline: widget.NewLabel(""),
+		next:     wrapped(""), why: wrapped(""), last: wrapped(""), retryAf: wrapped(""),
 		stats: newQuiet(""), message: wrapped(""),
 	}
+	c.headline.Truncation = fyne.TextTruncateEllipsis
 	c.message.Importance = widget.WarningImportance
 	c.message.Hide()
 	c.refusal = widget.NewButtonWithIcon("Open last refusal page", theme.FileIcon(), func() { v.openRefusal(site) })
@@ -68,15 +75,18 @@ func (v *sitesView) newCard(site string) *siteCard {
 	c.probe = widget.NewButtonWithIcon("I solved it — probe now", theme.ConfirmIcon(), func() { v.probeNow(site) })
 	c.probe.Importance = widget.HighImportance
 	c.actions = container.NewHBox(c.browser, c.probe, c.refusal, layout.NewSpacer())
-	c.card = widget.NewCard(site, "", container.NewVBox(c.why, c.next, c.last, c.retryAf, c.stats, c.message, c.actions))
+	lines := container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
+		container.NewBorder(nil, nil, c.name, nil, c.headline), c.stats, c.why, c.next, c.last, c.retryAf, c.message)
+	c.card = container.NewVBox(lines, c.actions, widget.NewSeparator())
 	return c
 }
 
 // apply updates the cards from a snapshot, adding and dropping cards as sites come
-// and go.
+// and go; the sites that need a look come first.
 func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 	order := make([]string, 0, len(s.Sites))
 	seen := map[string]bool{}
+	troubled := map[string]bool{}
 	for _, st := range s.Sites {
 		c, ok := v.cards[st.Site]
 		if !ok {
@@ -86,7 +96,9 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 		v.fill(c, st, now)
 		order = append(order, st.Site)
 		seen[st.Site] = true
+		troubled[st.Site] = siteTroubled(st) || v.needsLogin(st.Site)
 	}
+	sort.SliceStable(order, func(i, j int) bool { return troubled[order[i]] && !troubled[order[j]] })
 	for site := range v.cards {
 		if !seen[site] {
 			delete(v.cards, site)
@@ -110,23 +122,27 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 // fill writes a site snapshot into its card.
 func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	c.snap = st
-	c.card.SetSubTitle(siteHeadline(st, now))
+	setText(c.headline, siteHeadline(st, now))
 	login := v.needsLogin(st.Site)
 	switch {
 	case login:
 		// Not a wait: the searches stop until the user logs in again.
-		c.card.SetSubTitle("session expired — log in again")
-		c.why.SetText("The site sent Notifio to its login page. Log in again in your browser, copy the Cookie " +
+		setText(c.headline, "session expired — log in again")
+		showText(c.why, "The site sent Notifio to its login page. Log in again in your browser, copy the Cookie "+
 			"header and paste it into the search (Edit, then Advanced, then Cookie). Its searches stay stopped until then.")
 	case st.Kind == "":
-		c.why.SetText("Notifio reads this site normally.")
+		showText(c.why, "") // the headline says it all
 	default:
-		c.why.SetText(siteWhy(st))
+		showText(c.why, siteWhy(st))
 	}
-	setText(c.next, siteNextProbe(st, now))
-	c.last.SetText(siteLastResponse(st))
+	showText(c.next, siteNextProbe(st, now))
+	last := ""
+	if siteTroubled(st) || login {
+		last = siteLastResponse(st)
+	}
+	showText(c.last, last)
 	showText(c.retryAf, siteRetryAfter(st))
-	c.stats.SetText(siteStats(st))
+	c.stats.SetText(siteStats(st, v.searchNames(st.Site)))
 
 	v.probeAnswered(c, st)
 	// A site that lets us in again has nothing to show of its last refusal.
@@ -141,6 +157,17 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	} else {
 		c.actions.Hide()
 	}
+}
+
+// searchNames are the names of the site's searches.
+func (v *sitesView) searchNames(site string) []string {
+	var names []string
+	for _, s := range v.u.snap.Searches {
+		if s.Site == site {
+			names = append(names, s.Name)
+		}
+	}
+	return names
 }
 
 // probeAnswered clears "Probing…" once the probe the user asked for has its
@@ -170,7 +197,7 @@ func (v *sitesView) needsLogin(site string) bool {
 func (v *sitesView) tick(now time.Time) {
 	for _, site := range v.order {
 		c := v.cards[site]
-		setText(c.next, siteNextProbe(c.snap, now))
+		showText(c.next, siteNextProbe(c.snap, now))
 		if !c.tooEarly.IsZero() {
 			if now.Before(c.tooEarly) {
 				setText(c.message, tooEarlyWords(site, c.tooEarly, now))
@@ -180,10 +207,8 @@ func (v *sitesView) tick(now time.Time) {
 				setText(c.message, "You can probe "+site+" now: press \u201cI solved it \u2014 probe now\u201d again.")
 			}
 		}
-		if c.snap.Waiting {
-			if h := siteHeadline(c.snap, now); h != c.card.Subtitle {
-				c.card.SetSubTitle(h)
-			}
+		if c.snap.Waiting && !v.needsLogin(site) {
+			setText(c.headline, siteHeadline(c.snap, now))
 		}
 	}
 }

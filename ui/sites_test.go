@@ -18,23 +18,37 @@ func TestSiteCardsSayWhyAndForHowLong(t *testing.T) {
 	h.u.selectView(viewSites)
 	for _, want := range []string{
 		"idealista.com",
-		"idealista.com is rate-limiting us — step 2 of its backoff",
-		"Next probe in 4 min (at 14:04)",
-		"Last response: status 429 — decided by: status 429",
-		"The site asked us to wait 10 minutes (Retry-After)",
-		"probing now: one search checks whether the site lets us back in",
-		"Last response: status 403 — decided by: challenge marker: cf-chl",
-		"all clear — searches run on their own schedule",
-		"1 search · answers in about 420ms",
+		"is rate-limiting us — 2nd time in a row",
+		"Notifio asks again in 4 min (at 14:04).",
+		"Last answer: refused (429 Too Many Requests)",
+		"The site asked Notifio to wait 10 minutes.",
+		"checking now whether the site lets Notifio back in",
+		"Last answer: refused (403 Forbidden) — the page was a captcha or browser check",
+		"reads normally",
+		"Searches: Madrid centro",
 	} {
 		h.requireText(want)
 	}
+	if h.hasText("No wait") || h.hasText("Notifio reads this site normally") {
+		t.Error("a clear site's card says more than one line")
+	}
 	h.clock.Advance(31 * time.Second)
 	h.u.tick()
-	h.requireText("Next probe in 4 min (at 14:04)") // whole minutes change with the clock's minute
+	h.requireText("Notifio asks again in 4 min (at 14:04).") // whole minutes change with the clock's minute
 	h.clock.Advance(60 * time.Second)
 	h.u.tick()
-	h.requireText("Next probe in 3:00 (at 14:04)")
+	h.requireText("Notifio asks again in 3:00 (at 14:04).")
+	var order []string
+	for _, o := range h.u.sites.box.Objects {
+		for site, c := range h.u.sites.cards {
+			if c.card == o {
+				order = append(order, site)
+			}
+		}
+	}
+	if len(order) == 0 || order[len(order)-1] != "kleinanzeigen.de" {
+		t.Errorf("cards in order %v: the troubled sites come first", order)
+	}
 }
 
 func TestSiteCardActions(t *testing.T) {
@@ -134,5 +148,20 @@ func TestProbeNowTicksAndClearsAfterTheAnswer(t *testing.T) {
 	}
 	if fc.refusal.Visible() {
 		t.Error("the refusal page's button stays on a site that lets us in")
+	}
+}
+
+func TestTroubledSitesComeFirst(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{At: t0, Sites: []poll.SiteSnapshot{
+		{Site: "aaa.de", LastStatus: 200},
+		{Site: "mmm.de", LastStatus: 200},
+		{Site: "zzz.de", Waiting: true, Kind: "denied", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403},
+	}})
+	h.u.selectView(viewSites)
+	if first := h.u.sites.box.Objects[0]; first != h.u.sites.cards["zzz.de"].card {
+		t.Errorf("the refused site is not first (order %v)", h.u.sites.order)
+	}
+	if h.u.sites.cards["aaa.de"].why.Visible() || h.u.sites.cards["aaa.de"].last.Visible() {
+		t.Error("a clear site's card is not compact")
 	}
 }

@@ -295,7 +295,7 @@ func TestTicksWithinTheMinuteRefreshNothing(t *testing.T) {
 	// The same on the sites view.
 	h.u.selectView(viewSites)
 	next := h.u.sites.cards["site0.example"].next
-	if next.Text != "Next probe in 24 min (at 14:25)" {
+	if next.Text != "Notifio asks again in 24 min (at 14:25)." {
 		t.Fatalf("the site card says %q", next.Text)
 	}
 	d := drawnText(t, next)
@@ -309,7 +309,7 @@ func TestTicksWithinTheMinuteRefreshNothing(t *testing.T) {
 	}
 	h.clock.Advance(time.Second)
 	h.u.tick()
-	if d.Text != "Next probe in 23 min (at 14:25)" {
+	if d.Text != "Notifio asks again in 23 min (at 14:25)." {
 		t.Errorf("the site's countdown draws %q at the minute", d.Text)
 	}
 }

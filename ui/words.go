@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"notifio/hostbackoff"
 	"notifio/poll"
 )
 
@@ -205,120 +204,6 @@ func kindWords(kind string) string {
 		return "is fine"
 	}
 	return "refused us (" + strings.ReplaceAll(kind, "_", " ") + ")"
-}
-
-// siteWhy says what a refusal of this kind means, how long the waits grow, and
-// what the user can do; the card's headline already says which kind and step.
-func siteWhy(s poll.SiteSnapshot) string {
-	var what, todo string
-	k, known := hostbackoff.ParseKind(s.Kind)
-	switch k {
-	case hostbackoff.Challenge:
-		what = "The site showed a captcha or a browser check instead of results: it takes Notifio for a robot."
-		todo = "If you can, open the site in your browser, solve the check, then press \u201cI solved it \u2014 probe now\u201d."
-	case hostbackoff.RateLimited:
-		what = "The site said Notifio asks too often (HTTP 429). When it names a wait (Retry-After), Notifio keeps to it, up to an hour."
-		todo = "If this keeps happening, give this site\u2019s searches a longer interval or watch fewer of them."
-	case hostbackoff.Denied:
-		what = "The site refused access (a 401 or 403 answer, or a \u201cblocked\u201d page)."
-		todo = "If it never lets up, the site does not want to be read automatically from this connection."
-	default:
-		what = "The site did not answer properly: a server error, a timeout or a broken connection. Being offline does not count."
-		todo = "Nothing to do: this usually passes on its own."
-	}
-	if !known {
-		what = "The site refused us (" + strings.ReplaceAll(s.Kind, "_", " ") + ")."
-	}
-	steps := hostbackoff.Ladders[k]
-	if !known {
-		steps = hostbackoff.Ladders[hostbackoff.Error]
-	}
-	// In words, not arrows: "→" came out garbled after a line break in the real
-	// window. Minutes are named once, after the last: "1, 3, 8, then 15 minutes".
-	words := make([]string, len(steps))
-	for i, d := range steps {
-		switch {
-		case d < time.Minute:
-			words[i] = strconv.Itoa(int(d/time.Second)) + " seconds"
-		case i == len(steps)-1:
-			words[i] = strconv.Itoa(int(d/time.Minute)) + " minutes"
-		default:
-			words[i] = strconv.Itoa(int(d / time.Minute))
-		}
-	}
-	last := len(words) - 1
-	ladder := "Waits after refusals in a row: " + strings.Join(words[:last], ", ") + ", then " + words[last]
-	if s.Rung > 0 {
-		ladder += " (now at step " + strconv.Itoa(s.Rung) + ")"
-	}
-	return what + " " + ladder + "; one good answer clears it. " + todo
-}
-
-// siteHeadline is the one-line state of a site, shown as its card's subtitle.
-func siteHeadline(s poll.SiteSnapshot, now time.Time) string {
-	switch {
-	case s.ProbeInFlight:
-		return "probing now: one search checks whether the site lets us back in"
-	case s.Waiting && s.NextProbe.After(now):
-		return fmt.Sprintf("%s %s — step %d of its backoff", s.Site, kindWords(s.Kind), s.Rung)
-	case s.Kind != "":
-		return fmt.Sprintf("wait over after it %s — the next search checks it", kindWords(s.Kind))
-	}
-	return "all clear — searches run on their own schedule"
-}
-
-// siteNextProbe is the countdown line of a site card.
-func siteNextProbe(s poll.SiteSnapshot, now time.Time) string {
-	switch {
-	case s.ProbeInFlight:
-		return "Probe in progress"
-	case s.NextProbe.IsZero() || !s.Waiting:
-		return "No wait"
-	case !s.NextProbe.After(now):
-		return "Next probe any moment"
-	}
-	return fmt.Sprintf("Next probe in %s (at %s)", countdown(s.NextProbe, now), clockTime(s.NextProbe))
-}
-
-// siteLastResponse describes the last answer a site gave and what decided it.
-func siteLastResponse(s poll.SiteSnapshot) string {
-	var b strings.Builder
-	switch {
-	case s.LastStatus == 0 && s.LastSignal == "" && s.Kind != "":
-		// The wait was restored from disk; the answer that earned it was not kept.
-		b.WriteString("Last response: none since Notifio started (the wait was remembered)")
-	case s.LastStatus == 0:
-		b.WriteString("Last response: none yet")
-	default:
-		fmt.Fprintf(&b, "Last response: status %d", s.LastStatus)
-	}
-	if s.LastSignal != "" {
-		b.WriteString(" — decided by: " + s.LastSignal)
-	}
-	return b.String()
-}
-
-// siteRetryAfter says how long the site itself asked us to wait, or "".
-func siteRetryAfter(s poll.SiteSnapshot) string {
-	if s.RetryAfter <= 0 {
-		return ""
-	}
-	return "The site asked us to wait " + humanDuration(s.RetryAfter) + " (Retry-After)"
-}
-
-// siteStats is the health line of a site card.
-func siteStats(s poll.SiteSnapshot) string {
-	parts := []string{plural(s.Searches, "search", "searches")}
-	switch {
-	case s.AvgResponse <= 0:
-	case s.AvgResponse < 10*time.Millisecond:
-		parts = append(parts, "answers in under 10ms") // "about 0s" read as broken
-	default:
-		parts = append(parts, "answers in about "+s.AvgResponse.Round(10*time.Millisecond).String())
-	}
-	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads
-	// "50%" for a site that has let nothing through, so it is not shown.
-	return strings.Join(parts, " · ")
 }
 
 // humanDuration writes a duration the way people say it: "90 seconds", "5 minutes",

@@ -215,14 +215,41 @@ func TestSiteStatsResponseTime(t *testing.T) {
 		want string
 	}{
 		{0, "2 searches"},
-		{400 * time.Microsecond, "2 searches · answers in under 10ms"},
-		{9 * time.Millisecond, "2 searches · answers in under 10ms"},
-		{423 * time.Millisecond, "2 searches · answers in about 420ms"},
-		{1460 * time.Millisecond, "2 searches · answers in about 1.46s"},
+		{400 * time.Microsecond, "2 searches · answers quickly"},
+		{423 * time.Millisecond, "2 searches · answers quickly"},
+		{1460 * time.Millisecond, "2 searches · answers in about 1 second"},
+		{8 * time.Second, "2 searches · answers slowly (about 8 seconds)"},
 	} {
-		if got := siteStats(poll.SiteSnapshot{Searches: 2, AvgResponse: tc.avg}); got != tc.want {
+		if got := siteStats(poll.SiteSnapshot{Searches: 2, AvgResponse: tc.avg}, nil); got != tc.want {
 			t.Errorf("siteStats(avg %s) = %q, want %q", tc.avg, got, tc.want)
 		}
+	}
+	if got := siteStats(poll.SiteSnapshot{Searches: 2}, []string{"Kreuzberg", "Neukölln WG"}); got != "Searches: Kreuzberg, Neukölln WG" {
+		t.Errorf("siteStats with names = %q", got)
+	}
+}
+
+// The Sites view speaks without jargon: no backoff steps, no classifier
+// evidence, no milliseconds.
+func TestSiteWordsHaveNoJargon(t *testing.T) {
+	snaps := []poll.SiteSnapshot{
+		{Site: "a.de", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(time.Minute), LastStatus: 429, LastSignal: "status 429", RetryAfter: time.Minute},
+		{Site: "a.de", Kind: "", LastStatus: 200, LastSignal: "page unchanged", AvgResponse: 3 * time.Millisecond},
+		{Site: "a.de", Waiting: true, Kind: "challenge", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastSignal: "challenge marker: cf-chl"},
+	}
+	for _, st := range snaps {
+		text := strings.Join([]string{siteHeadline(st, t0), siteNextProbe(st, t0), siteLastResponse(st), siteRetryAfter(st), siteStats(st, nil), siteWhy(st)}, "\n")
+		for _, jargon := range []string{"backoff", "step ", "decided by", "ms", "marker", "Retry-After", "HTTP", "probe in"} {
+			if strings.Contains(text, jargon) {
+				t.Errorf("%q in:\n%s", jargon, text)
+			}
+		}
+	}
+	if got := siteLastResponse(snaps[1]); got != "Last answer: fine — the page had not changed" {
+		t.Errorf("last answer %q", got)
+	}
+	if got := siteHeadline(snaps[0], t0); got != "is rate-limiting us — 2nd time in a row" {
+		t.Errorf("headline %q", got)
 	}
 }
 
@@ -232,13 +259,13 @@ func TestSiteWhyExplainsTheKindAndItsLadder(t *testing.T) {
 		want []string
 	}{
 		{poll.SiteSnapshot{Site: "a.de", Kind: "challenge", Rung: 2},
-			[]string{"captcha", "1, 3, 8, 15, then 30 minutes (now at step 2)", "I solved it — probe now"}},
+			[]string{"captcha", "1, 3, 8, 15, then 30 minutes)", "I solved it — probe now"}},
 		{poll.SiteSnapshot{Site: "a.de", Kind: "rate_limited", Rung: 1},
-			[]string{"asks too often (HTTP 429)", "Retry-After", "2, 5, 15, then 30 minutes (now at step 1)", "longer interval"}},
+			[]string{"asks too often", "names a wait", "2, 5, 15, then 30 minutes)", "longer interval"}},
 		{poll.SiteSnapshot{Site: "a.de", Kind: "denied", Rung: 4},
-			[]string{"refused access", "5, 15, 30, then 60 minutes (now at step 4)"}},
+			[]string{"refused access", "5, 15, 30, then 60 minutes)"}},
 		{poll.SiteSnapshot{Site: "a.de", Kind: "error"},
-			[]string{"did not answer properly", "30 seconds, 2, then 5 minutes;", "Being offline does not count"}},
+			[]string{"did not answer properly", "30 seconds, 2, then 5 minutes)", "Being offline does not count"}},
 	} {
 		got := siteWhy(c.snap)
 		for _, w := range c.want {

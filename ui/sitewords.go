@@ -1,0 +1,185 @@
+package ui
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"notifio/hostbackoff"
+	"notifio/poll"
+)
+
+// The words of the Sites view: what a site's state means, in the user's words
+// (no "backoff", "rung" or classifier evidence).
+
+// siteTroubled reports whether a site needs the user's eye: it refused,
+// waits, is being probed, or needs a login. Those cards come first.
+func siteTroubled(s poll.SiteSnapshot) bool {
+	return s.Kind != "" || s.Waiting || s.ProbeInFlight || s.Attention != ""
+}
+
+// siteWhy says what a refusal of this kind means, how long the waits grow, and
+// what the user can do; the card's headline already says which kind.
+func siteWhy(s poll.SiteSnapshot) string {
+	var what, todo string
+	k, known := hostbackoff.ParseKind(s.Kind)
+	switch k {
+	case hostbackoff.Challenge:
+		what = "The site showed a captcha or a browser check instead of results: it takes Notifio for a robot."
+		todo = "If you can, open the site in your browser, solve the check, then press \u201cI solved it \u2014 probe now\u201d."
+	case hostbackoff.RateLimited:
+		what = "The site said Notifio asks too often. When it names a wait, Notifio keeps to it, up to an hour."
+		todo = "If this keeps happening, give this site\u2019s searches a longer interval or watch fewer of them."
+	case hostbackoff.Denied:
+		what = "The site refused access (or showed a \u201cblocked\u201d page)."
+		todo = "If it never lets up, the site does not want to be read automatically from this connection."
+	default:
+		what = "The site did not answer properly: a server error, a timeout or a broken connection. Being offline does not count."
+		todo = "Nothing to do: this usually passes on its own."
+	}
+	if !known {
+		what = "The site refused us (" + strings.ReplaceAll(s.Kind, "_", " ") + ")."
+	}
+	steps := hostbackoff.Ladders[k]
+	if !known {
+		steps = hostbackoff.Ladders[hostbackoff.Error]
+	}
+	// In words, not arrows: "→" came out garbled after a line break in the real
+	// window. Minutes are named once, after the last: "1, 3, 8, then 15 minutes".
+	words := make([]string, len(steps))
+	for i, d := range steps {
+		switch {
+		case d < time.Minute:
+			words[i] = strconv.Itoa(int(d/time.Second)) + " seconds"
+		case i == len(steps)-1:
+			words[i] = strconv.Itoa(int(d/time.Minute)) + " minutes"
+		default:
+			words[i] = strconv.Itoa(int(d / time.Minute))
+		}
+	}
+	last := len(words) - 1
+	return what + " Each refusal in a row makes the pause longer (" + strings.Join(words[:last], ", ") + ", then " + words[last] +
+		"); one good answer ends it. " + todo
+}
+
+// siteHeadline is the one-line state of a site, beside its name.
+func siteHeadline(s poll.SiteSnapshot, now time.Time) string {
+	switch {
+	case s.ProbeInFlight:
+		return "checking now whether the site lets Notifio back in"
+	case s.Waiting && s.NextProbe.After(now):
+		if s.Rung > 1 {
+			return kindWords(s.Kind) + " — " + ordinal(s.Rung) + " time in a row"
+		}
+		return kindWords(s.Kind)
+	case s.Kind != "":
+		return "pause over after it " + kindWords(s.Kind) + " — the next search checks it"
+	}
+	return "reads normally"
+}
+
+// ordinal is "2nd", "3rd", "11th".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// siteNextProbe is the countdown line of a site card, "" for a site that
+// is not waiting.
+func siteNextProbe(s poll.SiteSnapshot, now time.Time) string {
+	switch {
+	case s.ProbeInFlight:
+		return "One search is asking now; the others wait for its answer."
+	case s.NextProbe.IsZero() || !s.Waiting:
+		return ""
+	case !s.NextProbe.After(now):
+		return "Notifio asks again any moment."
+	}
+	return fmt.Sprintf("Notifio asks again in %s (at %s).", countdown(s.NextProbe, now), clockTime(s.NextProbe))
+}
+
+// siteLastResponse describes the last answer a site gave and what showed it.
+func siteLastResponse(s poll.SiteSnapshot) string {
+	var b strings.Builder
+	switch {
+	case s.LastStatus == 0 && s.LastSignal == "" && s.Kind != "":
+		// The wait was restored from disk; the answer that earned it was not kept.
+		b.WriteString("Last answer: none since Notifio started (the pause was remembered)")
+	case s.LastStatus == 0:
+		b.WriteString("Last answer: none yet")
+	case s.LastStatus < 300:
+		b.WriteString("Last answer: fine")
+	default:
+		fmt.Fprintf(&b, "Last answer: refused (%d %s)", s.LastStatus, http.StatusText(s.LastStatus))
+	}
+	if w := signalWords(s.LastSignal); w != "" {
+		b.WriteString(" — " + w)
+	}
+	return b.String()
+}
+
+// signalWords is the evidence behind an outcome in plain words, "" when the
+// status already says it.
+func signalWords(sig string) string {
+	low := strings.ToLower(sig)
+	switch {
+	case sig == "" || strings.HasPrefix(low, "status "):
+		return ""
+	case low == "page unchanged":
+		return "the page had not changed"
+	case low == "results container found":
+		return "the results were on the page"
+	case low == "no-results marker":
+		return "the page said there are no results"
+	case strings.HasSuffix(low, " listing") || strings.HasSuffix(low, " listings"):
+		return sig + " on the page"
+	case strings.Contains(low, "challenge") || strings.Contains(low, "captcha") || strings.Contains(low, "waf"):
+		return "the page was a captcha or browser check"
+	case strings.Contains(low, "denial") || strings.Contains(low, "blocked"):
+		return "the page said access is blocked"
+	}
+	return sig
+}
+
+// siteRetryAfter says how long the site itself asked us to wait, or "".
+func siteRetryAfter(s poll.SiteSnapshot) string {
+	if s.RetryAfter <= 0 {
+		return ""
+	}
+	return "The site asked Notifio to wait " + humanDuration(s.RetryAfter) + "."
+}
+
+// siteStats is the searches line of a site card: which searches it holds and
+// how fast it answers.
+func siteStats(s poll.SiteSnapshot, names []string) string {
+	var parts []string
+	switch {
+	case len(names) > 0:
+		parts = append(parts, "Searches: "+strings.Join(names, ", "))
+	default:
+		parts = append(parts, plural(s.Searches, "search", "searches"))
+	}
+	switch {
+	case s.AvgResponse <= 0:
+	case s.AvgResponse < time.Second:
+		parts = append(parts, "answers quickly")
+	case s.AvgResponse < 5*time.Second:
+		parts = append(parts, "answers in about "+plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
+	default:
+		parts = append(parts, "answers slowly (about "+plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
+	}
+	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads
+	// "50%" for a site that has let nothing through, so it is not shown.
+	return strings.Join(parts, " · ")
+}
