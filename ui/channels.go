@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -117,7 +118,9 @@ func (v *channelsView) newRow(c notify.ChannelState) *channelRow {
 	name := c.Name
 	r.test = widget.NewButtonWithIcon("Send a test push", theme.MailSendIcon(), func() { v.sendTest(name) })
 	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { v.confirmRemove(name) })
-	r.box = container.NewVBox(r.title, r.detail, r.state, container.NewHBox(r.test, r.remove), widget.NewSeparator())
+	// The buttons sit beside the name: a row per channel stays short.
+	r.box = container.NewVBox(container.NewBorder(nil, nil, r.title, container.NewHBox(r.test, r.remove)),
+		container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()), r.detail, r.state), widget.NewSeparator())
 	return r
 }
 
@@ -157,7 +160,7 @@ func channelStateWords(c notify.ChannelState, now time.Time) (widget.Importance,
 	case !c.LastSent.IsZero():
 		return widget.SuccessImportance, "Last push delivered " + dayAndTime(c.LastSent, now) + "."
 	}
-	return widget.LowImportance, "No push sent yet. Send a test to check that it reaches your phone."
+	return widget.MediumImportance, "No push sent yet. Send a test to check that it reaches your phone."
 }
 
 // channelHint is a push failure's hint in the window's words: the hints are
