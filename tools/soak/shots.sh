@@ -41,10 +41,15 @@ add "Prenzlauer Berg Altbau" 2m http://immobilienscout24.test/Suche/de/berlin/be
 add "Mitte bis 1500 €" 5m http://immowelt.test/suche/berlin-mitte/wohnungen/mieten?pma=1500
 "${run[@]}" search pause 00000004 >/dev/null # Schöneberg: the fourth added
 "${run[@]}" email set --preset gmail --user anna.berlin@gmail.com --to anna.berlin@gmail.com,ben@example.org >/dev/null 2>&1 || true
+# Phone push channels for Settings. They get only the paused search, so no
+# push ever leaves loopback (nothing is sent to ntfy.sh or Telegram).
+"${run[@]}" push add 'ntfy://ntfy.sh/flats-anna-7x2k' --name "Anna's phone" --searches 00000004 --quiet 23:00-07:00 >/dev/null 2>&1
+"${run[@]}" push add 'telegram://123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw@telegram?chats=987654321' --name "Ben on Telegram" --searches 00000004 >/dev/null 2>&1
 
 prefs="$OUT/home/.config/fyne/app.notifio.desktop/preferences.json"
 mkdir -p "$(dirname "$prefs")"
-# shot VIEW FILE WAIT: start the window on a tab, wait, capture it, stop it.
+# shot VIEW FILE WAIT [SCROLL]: start the window on a tab, wait, scroll down
+# SCROLL wheel clicks (if given), capture it, stop it.
 shot() {
   echo "{\"window.width\":960,\"window.height\":640,\"window.view\":$1}" >"$prefs"
   "${run[@]}" >"$OUT/window-$1.log" 2>&1 & local p=$!
@@ -54,6 +59,11 @@ shot() {
     [ -n "$id" ] && break; sleep 0.1
   done
   sleep "$3"
+  if [ -n "${4:-}" ]; then
+    DISPLAY="$disp" xdotool mousemove --window "$id" 40 320; sleep 0.3 # over labels: an entry takes the wheel
+    for _ in $(seq "$4"); do DISPLAY="$disp" xdotool click 5; sleep 0.1; done
+    sleep 1
+  fi
   DISPLAY="$disp" import -window "$id" "$OUT/$2.png"
   kill -TERM "$p"; wait "$p" 2>/dev/null || true
 }
@@ -61,7 +71,7 @@ shot 0 warmup 100   # baselines, then the first new listings
 shot 0 screenshot 8
 shot 1 screenshot-listings 8
 shot 2 screenshot-sites 8
-shot 3 screenshot-settings 8
+shot 3 screenshot-settings 8 20   # scrolled to the phone push channels
 for f in screenshot screenshot-listings screenshot-sites screenshot-settings; do
   convert "$OUT/$f.png" -strip -define png:compression-level=9 "docs/$f.png"
   echo "docs/$f.png: $(identify -format '%wx%h' "docs/$f.png"), $(( $(stat -c %s "docs/$f.png") / 1024 )) KB"
