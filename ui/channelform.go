@@ -39,7 +39,8 @@ type channelForm struct {
 	problem              *widget.Label
 	addBtn               *widget.Button
 	activity             *widget.Activity
-	fields               *widget.Form
+	forms                map[string]*widget.Form // the chosen service's shows
+	body                 *fyne.Container
 	ntfyHint, formatHint *widget.Label
 	saving               bool
 }
@@ -69,13 +70,22 @@ func (v *channelsView) openForm() {
 	names, ids := v.searchChoices()
 	f.searches, f.searchIDs = widget.NewCheckGroup(names, nil), ids
 	f.ntfyHint = quietWrappedLabel("Install the ntfy app on your phone and subscribe to the same topic. Anyone who knows the topic can read it, so make it hard to guess.")
-	f.formatHint = quietWrappedLabel("Notifio knows the URL formats of shoutrrr (its README lists them): ntfy, Telegram, Pushover, Gotify, Discord, Slack, Matrix, webhooks.")
+	f.formatHint = quietWrappedLabel("Paste the address your service gives for notifications. Notifio knows ntfy, Telegram, Pushover, Gotify, Discord, Slack, Matrix and web hooks; its README shows how each address looks.")
 	f.problem = wrapped("")
 	f.problem.Importance = widget.DangerImportance
 	f.problem.Hide()
 	f.activity = widget.NewActivity()
 	f.activity.Hide()
-	f.fields = widget.NewForm()
+	// One form per service, the chosen one shown: a form whose items are
+	// swapped kept drawing the first service's entries under the new labels.
+	f.forms = map[string]*widget.Form{
+		formNtfy: widget.NewForm(&widget.FormItem{Text: "Server", Widget: f.server}, &widget.FormItem{Text: "Topic", Widget: f.topic}),
+		formTelegram: widget.NewForm(&widget.FormItem{Text: "Bot token", Widget: f.botToken},
+			&widget.FormItem{Text: "Chat ID", Widget: f.chat, HintText: "Send /start to your bot first, or it cannot write to you."}),
+		formPushover: widget.NewForm(&widget.FormItem{Text: "API token", Widget: f.appToken}, &widget.FormItem{Text: "User key", Widget: f.userKey}),
+		formOther:    widget.NewForm(&widget.FormItem{Text: "Service URL", Widget: f.rawURL}),
+	}
+	fields := container.NewVBox(f.forms[formNtfy], f.forms[formTelegram], f.forms[formPushover], f.forms[formOther])
 	var searchArea fyne.CanvasObject = quietWrappedLabel("It gets every search (you have none yet).")
 	if len(names) > 0 {
 		searchArea = container.NewVBox(quietWrappedLabel("Tick none to get every search, also those you add later."), f.searches)
@@ -84,13 +94,13 @@ func (v *channelsView) openForm() {
 		&widget.FormItem{Text: "Name", Widget: f.name},
 		&widget.FormItem{Text: "Quiet hours", Widget: f.quiet, HintText: "Pushes in these hours wait and arrive as one summary when they end."},
 	)
-	body := container.NewVBox(
+	f.body = container.NewVBox(
 		widget.NewForm(&widget.FormItem{Text: "Service", Widget: f.service}),
-		f.fields, f.ntfyHint, f.formatHint, common,
+		fields, f.ntfyHint, f.formatHint, common,
 		widget.NewLabelWithStyle("Searches", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), searchArea,
 		f.problem,
 	)
-	f.dlg = dialog.NewCustomWithoutButtons("Add a push channel", container.NewVScroll(body), u.win)
+	f.dlg = dialog.NewCustomWithoutButtons("Add a push channel", container.NewVScroll(f.body), u.win)
 	f.addBtn = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), f.submit)
 	f.addBtn.Importance = widget.HighImportance
 	f.dlg.(*dialog.CustomDialog).SetButtons([]fyne.CanvasObject{
@@ -107,18 +117,22 @@ func (v *channelsView) openForm() {
 
 // serviceChosen shows the fields of the chosen service.
 func (f *channelForm) serviceChosen(s string) {
-	items := map[string][]*widget.FormItem{
-		formNtfy: {{Text: "Server", Widget: f.server}, {Text: "Topic", Widget: f.topic}},
-		formTelegram: {{Text: "Bot token", Widget: f.botToken},
-			{Text: "Chat ID", Widget: f.chat, HintText: "Send /start to your bot first, or it cannot write to you."}},
-		formPushover: {{Text: "API token", Widget: f.appToken}, {Text: "User key", Widget: f.userKey}},
-		formOther:    {{Text: "Service URL", Widget: f.rawURL}},
-	}[s]
-	f.fields.Items = items
-	f.fields.Refresh()
+	for name, form := range f.forms {
+		show(form, name == s)
+	}
 	show(f.ntfyHint, s == formNtfy)
 	show(f.formatHint, s == formOther)
 	showText(f.problem, "")
+	f.relayout()
+}
+
+// relayout lays the form out again after parts appeared or went (twice: a
+// wrapped hint knows its height only once it has a width).
+func (f *channelForm) relayout() {
+	if f.body != nil {
+		f.body.Refresh()
+		f.body.Refresh()
+	}
 }
 
 // show shows or hides o.
@@ -172,6 +186,7 @@ func (f *channelForm) submit() {
 	in, err := f.input()
 	if err != nil {
 		showText(f.problem, sentence(err.Error()))
+		f.relayout()
 		return
 	}
 	showText(f.problem, "")
@@ -190,6 +205,7 @@ func (f *channelForm) submit() {
 			if err != nil {
 				slog.Info("add push channel", "service", ch.Service, "err", err)
 				showText(f.problem, sentence(err.Error()))
+				f.relayout()
 				return
 			}
 			f.dlg.Hide()

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"github.com/zalando/go-keyring"
 
@@ -229,5 +230,41 @@ func TestChannelStateWords(t *testing.T) {
 	c = notify.ChannelState{LastSent: t0.Add(-90 * 60 * 1e9)}
 	if _, words := channelStateWords(c, t0); words != "Last push delivered today 12:30." {
 		t.Errorf("words %q", words)
+	}
+}
+
+// Choosing another service shows that service's entries, not the first one's
+// under new labels (seen in the real window).
+func TestAddFormShowsTheChosenServicesEntries(t *testing.T) {
+	h, _ := withChannels(t)
+	test.Tap(h.u.settings.channels.addBtn)
+	f := h.u.settings.channels.form
+	for _, tc := range []struct {
+		service string
+		shown   []*keyEntry
+		hidden  []*keyEntry
+	}{
+		{formTelegram, []*keyEntry{f.botToken, f.chat}, []*keyEntry{f.server, f.topic, f.appToken, f.rawURL}},
+		{formPushover, []*keyEntry{f.appToken, f.userKey}, []*keyEntry{f.botToken, f.topic, f.rawURL}},
+		{formOther, []*keyEntry{f.rawURL}, []*keyEntry{f.server, f.botToken, f.appToken}},
+		{formNtfy, []*keyEntry{f.server, f.topic}, []*keyEntry{f.botToken, f.appToken, f.rawURL}},
+	} {
+		f.service.SetSelected(tc.service)
+		visible := map[*keyEntry]bool{}
+		walkVisible(h.u.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			if e, ok := o.(*keyEntry); ok {
+				visible[e] = true
+			}
+		})
+		for _, e := range tc.shown {
+			if !visible[e] {
+				t.Errorf("%s: the entry %q is not shown", tc.service, e.PlaceHolder)
+			}
+		}
+		for _, e := range tc.hidden {
+			if visible[e] {
+				t.Errorf("%s: the entry %q of another service is shown", tc.service, e.PlaceHolder)
+			}
+		}
 	}
 }
