@@ -124,6 +124,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 		}(site, runs)
 	}
 	wg.Wait()
+	s.checkHealth(s.clock.Now())
 	s.publish() // the pass is over: subscribers see its end at once, not coalesced
 	sort.Slice(out, func(i, j int) bool { return out[i].SearchID < out[j].SearchID })
 	return out

@@ -754,6 +754,7 @@ func (s *Service) Snapshot() Snapshot {
 			State: StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
 			LastOutcome: r.lastOutcome, LastSignal: r.lastSignal, LastCount: r.s.LastCount,
 			LastNew: r.lastNew, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount,
+			Health: s.searchHealthLocked(r, now),
 		}
 		e, waiting := s.reg.Lookup(r.s.Site)
 		switch {
@@ -829,6 +830,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 		return s.outboxSnap
 	}
 	var newest, retrying time.Time
+	sum.Failing, s.failingBySearch = failingChannels(items)
 	for _, it := range items {
 		switch it.State {
 		case storage.OutboxPending:
@@ -859,6 +861,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 // observers see the outbox as it is now. Safe from any goroutine.
 func (s *Service) OutboxChanged() {
 	s.invalidateOutbox()
+	s.checkHealth(s.clock.Now()) // an email that now needs attention is told at once
 	s.publish()
 }
 

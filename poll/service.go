@@ -97,6 +97,16 @@ type Service struct {
 	outboxAt   time.Time
 	lastBackup time.Time
 	inflight   sync.WaitGroup
+
+	// Health alerts (alerts.go): what was told, keyed by search ID or
+	// deliveryKey; the settings; the failing channels by search; today's counts
+	// for the daily summary. healthMu serialises checkHealth.
+	healthMu        sync.Mutex
+	alerts          map[string]storage.AlertState
+	alertCfg        AlertSettings
+	failingBySearch map[string]*ChannelFailure
+	day             dayCounts
+	lastHealth      time.Time // the loop's last checkHealth (loop goroutine only)
 }
 
 type searchRun struct {
@@ -198,6 +208,9 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 		s.reg.Restore(entries, now)
 	}
 	if err := s.reload(now); err != nil {
+		return nil, err
+	}
+	if err := s.loadAlerts(now); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -379,7 +392,9 @@ func (s *Service) Run(ctx context.Context) error {
 	poll := func(j job) {
 		defer s.inflight.Done()
 		res := s.execute(ctx, j)
-		s.finish(j, res, s.clock.Now())
+		now := s.clock.Now()
+		s.finish(j, res, now)
+		s.checkHealth(now)
 		s.siteFreed(j.site)
 	}
 	work := make(chan job)
@@ -399,6 +414,7 @@ func (s *Service) Run(ctx context.Context) error {
 	for {
 		now := s.clock.Now()
 		s.housekeeping(now)
+		s.checkHealthEvery(now)
 		// After a poll finished, only its site can have changed: plan that site
 		// alone, unless the last full plan's time has come or the user changed
 		// something (Wake). At 1,000 searches planning every site after every
@@ -729,6 +745,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		s.mu.Unlock()
 		return
 	}
+	s.day.count(now, 0)
 	if res.offline {
 		// Offline is not a refusal: no ladder climbs; the loop waits for
 		// connectivity with its own short backoff.
@@ -946,6 +963,7 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 			r.lastNew = 0
 		} else {
 			r.unseen += len(cr.New)
+			s.day.found += len(cr.New)
 		}
 		r.s.LastCount = len(found)
 		r.s.LastPolled = now

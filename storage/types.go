@@ -68,11 +68,13 @@ type OutboxItem struct {
 	// Channel is the push channel's name; "" is email.
 	Channel string `json:"channel,omitempty"`
 	// Event is what the item announces; "" is EventNewListings.
-	Event       Event       `json:"event,omitempty"`
-	SearchID    string      `json:"search_id"`
-	SearchName  string      `json:"search_name"`
-	SearchURL   string      `json:"search_url"`
-	Listings    []Listing   `json:"listings"`
+	Event      Event     `json:"event,omitempty"`
+	SearchID   string    `json:"search_id"`
+	SearchName string    `json:"search_name"`
+	SearchURL  string    `json:"search_url"`
+	Listings   []Listing `json:"listings"`
+	// Alert is set on a health alert item (Event health) instead of Listings.
+	Alert       *Alert      `json:"alert,omitempty"`
 	Created     time.Time   `json:"created"`
 	MessageID   string      `json:"message_id"` // stable per item, so a resend is recognisable
 	State       OutboxState `json:"state"`
