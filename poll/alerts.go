@@ -77,7 +77,9 @@ func planAlerts(states map[string]storage.AlertState, subjects []healthSubject, 
 		}
 		if !k.NeedsUser() {
 			if had {
-				if !st.AlertedAt.IsZero() && !cfg.Off && k != HealthPaused {
+				// Paused: the user chose it. Delivery: the stuck messages
+				// arriving say it works again.
+				if !st.AlertedAt.IsZero() && !cfg.Off && k != HealthPaused && st.Kind != string(HealthDelivery) {
 					add(alertGroupKey{site: sub.site, kind: HealthKind(st.Kind), recovered: true}, sub, st.Since)
 				}
 				plan.changes = append(plan.changes, storage.AlertChange{Key: sub.key, Delete: true})

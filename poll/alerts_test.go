@@ -276,13 +276,21 @@ func TestFailingEmailIsToldThroughTheOtherChannels(t *testing.T) {
 	if ss := h.svc.Snapshot().Searches[0]; ss.Health.Kind != HealthDelivery {
 		t.Errorf("the search's health %s, want delivery failing", ss.Health.Kind)
 	}
-	// Fixed: one back to normal, through email again.
+	// Fixed: the stuck email itself says so; no "back to normal" on top, and
+	// a later failure is told again.
 	if err := h.db.RetryOutbox(email.ID, h.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	h.svc.OutboxChanged()
-	if got := h.alerts(); len(got) < 2 || !got[len(got)-1].Alert.Recovered {
-		t.Fatalf("after the fix: %d alerts, want a back to normal", len(got))
+	if got := h.alerts(); len(got) != 1 {
+		t.Fatalf("after the fix: %d alerts, want still the one", len(got))
+	}
+	if err := h.db.MarkNeedsAttention(email.ID, "535 authentication failed", "Check the password"); err != nil {
+		t.Fatal(err)
+	}
+	h.svc.OutboxChanged()
+	if got := h.alerts(); len(got) != 2 {
+		t.Fatalf("failing again: %d alerts, want a second one", len(got))
 	}
 }
 

@@ -106,11 +106,11 @@ func alertSubject(h Health, site string, names []string, reminder bool) string {
 	case HealthSessionExpired:
 		s = "Log in again: " + about + " stopped (the login for " + site + " expired)"
 	case HealthNotResults:
-		s = about + ": the page no longer shows results"
+		s = about + " stopped: the page no longer shows results"
 	case HealthDelivery:
 		s = "Notifio cannot deliver: " + h.Problem
 	default:
-		s = about + ": " + h.Problem
+		s = about + " stopped: " + h.Problem
 	}
 	if reminder {
 		s = "Still not working — " + s

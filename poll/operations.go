@@ -732,6 +732,7 @@ func (s *Service) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	snap := Snapshot{At: now, Offline: now.Before(s.offline.until)}
+	snap.Outbox = s.outboxSummary(now) // first: a search's health reads its failing channels
 	siteCount := map[string]int{}
 	probeOf := map[string]string{}
 	// Sorted as pointers, not as snapshots: sorting 1,000 large structs took half
@@ -813,7 +814,6 @@ func (s *Service) Snapshot() Snapshot {
 		snap.Sites = append(snap.Sites, st)
 	}
 	sort.Slice(snap.Sites, func(i, j int) bool { return snap.Sites[i].Site < snap.Sites[j].Site })
-	snap.Outbox = s.outboxSummary(now)
 	return snap
 }
 
