@@ -68,7 +68,7 @@ func (h Health) SinceWords(now time.Time) string {
 	if h.Since.IsZero() {
 		return ""
 	}
-	return "since " + clockWords(h.Since, now) + " (" + spanWords(now.Sub(h.Since)) + ")"
+	return "since " + clockWords(h.Since, now) + " (" + SpanWords(now.Sub(h.Since)) + ")"
 }
 
 // clockWords is "14:30" today, else "Mon 2 Dec 14:30" (local time).
@@ -80,8 +80,8 @@ func clockWords(t, now time.Time) string {
 	return t.Format("Mon 2 Jan 15:04")
 }
 
-// spanWords is "45 min", "3 h 10 min", "2 days 4 h".
-func spanWords(d time.Duration) string {
+// SpanWords is "45 min", "3 h 10 min", "2 days 4 h".
+func SpanWords(d time.Duration) string {
 	switch {
 	case d < time.Minute:
 		return "under a minute"
@@ -130,7 +130,7 @@ func alertLines(h Health, site string, names []string, now time.Time) []string {
 	}
 	lines := []string{what}
 	if !h.Since.IsZero() {
-		lines = append(lines, "This has lasted "+spanWords(now.Sub(h.Since))+", since "+clockWords(h.Since, now)+".")
+		lines = append(lines, "This has lasted "+SpanWords(now.Sub(h.Since))+", since "+clockWords(h.Since, now)+".")
 	}
 	if d := h.Doing(now); d != "" {
 		lines = append(lines, d)
@@ -146,7 +146,7 @@ func recoveryLines(site string, names []string, since time.Time, newCount int, n
 	}
 	subject := "Back to normal: " + about
 	lines := []string{about + " works again. It had stopped at " + clockWords(since, now) + ", " +
-		spanWords(now.Sub(since)) + " ago."}
+		SpanWords(now.Sub(since)) + " ago."}
 	switch {
 	case len(names) == 0:
 	case newCount == 0:

@@ -46,10 +46,10 @@ func AlertSettingsWords(a poll.AlertSettings) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Health alerts are on.\n")
-	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", humanDur(a.AfterOrDefault()))
+	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", poll.SpanWords(a.AfterOrDefault()))
 	fmt.Fprintf(&b, "Login expired, messages not going out: told at once.\n")
 	if r := a.RemindEvery(); r > 0 {
-		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", humanDur(r))
+		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", poll.SpanWords(r))
 	} else {
 		fmt.Fprintf(&b, "Reminders: off.\n")
 	}
