@@ -175,3 +175,19 @@ func quoteNames(names []string) string {
 	}
 	return strings.Join(q[:2], ", ") + fmt.Sprintf(" and %d more", len(q)-2)
 }
+
+// Words is the kind in a word or two, for a row or a list: "blocked",
+// "login expired".
+func (k HealthKind) Words() string {
+	switch k {
+	case HealthNotResults:
+		return "no results"
+	case HealthSessionExpired:
+		return "login expired"
+	case HealthSiteErrors:
+		return "site failing"
+	case HealthDelivery:
+		return "messages not going out"
+	}
+	return string(k)
+}

@@ -48,4 +48,9 @@ type Backend interface {
 	SetEmailConfig(cfg notify.Config, password string) (warning string, err error)
 	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
 	RetryOutbox() error
+
+	// AlertSettings and SetAlertSettings are when the user is told that a
+	// search stopped working (SetAlertSettings writes the database).
+	AlertSettings() poll.AlertSettings
+	SetAlertSettings(a poll.AlertSettings) error
 }
