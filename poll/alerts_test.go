@@ -8,6 +8,7 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/notify"
+	"notifio/poll/extract"
 	"notifio/storage"
 )
 
@@ -342,5 +343,58 @@ func TestHealthOfRules(t *testing.T) {
 	since := now.Add(-time.Hour)
 	if h := healthOf(healthInput{entry: challenge, since: since, sinceKind: HealthBlocked}, now); !h.Since.Equal(since) {
 		t.Errorf("a spell's start was not kept: %s", h.Since)
+	}
+}
+
+func TestSavedChoiceThatNoLongerFitsIsToldLikeTheOthers(t *testing.T) {
+	h := newHarness(t, "")
+	h.withEmail()
+	a := newSite(t, "127.0.0.2", "1", "2")
+	s := h.add("Shown one", a.srv.URL+"/s", time.Minute)
+	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, SearchInput{Name: s.Name, URL: s.URL,
+		Interval: time.Minute, Selectors: extract.Selectors{Item: "div.old-card", Link: "a", Title: "h3"}}); err != nil {
+		t.Fatal(err)
+	}
+	h.runStep(30*time.Minute, 5*time.Second)
+	ss := h.svc.Snapshot().Searches[0]
+	if ss.Health.Kind != HealthSelectorsStale || ss.Baselined != true {
+		t.Fatalf("health %s (baselined %v), want the saved choice reported stale while listings are still read",
+			ss.Health.Kind, ss.Baselined)
+	}
+	if len(h.alerts()) != 0 {
+		t.Fatal("told before the threshold")
+	}
+	h.runStep(35*time.Minute, 5*time.Second)
+	got := h.alerts()
+	if len(got) != 1 || !strings.Contains(got[0].Alert.Subject, "no longer fit") {
+		t.Fatalf("alerts %v, want one saying the saved choice no longer fits", got)
+	}
+}
+
+func TestDailySummaryOnRequestOnceADay(t *testing.T) {
+	h := newHarness(t, "")
+	h.withEmail()
+	a := newSite(t, "127.0.0.2", "1")
+	h.add("Summed", a.srv.URL+"/s", 10*time.Minute)
+	h.runStep(3*time.Hour, time.Minute)
+	if n := len(h.alerts()); n != 0 {
+		t.Fatalf("summary off by default, but %d messages", n)
+	}
+	at := h.clock.Now().Add(time.Hour).Local().Format("15:04")
+	if err := h.svc.SetAlertSettings(AlertSettings{Summary: true, SummaryAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	h.runStep(50*time.Minute, time.Minute)
+	if n := len(h.alerts()); n != 0 {
+		t.Fatalf("%d summaries before %s", n, at)
+	}
+	h.runStep(26*time.Hour, time.Minute)
+	got := h.alerts()
+	if len(got) != 2 {
+		t.Fatalf("%d summaries in 26 hours, want one a day", len(got))
+	}
+	if s := got[0].Alert.Subject; !strings.Contains(s, "Still watching: 1 search,") || !strings.Contains(s, "all healthy") ||
+		!strings.Contains(s, "checks") {
+		t.Errorf("summary %q", s)
 	}
 }

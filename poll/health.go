@@ -21,6 +21,9 @@ const (
 	HealthSiteErrors     HealthKind = "site_errors"      // the site keeps failing (5xx, timeouts)
 	HealthOffline        HealthKind = "offline"          // no site reachable: this computer is offline
 	HealthDelivery       HealthKind = "delivery_failing" // an email or push of this search needs attention
+	// HealthSelectorsStale: the listings the user showed Notifio (its saved
+	// selectors) find nothing any more; automatic extraction reads the page.
+	HealthSelectorsStale HealthKind = "selectors_stale"
 )
 
 // NeedsUser reports whether the user should know: everything but ok, paused
@@ -65,6 +68,7 @@ type healthInput struct {
 	siteSignal  string // the site's last evidence (its probe's)
 	due         time.Time
 	delivery    *ChannelFailure // a channel failing for this search's items
+	stale       bool            // the saved selectors found nothing at the last check
 	since       time.Time       // the recorded start of a spell of this kind, if any
 	sinceKind   HealthKind
 }
@@ -90,6 +94,8 @@ func healthOf(in healthInput, now time.Time) Health {
 		}
 	case in.entry != nil && (in.lastOutcome == string(classify.Error) || in.siteOutcome == string(classify.Error)):
 		h.Kind, h.Refusal, h.NextTry = HealthSiteErrors, in.entry.Kind.String(), in.entry.NextRetry
+	case in.stale && in.lastOutcome == string(classify.OK):
+		h.Kind, h.NextTry = HealthSelectorsStale, in.due
 	case in.delivery != nil:
 		h.Kind = HealthDelivery
 	}

@@ -27,6 +27,10 @@ func (h *Health) describe(site string) {
 		h.Problem = site + " keeps failing"
 		h.Hint = "Nothing to do yet: Notifio keeps trying. If it lasts, open the page in your browser to see " +
 			"whether the site is down."
+	case HealthSelectorsStale:
+		h.Problem = "the listings you showed Notifio no longer fit the page"
+		h.Hint = "Edit the search, press Test this search and show Notifio one listing again " +
+			"(or clear the selectors under Advanced). Until then Notifio reads the page by itself."
 	case HealthDelivery:
 		h.Problem = "alerts for this search are not going out"
 		h.Hint = "See Settings: fix the email or push settings, then send a test."
@@ -55,6 +59,8 @@ func (h Health) Doing(now time.Time) string {
 		return "Notifio waits for you to log in again."
 	case h.Kind == HealthDelivery:
 		return "Notifio keeps the messages and sends them once the settings work."
+	case h.Kind == HealthSelectorsStale:
+		return "Notifio reads the page by itself meanwhile, so new listings still come."
 	case !h.NextTry.IsZero() && h.NextTry.After(now):
 		return "Notifio tries again at " + clockWords(h.NextTry, now) + "."
 	case !h.NextTry.IsZero():
@@ -109,6 +115,8 @@ func alertSubject(h Health, site string, names []string, reminder bool) string {
 		s = about + " stopped: the page no longer shows results"
 	case HealthDelivery:
 		s = "Notifio cannot deliver: " + h.Problem
+	case HealthSelectorsStale:
+		s = about + ": " + h.Problem
 	default:
 		s = about + " stopped: " + h.Problem
 	}
@@ -122,8 +130,11 @@ func alertSubject(h Health, site string, names []string, reminder bool) string {
 // what the user can do.
 func alertLines(h Health, site string, names []string, now time.Time) []string {
 	what := "Notifio cannot check " + quoteNames(names) + " on " + site + ": " + h.Problem + "."
-	if h.Kind == HealthDelivery {
+	switch h.Kind {
+	case HealthDelivery:
 		what = h.Problem + "."
+	case HealthSelectorsStale:
+		what = "On " + site + ", " + h.Problem + " of " + quoteNames(names) + "."
 	}
 	if h.Signal != "" {
 		what += " (What it saw: " + h.Signal + ".)"
@@ -188,6 +199,8 @@ func (k HealthKind) Words() string {
 		return "site failing"
 	case HealthDelivery:
 		return "messages not going out"
+	case HealthSelectorsStale:
+		return "your choice no longer fits"
 	}
 	return string(k)
 }

@@ -130,6 +130,9 @@ type searchRun struct {
 	structure string
 	// savedOutcome is the outcome last persisted by rememberLast.
 	savedOutcome string
+	// stale is true when the search's own selectors found nothing at the last
+	// read page and automatic extraction was used (extract.Result.Fallback).
+	stale bool
 	// saveErr is why the last poll's listings could not be saved (a full disk),
 	// nil once a poll's are.
 	saveErr error
@@ -784,6 +787,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
 		if !res.unchanged {
+			r.stale = out.Kind == classify.OK && res.ext.Fallback == extract.MethodSelectors
 			r.bodyHash = 0 // set again by commit once this page's listings are saved
 		} else {
 			r.lastNew = 0

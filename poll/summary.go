@@ -87,8 +87,8 @@ func (s *Service) summaryLocked(now time.Time) storage.Alert {
 	if len(troubled) > 0 {
 		state = fmt.Sprintf("%d need attention", len(troubled))
 	}
-	subject := fmt.Sprintf("Still watching: %d searches, %d checks %s, %d new, %s",
-		active, c.checks, period, c.found, state)
+	subject := fmt.Sprintf("Still watching: %s, %s %s, %d new, %s",
+		count(active, "search", "searches"), count(c.checks, "check", "checks"), period, c.found, state)
 	lines := []string{subject + "."}
 	if len(troubled) > 0 {
 		lines = append(lines, "Needs attention: "+strings.Join(troubled, "; ")+".")
@@ -96,4 +96,12 @@ func (s *Service) summaryLocked(now time.Time) storage.Alert {
 		lines = append(lines, "Silence means nothing new: every search works.")
 	}
 	return storage.Alert{Kind: "summary", Subject: subject, Lines: lines}
+}
+
+// count is "1 search", "5 searches".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
