@@ -1,7 +1,6 @@
 package poll
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,8 +13,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"golang.org/x/net/html"
 
 	"notifio/hostbackoff"
 	"notifio/notify"
@@ -870,26 +867,4 @@ func (s *Service) invalidateOutbox() {
 	s.mu.Lock()
 	s.outboxAt = time.Time{}
 	s.mu.Unlock()
-}
-
-// pageTitle returns the text of a page's <title>, whitespace-folded.
-func pageTitle(body []byte) string {
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return ""
-		case html.StartTagToken:
-			name, _ := z.TagName()
-			if string(name) == "title" {
-				if z.Next() == html.TextToken {
-					return strings.Join(strings.Fields(string(z.Text())), " ")
-				}
-				return ""
-			}
-			if string(name) == "body" {
-				return ""
-			}
-		}
-	}
 }

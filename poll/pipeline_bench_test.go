@@ -130,12 +130,6 @@ func BenchmarkPipelineParts(b *testing.B) {
 				extract.PageTitle(doc)
 			}
 		})
-		b.Run("title/"+pg.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				pageTitle(pg.body)
-			}
-		})
 	}
 }
 

@@ -48,7 +48,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -429,10 +428,3 @@ const challengePage = `<!DOCTYPE html><html lang="en-US"><head><title>Just a mom
 
 // softPage is a 200 page with neither results nor a no-results marker.
 const softPage = `<!DOCTYPE html><html lang="de"><head><title>Testportal</title></head><body><header><a href="/">Testportal</a></header><main><p>Bitte versuchen Sie es später noch einmal.</p></main></body></html>`
-
-// SortedEvents sorts events by Served (for reports).
-func SortedEvents(ev []Event) []Event {
-	out := append([]Event(nil), ev...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Served.Before(out[j].Served) })
-	return out
-}
