@@ -35,6 +35,9 @@ lint:
 	  if [ -n "$$bad" ]; then echo "gofmt needed on: $$bad"; exit 1; fi
 	$(GO) vet -tags ci ./...
 	$(GO) tool staticcheck -tags ci ./...
+	@# A function fits on a screen: none over cyclomatic complexity 30 (tests aside).
+	@over=$$($(GO) tool gocyclo -over 30 -ignore '_test\.go$$' .); \
+	  if [ -n "$$over" ]; then echo "Functions too complex (gocyclo > 30), split them:"; echo "$$over"; exit 1; fi
 
 test: deps lint
 	$(GO) test -race -tags ci -timeout 20m ./...
