@@ -46,7 +46,7 @@ test: deps lint
 
 # Performance figures (issue 7): writes docs/PERFORMANCE.md. Takes about 25 minutes (BENCH_QUICK=1: a short smoke run).
 bench: deps
-	bash poll/loadsite/bench.sh
+	bash tools/loadsite/bench.sh
 
 # The real window under Xvfb for 10 minutes with 20 searches on a loopback site
 # (issue 19): RSS at minute 2 and 10, CPU while ticking and while hidden in the

@@ -18,7 +18,7 @@ import (
 
 	"notifio/poll/classify"
 	"notifio/poll/extract"
-	"notifio/poll/loadsite"
+	"notifio/tools/loadsite"
 	"notifio/storage"
 )
 
