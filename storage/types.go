@@ -17,8 +17,10 @@ type Search struct {
 	Paused    bool          `json:"paused"`
 	Selectors Selectors     `json:"selectors"`
 	// CookieRef names the per-site cookie the user pasted (settings key), if any.
-	CookieRef string    `json:"cookie_ref,omitempty"`
-	Created   time.Time `json:"created"`
+	CookieRef string `json:"cookie_ref,omitempty"`
+	// Browser reads the page in the user's browser (JavaScript-only portals).
+	Browser bool      `json:"browser,omitempty"`
+	Created time.Time `json:"created"`
 	// Baselined is true once the first successful poll recorded the existing listings.
 	Baselined     bool      `json:"baselined"`
 	BaselineCount int       `json:"baseline_count"`

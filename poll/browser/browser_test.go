@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"notifio/poll/browser/browsertest"
 )
 
 // TestMain fails the run when a browser process outlived the tests.
@@ -71,7 +73,7 @@ func newTestBrowser(t *testing.T, opts Options) *Browser {
 }
 
 func TestRenderRunsTheScriptsThatBuildTheResults(t *testing.T) {
-	site := newTestSite(t)
+	site := browsertest.NewSite(t)
 	b := newTestBrowser(t, Options{})
 	p, err := b.Render(context.Background(), Request{URL: site.URL + "/search"})
 	if err != nil {
@@ -83,7 +85,7 @@ func TestRenderRunsTheScriptsThatBuildTheResults(t *testing.T) {
 	if p.Status != 200 || p.Header.Get("X-Portal") != "test" {
 		t.Errorf("main document: status %d, X-Portal %q; want 200 and the site's header", p.Status, p.Header.Get("X-Portal"))
 	}
-	for _, r := range site.requests() {
+	for _, r := range site.Requests() {
 		if strings.Contains(r, "/img/") || strings.Contains(r, "/fonts/") {
 			t.Errorf("the site was asked for %s: images and fonts must not be loaded", r)
 		}
@@ -96,7 +98,7 @@ func TestRenderRunsTheScriptsThatBuildTheResults(t *testing.T) {
 }
 
 func TestRenderThatNeverFinishesHitsTheDeadline(t *testing.T) {
-	site := newTestSite(t)
+	site := browsertest.NewSite(t)
 	b := newTestBrowser(t, Options{Timeout: 3 * time.Second})
 	start := time.Now()
 	_, err := b.Render(context.Background(), Request{URL: site.URL + "/hang"})
@@ -117,7 +119,7 @@ func TestRenderThatNeverFinishesHitsTheDeadline(t *testing.T) {
 }
 
 func TestSolvedCheckCarriesItsCookieToTheNextRenderAndThePlainClient(t *testing.T) {
-	site := newTestSite(t)
+	site := browsertest.NewSite(t)
 	b := newTestBrowser(t, Options{SolveHeadless: true})
 	p, err := b.Render(context.Background(), Request{URL: site.URL + "/guarded"})
 	if err != nil {
@@ -180,7 +182,7 @@ func hasCookie(cs []*http.Cookie, name, value string) bool {
 }
 
 func TestIdleBrowserClosesAndStartsAgain(t *testing.T) {
-	site := newTestSite(t)
+	site := browsertest.NewSite(t)
 	b := newTestBrowser(t, Options{})
 	if _, err := b.Render(context.Background(), Request{URL: site.URL + "/search"}); err != nil {
 		t.Fatal(err)
@@ -201,7 +203,7 @@ func TestIdleBrowserClosesAndStartsAgain(t *testing.T) {
 }
 
 func TestBrowserRestartsPastItsRenderBound(t *testing.T) {
-	site := newTestSite(t)
+	site := browsertest.NewSite(t)
 	b := newTestBrowser(t, Options{MaxRenders: 1})
 	if _, err := b.Render(context.Background(), Request{URL: site.URL + "/search"}); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,8 @@
-package browser
+// Package browsertest is a loopback portal for the browser tests: a results
+// page that only JavaScript fills in, a challenge that sets a cookie when its
+// button is clicked, and a page that never finishes loading. It logs every
+// request, so a test can see that no image was asked for.
+package browsertest
 
 import (
 	"fmt"
@@ -9,10 +13,10 @@ import (
 	"testing"
 )
 
-// testSite is a loopback portal: a results page built only by JavaScript, a
-// challenge that sets a cookie when its button is clicked, and a page that never
-// finishes loading. It logs every request it gets.
-type testSite struct {
+// Site is the loopback portal. Paths: /search (10 listings built by a
+// script), /guarded (a 403 challenge until the cookie clearance=ok is sent,
+// then 10 listings), /solve (sets that cookie), /hang (never finishes).
+type Site struct {
 	*httptest.Server
 	mu  sync.Mutex
 	log []string
@@ -55,7 +59,7 @@ func listingsJSON() string {
 	return b.String()
 }
 
-// StaticResults is the results page as a server would send it, for the
+// staticResults is the results page as a server would send it, for the
 // challenge's "after" state.
 func staticResults() string {
 	var b strings.Builder
@@ -67,9 +71,10 @@ func staticResults() string {
 	return b.String()
 }
 
-func newTestSite(t *testing.T) *testSite {
+// NewSite starts the portal; it stops when the test ends.
+func NewSite(t testing.TB) *Site {
 	t.Helper()
-	s := &testSite{}
+	s := &Site{}
 	hang := make(chan struct{})
 	mux := http.NewServeMux()
 	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
@@ -124,8 +129,8 @@ func newTestSite(t *testing.T) *testSite {
 	return s
 }
 
-// requests returns the paths requested so far.
-func (s *testSite) requests() []string {
+// Requests returns the requests so far, as "GET /path".
+func (s *Site) Requests() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.log...)
