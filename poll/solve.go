@@ -34,7 +34,7 @@ func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(
 	}
 	sess, err := s.browser().Solve(ctx, page.String())
 	if err != nil {
-		return SolveResult{}, fmt.Errorf("poll: open the browser window: %w", err)
+		return SolveResult{}, fmt.Errorf("poll: %w", err) // the browser words it for the user
 	}
 	if started != nil {
 		started(sess)

@@ -115,7 +115,12 @@ func (b *Browser) giveProfile() {
 func (s *Session) Tab() context.Context { return s.tab }
 
 // Done ends the session as if the user had closed the window.
-func (s *Session) Done() { s.doneOnce.Do(func() { close(s.done) }) }
+// A nil Session is a window that never opened: Done does nothing.
+func (s *Session) Done() {
+	if s != nil {
+		s.doneOnce.Do(func() { close(s.done) })
+	}
+}
 
 // Wait returns, once the window is closed or Done was called, the site's
 // cookies as the window left them.
