@@ -315,36 +315,34 @@ func (b *Browser) acquire(ctx context.Context) (*process, error) {
 
 // release ends one render: the browser is restarted when it grew too big or
 // served enough renders, and closed when nothing used it for IdleTimeout.
+// A browser is stopped with b.mu held: the next launch uses the same profile,
+// which only one browser at a time may have.
 func (b *Browser) release(p *process) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.active--
 	b.renders++
-	var old *process
 	if b.active == 0 && b.proc == p {
 		if b.renders >= b.opts.MaxRenders || b.overMemory(p) {
-			old, b.proc = p, nil
+			b.log.Info("browser restarted to free memory", "renders", b.renders, "memory_bytes", p.memory())
+			b.proc = nil
+			p.stop()
 		} else {
 			b.idle = time.AfterFunc(b.opts.IdleTimeout, b.closeIdle)
 		}
 	}
 	b.cond.Broadcast()
-	b.mu.Unlock()
-	if old != nil {
-		b.log.Info("browser restarted to free memory", "renders", b.renders)
-		old.stop()
-	}
 }
 
 // closeIdle closes the browser when no render is in flight.
 func (b *Browser) closeIdle() {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	p := b.proc
 	if b.active > 0 || p == nil {
-		b.mu.Unlock()
 		return
 	}
 	b.proc = nil
-	b.mu.Unlock()
 	b.log.Info("browser closed: idle")
 	p.stop()
 }

@@ -13,15 +13,21 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"go.uber.org/goleak"
 
 	"notifio/poll/browser/browsertest"
 )
 
-// TestMain fails the run when a browser process outlived the tests.
+// TestMain fails the run when a browser process or a goroutine outlived the
+// tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if left := descendants(os.Getpid()); len(left) > 0 && code == 0 {
 		os.Stderr.WriteString("browser processes left behind: " + strings.Join(left, ", ") + "\n")
+		code = 1
+	}
+	if err := goleak.Find(); err != nil && code == 0 {
+		os.Stderr.WriteString("goroutines left behind: " + err.Error() + "\n")
 		code = 1
 	}
 	os.Exit(code)
