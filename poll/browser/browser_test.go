@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"go.uber.org/goleak"
 
@@ -228,4 +230,39 @@ func TestRenderWithoutBrowserSaysWhatToInstall(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	_ = b
+}
+
+func TestClosingTheSolveWindowKeepsTheCookies(t *testing.T) {
+	site := browsertest.NewSite(t)
+	b := newTestBrowser(t, Options{SolveHeadless: true})
+	s, err := b.Solve(context.Background(), site.URL+"/guarded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(s.Tab(), 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("solve")), chromedp.WaitVisible(chromedp.ID("solved"))); err != nil {
+		t.Fatal(err)
+	}
+	// The user closes the window instead of pressing Done.
+	if _, err := chromedp.Call(ctx, page.Close, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer wcancel()
+	cookies, err := s.Wait(wctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasCookie(cookies, "clearance", "ok") {
+		t.Errorf("cookies after closing the window = %v, want clearance=ok", cookies)
+	}
+	// The profile is free again: the next render starts a headless browser on it.
+	p, err := b.Render(context.Background(), Request{URL: site.URL + "/guarded"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Status != 200 {
+		t.Errorf("render after the window closed: status %d, want 200 with the cookie", p.Status)
+	}
 }

@@ -31,6 +31,7 @@ type Session struct {
 
 	doneOnce sync.Once
 	done     chan struct{} // closed by Done
+	changed  chan struct{} // a response arrived in the window: cookies may have changed
 	ended    chan struct{} // closed once the window is gone and the cookies kept
 
 	mu      sync.Mutex
@@ -74,7 +75,14 @@ func (b *Browser) Solve(ctx context.Context, pageURL string) (*Session, error) {
 		return nil, fmt.Errorf("%w: %w", ErrNoWindow, err)
 	}
 	s := &Session{site: hostbackoff.SiteOf(u.Hostname()), tab: p.ctx, proc: p,
-		done: make(chan struct{}), ended: make(chan struct{})}
+		done: make(chan struct{}), changed: make(chan struct{}, 1), ended: make(chan struct{})}
+	// Cookies are read after every response, not only every second: a user
+	// who solves the check and closes the window at once keeps them.
+	if err := chromedp.Listen(p.ctx, s.see); err != nil {
+		p.stop()
+		b.giveProfile()
+		return nil, fmt.Errorf("%w: %w", ErrNoWindow, err)
+	}
 	go s.watch(b)
 	b.log.Info("browser window opened for solving a check", "site", s.site)
 	return s, nil
@@ -152,11 +160,12 @@ func (s *Session) watch(b *Browser) {
 		select {
 		case <-tick.C:
 			s.readCookies()
+		case <-s.changed:
+			s.readCookies()
 		case <-s.done:
 			s.readCookies()
 			open = false
-		case <-detached:
-			s.readCookies() // the tab is gone; the browser may still answer
+		case <-detached: // the tab is gone: the last reading stands
 			open = false
 		case <-exited:
 			open = false
@@ -177,11 +186,28 @@ func (s *Session) watch(b *Browser) {
 	b.log.Info("browser window for solving a check closed", "site", s.site, "cookies", n)
 }
 
-// readCookies keeps the site's cookies as the browser has them now.
+// see is called in the window's event loop: it must return fast.
+func (s *Session) see(ev any) {
+	switch ev.(type) {
+	case *network.EventLoadingFinished, *network.EventResponseReceivedExtraInfo:
+		select {
+		case s.changed <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// readCookies keeps the site's cookies as the browser has them now. It asks
+// the browser itself, not the tab, so that it still answers after the user
+// closed the tab.
 func (s *Session) readCookies() {
-	ctx, cancel := context.WithTimeout(s.tab, 2*time.Second)
+	c := chromedp.FromContext(s.tab)
+	if c == nil || c.Browser == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	res, err := chromedp.CallBrowser(ctx, storage.GetCookies, storage.GetCookiesParams{})
+	res, err := cdp.Call(ctx, c.Browser, storage.GetCookies, storage.GetCookiesParams{})
 	if err != nil {
 		return // the window is closing; the last reading stands
 	}
@@ -192,7 +218,11 @@ func (s *Session) readCookies() {
 		}
 	}
 	s.mu.Lock()
-	s.cookies = mine
+	// A browser whose tab is closing reports no session cookies any more:
+	// an empty reading never replaces the cookies the window had.
+	if len(mine) > 0 {
+		s.cookies = mine
+	}
 	s.mu.Unlock()
 }
 
