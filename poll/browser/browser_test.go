@@ -221,17 +221,6 @@ func TestBrowserRestartsPastItsRenderBound(t *testing.T) {
 	}
 }
 
-func TestRenderWithoutBrowserSaysWhatToInstall(t *testing.T) {
-	b := New(Options{ExecPath: ""})
-	b.opts.ExecPath = ""
-	_, err := find("linux", func(string) string { return "" }, func(string) (string, error) { return "", errors.New("no") }, func(string) bool { return false })
-	var ni *NotInstalledError
-	if !errors.As(err, &ni) || !strings.Contains(err.Error(), "apt install chromium") {
-		t.Fatalf("err = %v", err)
-	}
-	_ = b
-}
-
 func TestClosingTheSolveWindowKeepsTheCookies(t *testing.T) {
 	site := browsertest.NewSite(t)
 	b := newTestBrowser(t, Options{SolveHeadless: true})

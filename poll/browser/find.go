@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // ErrNotInstalled is wrapped by the error Find returns when none of the browsers
@@ -38,7 +38,7 @@ func Find() (string, error) {
 // is checked on any machine.
 func find(goos string, getenv func(string) string, lookPath func(string) (string, error), exists func(string) bool) (string, error) {
 	for _, c := range candidates(goos, getenv) {
-		if filepath.IsAbs(c) {
+		if strings.ContainsAny(c, `/\`) { // a path, not a name to look up on PATH
 			if exists(c) {
 				return c, nil
 			}
@@ -61,22 +61,23 @@ func candidates(goos string, getenv func(string) string) []string {
 			if root == "" {
 				continue
 			}
+			// Joined by hand: the list is the same whichever system reads it.
 			out = append(out,
-				filepath.Join(root, `Google\Chrome\Application\chrome.exe`),
-				filepath.Join(root, `Chromium\Application\chrome.exe`),
-				filepath.Join(root, `BraveSoftware\Brave-Browser\Application\brave.exe`),
+				root+`\Google\Chrome\Application\chrome.exe`,
+				root+`\Chromium\Application\chrome.exe`,
+				root+`\BraveSoftware\Brave-Browser\Application\brave.exe`,
 			)
 		}
 		out = append(out, "chrome.exe", "brave.exe")
 		for _, root := range []string{getenv("ProgramFiles(x86)"), getenv("ProgramFiles")} {
 			if root != "" {
-				out = append(out, filepath.Join(root, `Microsoft\Edge\Application\msedge.exe`))
+				out = append(out, root+`\Microsoft\Edge\Application\msedge.exe`)
 			}
 		}
 		return append(out, "msedge.exe")
 	case "darwin":
 		var out []string
-		for _, root := range []string{"/Applications", filepath.Join(getenv("HOME"), "Applications")} {
+		for _, root := range []string{"/Applications", getenv("HOME") + "/Applications"} {
 			out = append(out,
 				root+"/Google Chrome.app/Contents/MacOS/Google Chrome",
 				root+"/Chromium.app/Contents/MacOS/Chromium",
