@@ -7,6 +7,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -253,5 +254,22 @@ func TestClosingTheSolveWindowKeepsTheCookies(t *testing.T) {
 	}
 	if p.Status != 200 {
 		t.Errorf("render after the window closed: status %d, want 200 with the cookie", p.Status)
+	}
+}
+
+func TestBrowserRestartsPastItsMemoryBound(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the browser's memory is measured on Linux only; MaxRenders bounds it elsewhere")
+	}
+	site := browsertest.NewSite(t)
+	b := newTestBrowser(t, Options{MaxMemory: 1 << 20}) // any real browser is bigger
+	if _, err := b.Render(context.Background(), Request{URL: site.URL + "/search"}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Running() {
+		t.Error("the browser still runs above its memory bound")
+	}
+	if _, err := b.Render(context.Background(), Request{URL: site.URL + "/search"}); err != nil {
+		t.Fatalf("render after the restart: %v", err)
 	}
 }
