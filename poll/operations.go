@@ -79,7 +79,6 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 		cur.Name = n
 	}
 	cur.Selectors, cur.Browser = storage.Selectors(in.Selectors), in.Browser
-	s.rememberBrowser(site, in.Browser)
 	if in.Cookie != "" {
 		if cur.CookieRef, err = s.saveCookie(site, in.Cookie); err != nil {
 			return storage.Search{}, err
@@ -92,6 +91,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if err := s.db.UpdateSearch(cur); err != nil {
 		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
+	s.rememberBrowser(site, cur.Browser)
 	s.mu.Lock()
 	if r, ok := s.searches[id]; ok {
 		r.s = cur

@@ -17,15 +17,16 @@ type Search struct {
 	Paused    bool          `json:"paused"`
 	Selectors Selectors     `json:"selectors"`
 	// CookieRef names the per-site cookie the user pasted (settings key), if any.
-	CookieRef string `json:"cookie_ref,omitempty"`
-	// Browser reads the page in the user's browser (JavaScript-only portals).
-	Browser bool      `json:"browser,omitempty"`
-	Created time.Time `json:"created"`
+	CookieRef string    `json:"cookie_ref,omitempty"`
+	Created   time.Time `json:"created"`
 	// Baselined is true once the first successful poll recorded the existing listings.
 	Baselined     bool      `json:"baselined"`
 	BaselineCount int       `json:"baseline_count"`
 	LastCount     int       `json:"last_count"`
 	LastPolled    time.Time `json:"last_polled"`
+	// Browser reads the page in the user's browser (JavaScript-only portals);
+	// false, and absent in searches saved before it, is a plain fetch.
+	Browser bool `json:"browser,omitempty"`
 }
 
 // Selectors are the user's CSS selectors that override automatic extraction.
