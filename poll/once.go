@@ -92,7 +92,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					mu.Unlock()
 					continue
 				}
-				j := job{searchID: sr.ID, site: site, url: sr.URL, cookie: s.cookieFor(sr),
+				j := job{searchID: sr.ID, site: site, url: sr.URL, cookie: s.cookieFor(sr), browser: sr.Browser,
 					sel: toExtractSelectors(sr.Selectors), probe: d.Verdict == hostbackoff.Probe, start: now,
 					prevHash: prevHash, structure: structure}
 				s.mu.Lock()

@@ -34,7 +34,7 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	}
 	sr := storage.Search{
 		Name: name, URL: u.String(), Site: site, Interval: iv,
-		Selectors: storage.Selectors(in.Selectors),
+		Selectors: storage.Selectors(in.Selectors), Browser: in.Browser,
 	}
 	if in.Cookie != "" {
 		sr.CookieRef, err = s.saveCookie(site, in.Cookie)
@@ -48,6 +48,7 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	if err != nil {
 		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
+	s.rememberBrowser(site, in.Browser)
 	now := s.clock.Now()
 	s.mu.Lock()
 	s.searches[saved.ID] = &searchRun{s: saved, due: now}
@@ -74,7 +75,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if n := strings.TrimSpace(in.Name); n != "" {
 		cur.Name = n
 	}
-	cur.Selectors = storage.Selectors(in.Selectors)
+	cur.Selectors, cur.Browser = storage.Selectors(in.Selectors), in.Browser
 	if in.Cookie != "" {
 		if cur.CookieRef, err = s.saveCookie(site, in.Cookie); err != nil {
 			return storage.Search{}, err
@@ -87,6 +88,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if err := s.db.UpdateSearch(cur); err != nil {
 		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
+	s.rememberBrowser(site, cur.Browser)
 	s.mu.Lock()
 	if r, ok := s.searches[id]; ok {
 		r.s = cur
@@ -323,9 +325,11 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 			_, _ = s.db.GetSetting(ref, &cookie)
 		}
 	}
-	res := s.execute(ctx, job{site: site, url: u.String(), cookie: cookie, sel: in.Selectors, start: now})
+	j := job{site: site, url: u.String(), cookie: cookie, browser: in.Browser, sel: in.Selectors, start: now}
+	res := s.execute(ctx, j)
 	defer res.resp.Release()
 	dr = dryRunOf(dr, res)
+	s.offerBrowser(ctx, j, &dr, res)
 	if res.outcome.Kind != classify.OK || res.resp == nil || len(res.resp.Body) == 0 {
 		return dr, nil
 	}
@@ -359,10 +363,10 @@ func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Option
 		}
 		defer s.Close()
 	} else {
-		s = &Service{opts: opts, clock: RealClock{}, reg: hostbackoff.NewRegistry(), fetcher: opts.Fetcher}
+		s = &Service{opts: opts, clock: RealClock{}, reg: hostbackoff.NewRegistry(), fetcher: opts.Fetcher, log: opts.Logger}
+		defer s.Close() // the fetcher and the browser it started, if its own
 		if s.fetcher == nil {
 			s.fetcher, s.ownFet = newDefaultFetcher(), true
-			defer s.Close()
 		}
 		if s.opts.RequestTimeout <= 0 {
 			s.opts.RequestTimeout = 30 * time.Second

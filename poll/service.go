@@ -51,6 +51,9 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Logger receives the loop's logs; nil means slog.Default().
 	Logger *slog.Logger
+	// Browser renders the searches that read with a browser; nil means one
+	// of the Service's own, profile in DataDir (poll/render.go).
+	Browser Renderer
 }
 
 // Service is the watcher: it owns the schedule, the per-site backoff registry and
@@ -107,6 +110,8 @@ type Service struct {
 	failingBySearch map[string]*ChannelFailure
 	day             dayCounts
 	lastHealth      time.Time // the loop's last checkHealth (loop goroutine only)
+
+	br browserState
 }
 
 type searchRun struct {
@@ -235,6 +240,7 @@ func (s *Service) Close() {
 	if s.ownFet {
 		s.fetcher.Close()
 	}
+	s.closeBrowser()
 }
 
 // reload reads the searches from storage and spreads the searches of each site
@@ -340,6 +346,7 @@ type job struct {
 	site      string
 	url       string
 	cookie    string
+	browser   bool // read with a browser (render.go)
 	sel       extract.Selectors
 	probe     bool
 	start     time.Time
@@ -595,6 +602,7 @@ func (s *Service) planLocked(now time.Time, only []string) ([]job, time.Time) {
 			site:      site,
 			url:       first.s.URL,
 			cookie:    s.cookieFor(first.s),
+			browser:   first.s.Browser,
 			sel:       toExtractSelectors(first.s.Selectors),
 			probe:     d.Verdict == hostbackoff.Probe,
 			start:     now,
@@ -646,17 +654,6 @@ func toExtractSelectors(sel storage.Selectors) extract.Selectors {
 	return extract.Selectors{Item: sel.Item, Link: sel.Link, Title: sel.Title, Price: sel.Price}
 }
 
-func (s *Service) cookieFor(sr storage.Search) string {
-	if sr.CookieRef == "" {
-		return ""
-	}
-	var c string
-	if ok, err := s.db.GetSetting(sr.CookieRef, &c); err != nil || !ok {
-		return ""
-	}
-	return c
-}
-
 // execute fetches, extracts and classifies one page. It saves nothing.
 func (s *Service) execute(ctx context.Context, j job) result {
 	select { // bounds bodies being read at once (a hundred sites fall due together)
@@ -667,7 +664,7 @@ func (s *Service) execute(ctx context.Context, j job) result {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
 	defer cancel()
 	start := s.clock.Now()
-	resp, err := s.fetcher.Fetch(ctx, fetch.Request{URL: j.url, Cookie: j.cookie})
+	resp, err := s.get(ctx, j)
 	res := result{resp: resp, err: err}
 	res.elapsed = s.clock.Now().Sub(start)
 	if resp != nil && resp.Elapsed > 0 {

@@ -24,6 +24,9 @@ type Search struct {
 	BaselineCount int       `json:"baseline_count"`
 	LastCount     int       `json:"last_count"`
 	LastPolled    time.Time `json:"last_polled"`
+	// Browser reads the page in the user's browser (JavaScript-only portals);
+	// false, and absent in searches saved before it, is a plain fetch.
+	Browser bool `json:"browser,omitempty"`
 }
 
 // Selectors are the user's CSS selectors that override automatic extraction.

@@ -38,6 +38,7 @@ type siteCard struct {
 	stats                    *quietLabel
 	message                  *widget.Label
 	refusal, browser, probe  *widget.Button
+	solve                    *widget.Button // "solve it in the browser" (browser.go)
 	actions                  *fyne.Container
 }
 
@@ -62,7 +63,8 @@ func (v *sitesView) newCard(site string) *siteCard {
 	c.browser = widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), func() { v.openInBrowser(site) })
 	c.probe = widget.NewButtonWithIcon("I solved it — probe now", theme.ConfirmIcon(), func() { v.probeNow(site) })
 	c.probe.Importance = widget.HighImportance
-	c.actions = container.NewHBox(c.browser, c.probe, c.refusal, layout.NewSpacer())
+	c.solve = widget.NewButtonWithIcon("Solve it in the browser", theme.ComputerIcon(), func() { v.solveInBrowser(site) })
+	c.actions = container.NewHBox(c.solve, c.browser, c.probe, c.refusal, layout.NewSpacer())
 	c.card = widget.NewCard(site, "", container.NewVBox(c.why, c.next, c.last, c.retryAf, c.stats, c.message, c.actions))
 	return c
 }
@@ -127,6 +129,7 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	showIf(c.refusal, hasPage)
 	challenge := st.Kind == "challenge"
 	showIf(c.browser, challenge)
+	showIf(c.solve, challenge)
 	showIf(c.probe, challenge && !st.ProbeInFlight)
 	if hasPage || challenge {
 		c.actions.Show()
