@@ -8,13 +8,15 @@ VERSION := $(shell sed -n 's/^Version *= *"\(.*\)"/\1/p' FyneApp.toml)
 LDFLAGS := -X main.version=$(VERSION)
 # Debian packages the cgo build of the window needs (Fyne v2.8 builds GLFW's Wayland backend too).
 APT_PKGS := gcc pkg-config libgl1-mesa-dev xorg-dev libwayland-dev libxkbcommon-dev wayland-protocols
+# What `make test` needs besides: a browser for the "Read with a browser" tests (issue 25).
+TEST_APT_PKGS := chromium
 
 .PHONY: deps run build test lint bench soak package windows
 deps:
 	@case "$$(uname -s)" in \
 	Linux) \
 	  if command -v dpkg >/dev/null; then \
-	    missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	    missing=""; for p in $(APT_PKGS) $(EXTRA_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	    if [ -n "$$missing" ]; then \
 	      echo "Installing:$$missing"; sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 	      $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
@@ -35,7 +37,11 @@ lint:
 	  if [ -n "$$bad" ]; then echo "gofmt needed on: $$bad"; exit 1; fi
 	$(GO) vet -tags ci ./...
 	$(GO) tool staticcheck -tags ci ./...
+	@# A function fits on a screen: none over cyclomatic complexity 30 (tests aside).
+	@over=$$($(GO) tool gocyclo -over 30 -ignore '_test\.go$$' .); \
+	  if [ -n "$$over" ]; then echo "Functions too complex (gocyclo > 30), split them:"; echo "$$over"; exit 1; fi
 
+test: EXTRA_APT_PKGS = $(TEST_APT_PKGS)
 test: deps lint
 	$(GO) test -race -tags ci -timeout 20m ./...
 	CGO_ENABLED=1 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -43,7 +49,7 @@ test: deps lint
 
 # Performance figures (issue 7): writes docs/PERFORMANCE.md. Takes about 25 minutes (BENCH_QUICK=1: a short smoke run).
 bench: deps
-	bash poll/loadsite/bench.sh
+	bash tools/loadsite/bench.sh
 
 # The real window under Xvfb for 10 minutes with 20 searches on a loopback site
 # (issue 19): RSS at minute 2 and 10, CPU while ticking and while hidden in the

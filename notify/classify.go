@@ -132,127 +132,141 @@ func unconfirmed(err error, code int) bool {
 	return code == 0 && errors.As(err, &se) && se.Reason == mail.ErrSMTPDataClose
 }
 
+// classifyErr says whether err is temporary and what the user can do: the
+// settings first (nothing to retry until the user changes them), then TLS,
+// sign-in negotiation, the server's reply code, the network. Unknown errors
+// are retried, with backoff, rather than give up on an alert.
 func classifyErr(err error, code int, cfg Config) (bool, string) {
-	host := normalizeHost(cfg.Host)
+	for _, rule := range []func(error, int, Config) (bool, string, bool){
+		settingsProblem, tlsProblem, authProblem, replyProblem, networkProblem,
+	} {
+		if temp, hint, ok := rule(err, code, cfg); ok {
+			return temp, hint
+		}
+	}
+	return true, ""
+}
 
-	// Settings problems first: nothing to retry until the user changes them.
+func settingsProblem(err error, _ int, _ Config) (bool, string, bool) {
 	var fe *FieldError
-	if errors.Is(err, ErrNotConfigured) || errors.As(err, &fe) {
-		return false, hintNotSetUp
+	switch {
+	case errors.Is(err, ErrNotConfigured) || errors.As(err, &fe):
+		return false, hintNotSetUp, true
+	case errors.Is(err, context.Canceled):
+		return true, "", true
 	}
-	if errors.Is(err, context.Canceled) {
-		return true, ""
-	}
+	return false, "", false
+}
 
-	// TLS: wrong mode for the port, certificate problems.
+// tlsProblem: the wrong mode for the port, certificate problems.
+func tlsProblem(err error, _ int, cfg Config) (bool, string, bool) {
 	var wse *WrongSecurityError
 	if errors.As(err, &wse) {
 		if wse.ServerSpeaksTLS {
-			return false, fmt.Sprintf("Port 465 uses TLS, 587 uses STARTTLS: this server expects TLS, choose security \"tls\" for port %d", cfg.Port)
+			return false, fmt.Sprintf("Port 465 uses TLS, 587 uses STARTTLS: this server expects TLS, choose security \"tls\" for port %d", cfg.Port), true
 		}
-		return false, fmt.Sprintf("Port 465 uses TLS, 587 uses STARTTLS: this server expects STARTTLS, choose security \"starttls\" for port %d", cfg.Port)
+		return false, fmt.Sprintf("Port 465 uses TLS, 587 uses STARTTLS: this server expects STARTTLS, choose security \"starttls\" for port %d", cfg.Port), true
 	}
 	var rhe tls.RecordHeaderError
-	if errors.As(err, &rhe) {
-		return false, hintPorts
-	}
 	var pme *PinMismatchError
-	if errors.As(err, &pme) {
-		return false, hintPinMismatch
-	}
-	if errors.Is(err, errNoPeerCert) {
-		return false, hintPinMismatch
+	var cie x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &rhe):
+		return false, hintPorts, true
+	case errors.As(err, &pme), errors.Is(err, errNoPeerCert):
+		return false, hintPinMismatch, true
+	case errors.As(err, &cie):
+		return false, "The server's certificate is invalid (" + cie.Error() + "); if this is your own bridge, pin its fingerprint", true
 	}
 	if fp, ok := untrustedCertFingerprint(err); ok {
-		return false, fmt.Sprintf(hintUntrustedFmt, fp)
+		return false, fmt.Sprintf(hintUntrustedFmt, fp), true
 	}
-	var cie x509.CertificateInvalidError
-	if errors.As(err, &cie) {
-		return false, "The server's certificate is invalid (" + cie.Error() + "); if this is your own bridge, pin its fingerprint"
-	}
+	return false, "", false
+}
 
-	// Auth negotiation problems detected by go-mail before talking.
+// authProblem: sign-in negotiation that failed before anything was sent.
+func authProblem(err error, _ int, cfg Config) (bool, string, bool) {
 	switch {
 	case errors.Is(err, mail.ErrNoSupportedAuthDiscovered):
 		if cfg.Security == SecurityNone {
-			return false, hintNoSafeAuth
+			return false, hintNoSafeAuth, true
 		}
-		return false, "The server offers no sign-in method Notifio supports; check the security setting"
+		return false, "The server offers no sign-in method Notifio supports; check the security setting", true
 	case errors.Is(err, mail.ErrPlainAuthNotSupported), errors.Is(err, mail.ErrLoginAuthNotSupported):
-		return false, hintNoSafeAuth
+		return false, hintNoSafeAuth, true
 	}
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "does not support STARTTLS"):
-		return false, hintNoStartTLS
+		return false, hintNoStartTLS, true
 	case strings.Contains(msg, "server does not support SMTP AUTH"):
-		return false, hintNoAuthOffer
+		return false, hintNoAuthOffer, true
 	case strings.Contains(msg, "unencrypted connection"):
 		// net/smtp-style refusal to send credentials in clear text.
-		return false, hintNoSafeAuth
+		return false, hintNoSafeAuth, true
 	}
+	return false, "", false
+}
 
-	// The server's reply code.
-	if code >= 400 && code < 500 {
-		switch code {
-		case 421, 450, 451, 452:
-			return true, hintServerBusy
-		case 454:
-			return true, "The server could not sign you in or start TLS right now; Notifio retries automatically"
-		}
-		return true, hintServerBusy
+// replyProblem: the server's reply code.
+func replyProblem(err error, code int, cfg Config) (bool, string, bool) {
+	switch {
+	case code == 454:
+		return true, "The server could not sign you in or start TLS right now; Notifio retries automatically", true
+	case code >= 400 && code < 500:
+		return true, hintServerBusy, true
+	case code >= 500 && code < 600:
+		return false, permanentHint(err, code, cfg), true
 	}
-	if code >= 500 && code < 600 {
-		var se *mail.SendError
-		isSendErr := errors.As(err, &se)
-		switch {
-		case code == 530 && strings.Contains(strings.ToUpper(msg), "STARTTLS"):
-			return false, "The server requires STARTTLS first. " + hintPorts
-		case code == 530 && cfg.Username == "":
-			return false, hintNeedsSignIn
-		case code == 530, code == 534, code == 535:
-			return false, authHint(host)
-		case code == 523 || code == 538:
-			return false, "The server requires an encrypted connection to sign in. " + hintPorts
-		case isSendErr && se.Reason == mail.ErrSMTPRcptTo:
-			return false, hintRecipient
-		case isSendErr && se.Reason == mail.ErrSMTPMailFrom:
-			if code == 530 {
-				return false, hintNeedsSignIn
-			}
-			return false, hintSender
-		case code == 550 || code == 553 || code == 551 || code == 501:
-			return false, hintRecipient
-		}
-		return false, hintRefused
-	}
+	return false, "", false
+}
 
-	// Network: timeouts, refused or reset connections, DNS (which also fails
-	// while the computer is offline, so it is retried too).
+// permanentHint is what to do about a 5xx reply.
+func permanentHint(err error, code int, cfg Config) string {
+	var se *mail.SendError
+	isSendErr := errors.As(err, &se)
+	switch {
+	case code == 530 && strings.Contains(strings.ToUpper(err.Error()), "STARTTLS"):
+		return "The server requires STARTTLS first. " + hintPorts
+	case code == 530 && cfg.Username == "":
+		return hintNeedsSignIn
+	case code == 530, code == 534, code == 535:
+		return authHint(normalizeHost(cfg.Host))
+	case code == 523 || code == 538:
+		return "The server requires an encrypted connection to sign in. " + hintPorts
+	case isSendErr && se.Reason == mail.ErrSMTPRcptTo:
+		return hintRecipient
+	case isSendErr && se.Reason == mail.ErrSMTPMailFrom:
+		return hintSender
+	case code == 550 || code == 553 || code == 551 || code == 501:
+		return hintRecipient
+	}
+	return hintRefused
+}
+
+// networkProblem: timeouts, refused or reset connections, DNS (which also
+// fails while the computer is offline, so it is retried too).
+func networkProblem(err error, _ int, _ Config) (bool, string, bool) {
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return true, fmt.Sprintf("Could not find the server %q: check the server name and your internet connection; Notifio keeps retrying", dnsErr.Name)
+		return true, fmt.Sprintf("Could not find the server %q: check the server name and your internet connection; Notifio keeps retrying", dnsErr.Name), true
 	}
 	if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
-		return true, hintTimeout
+		return true, hintTimeout, true
 	}
 	if isConnRefused(err) {
-		return true, "The server refused the connection (is it running, and is the port right?); Notifio keeps retrying"
+		return true, "The server refused the connection (is it running, and is the port right?); Notifio keeps retrying", true
 	}
 	var netErr net.Error
 	var opErr *net.OpError
+	var se *mail.SendError
 	if errors.As(err, &opErr) || errors.As(err, &netErr) || errors.Is(err, io.EOF) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
-		isConnBroken(err) || errors.Is(err, mail.ErrNoActiveConnection) {
-		return true, hintNetwork
+		isConnBroken(err) || errors.Is(err, mail.ErrNoActiveConnection) ||
+		(errors.As(err, &se) && se.Reason == mail.ErrConnCheck) {
+		return true, hintNetwork, true
 	}
-	var se *mail.SendError
-	if errors.As(err, &se) && se.Reason == mail.ErrConnCheck {
-		return true, hintNetwork
-	}
-
-	// Unknown: retry, with backoff, rather than give up on an alert.
-	return true, ""
+	return false, "", false
 }
 
 // redact removes secret from s. Errors from go-mail never contain the password;

@@ -103,6 +103,9 @@ var htmlTmpl = htmltemplate.Must(htmltemplate.New("digest.html").Parse(`<!DOCTYP
 // (registrable domain) as the search itself; other links are dropped, the
 // listing shown without one.
 func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
+	if item.Alert != nil {
+		return composeAlert(item, cfg)
+	}
 	if len(item.Listings) == 0 {
 		return nil, errors.New("the outbox item has no listings")
 	}

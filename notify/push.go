@@ -127,6 +127,9 @@ type PushMessage struct {
 // listing its title, price, size and rooms, district and link; for several the
 // count and the first three. Several items (after quiet hours) make one summary.
 func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
+	if len(items) > 0 && items[0].Alert != nil {
+		return composeAlertPush(items)
+	}
 	type entry struct {
 		l    storage.Listing
 		link string

@@ -121,20 +121,27 @@ func (r *PushRelay) SendDue(ctx context.Context) (int, error) {
 	for _, c := range chans {
 		byName[c.Name] = c
 	}
-	var order []string
-	groups := map[string][]storage.OutboxItem{}
+	// One push per channel for its listings and one for its alerts: a
+	// lock screen shows each for what it is.
+	type group struct {
+		channel string
+		alerts  bool
+	}
+	var order []group
+	groups := map[group][]storage.OutboxItem{}
 	for _, it := range items {
-		if groups[it.Channel] == nil {
-			order = append(order, it.Channel)
+		g := group{it.Channel, it.Alert != nil}
+		if groups[g] == nil {
+			order = append(order, g)
 		}
-		groups[it.Channel] = append(groups[it.Channel], it)
+		groups[g] = append(groups[g], it)
 	}
 	sent := 0
-	for _, name := range order {
+	for _, g := range order {
 		if ctx.Err() != nil {
 			return sent, ctx.Err()
 		}
-		n, err := r.deliver(ctx, byName[name], name, groups[name])
+		n, err := r.deliver(ctx, byName[g.channel], g.channel, groups[g])
 		sent += n
 		if err != nil {
 			return sent, err

@@ -92,7 +92,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					mu.Unlock()
 					continue
 				}
-				j := job{searchID: sr.ID, site: site, url: sr.URL, cookie: s.cookieFor(sr),
+				j := job{searchID: sr.ID, site: site, url: sr.URL, cookie: s.cookieFor(sr), browser: sr.Browser,
 					sel: toExtractSelectors(sr.Selectors), probe: d.Verdict == hostbackoff.Probe, start: now,
 					prevHash: prevHash, structure: structure}
 				s.mu.Lock()
@@ -124,6 +124,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 		}(site, runs)
 	}
 	wg.Wait()
+	s.checkHealth(s.clock.Now())
 	s.publish() // the pass is over: subscribers see its end at once, not coalesced
 	sort.Slice(out, func(i, j int) bool { return out[i].SearchID < out[j].SearchID })
 	return out

@@ -1,7 +1,6 @@
 package poll
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,8 +13,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"golang.org/x/net/html"
 
 	"notifio/hostbackoff"
 	"notifio/notify"
@@ -37,7 +34,7 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	}
 	sr := storage.Search{
 		Name: name, URL: u.String(), Site: site, Interval: iv,
-		Selectors: storage.Selectors(in.Selectors),
+		Selectors: storage.Selectors(in.Selectors), Browser: in.Browser,
 	}
 	if in.Cookie != "" {
 		sr.CookieRef, err = s.saveCookie(site, in.Cookie)
@@ -51,6 +48,7 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	if err != nil {
 		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
+	s.rememberBrowser(site, in.Browser)
 	now := s.clock.Now()
 	s.mu.Lock()
 	s.searches[saved.ID] = &searchRun{s: saved, due: now}
@@ -77,7 +75,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if n := strings.TrimSpace(in.Name); n != "" {
 		cur.Name = n
 	}
-	cur.Selectors = storage.Selectors(in.Selectors)
+	cur.Selectors, cur.Browser = storage.Selectors(in.Selectors), in.Browser
 	if in.Cookie != "" {
 		if cur.CookieRef, err = s.saveCookie(site, in.Cookie); err != nil {
 			return storage.Search{}, err
@@ -90,6 +88,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if err := s.db.UpdateSearch(cur); err != nil {
 		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
+	s.rememberBrowser(site, cur.Browser)
 	s.mu.Lock()
 	if r, ok := s.searches[id]; ok {
 		r.s = cur
@@ -326,9 +325,11 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 			_, _ = s.db.GetSetting(ref, &cookie)
 		}
 	}
-	res := s.execute(ctx, job{site: site, url: u.String(), cookie: cookie, sel: in.Selectors, start: now})
+	j := job{site: site, url: u.String(), cookie: cookie, browser: in.Browser, sel: in.Selectors, start: now}
+	res := s.execute(ctx, j)
 	defer res.resp.Release()
 	dr = dryRunOf(dr, res)
+	s.offerBrowser(ctx, j, &dr, res)
 	if res.outcome.Kind != classify.OK || res.resp == nil || len(res.resp.Body) == 0 {
 		return dr, nil
 	}
@@ -362,10 +363,10 @@ func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Option
 		}
 		defer s.Close()
 	} else {
-		s = &Service{opts: opts, clock: RealClock{}, reg: hostbackoff.NewRegistry(), fetcher: opts.Fetcher}
+		s = &Service{opts: opts, clock: RealClock{}, reg: hostbackoff.NewRegistry(), fetcher: opts.Fetcher, log: opts.Logger}
+		defer s.Close() // the fetcher and the browser it started, if its own
 		if s.fetcher == nil {
 			s.fetcher, s.ownFet = newDefaultFetcher(), true
-			defer s.Close()
 		}
 		if s.opts.RequestTimeout <= 0 {
 			s.opts.RequestTimeout = 30 * time.Second
@@ -732,6 +733,7 @@ func (s *Service) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	snap := Snapshot{At: now, Offline: now.Before(s.offline.until)}
+	snap.Outbox = s.outboxSummary(now) // first: a search's health reads its failing channels
 	siteCount := map[string]int{}
 	probeOf := map[string]string{}
 	// Sorted as pointers, not as snapshots: sorting 1,000 large structs took half
@@ -754,6 +756,7 @@ func (s *Service) Snapshot() Snapshot {
 			State: StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
 			LastOutcome: r.lastOutcome, LastSignal: r.lastSignal, LastCount: r.s.LastCount,
 			LastNew: r.lastNew, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount,
+			Health: s.searchHealthLocked(r, now),
 		}
 		e, waiting := s.reg.Lookup(r.s.Site)
 		switch {
@@ -812,7 +815,6 @@ func (s *Service) Snapshot() Snapshot {
 		snap.Sites = append(snap.Sites, st)
 	}
 	sort.Slice(snap.Sites, func(i, j int) bool { return snap.Sites[i].Site < snap.Sites[j].Site })
-	snap.Outbox = s.outboxSummary(now)
 	return snap
 }
 
@@ -835,6 +837,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 		}
 	}
 	var newest, retrying time.Time
+	sum.Failing, s.failingBySearch = failingChannels(items)
 	for _, it := range items {
 		switch it.State {
 		case storage.OutboxPending:
@@ -869,6 +872,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 // observers see the outbox as it is now. Safe from any goroutine.
 func (s *Service) OutboxChanged() {
 	s.invalidateOutbox()
+	s.checkHealth(s.clock.Now()) // an email that now needs attention is told at once
 	s.publish()
 }
 
@@ -877,26 +881,4 @@ func (s *Service) invalidateOutbox() {
 	s.mu.Lock()
 	s.outboxAt = time.Time{}
 	s.mu.Unlock()
-}
-
-// pageTitle returns the text of a page's <title>, whitespace-folded.
-func pageTitle(body []byte) string {
-	z := html.NewTokenizer(bytes.NewReader(body))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return ""
-		case html.StartTagToken:
-			name, _ := z.TagName()
-			if string(name) == "title" {
-				if z.Next() == html.TextToken {
-					return strings.Join(strings.Fields(string(z.Text())), " ")
-				}
-				return ""
-			}
-			if string(name) == "body" {
-				return ""
-			}
-		}
-	}
 }

@@ -16,6 +16,8 @@ type SearchInput struct {
 	Interval  time.Duration
 	Selectors extract.Selectors
 	Cookie    string // a Cookie header for the search's site, pasted by the user
+	// Browser reads the page in the user's browser (see BrowserDefault).
+	Browser bool
 	// Example is one listing's title, price or link as the user's browser
 	// shows it ("show me one"): a dry run derives the selectors that read the
 	// list around it (DryRun.Derived). Not saved; "" = none.
@@ -47,6 +49,13 @@ type DryRun struct {
 	// ExampleProblem says, for the user, why SearchInput.Example gave no list
 	// ("" when it did, or none was given); the rest is the page read as usual.
 	ExampleProblem string
+	// Browser is set when the page was read with a browser. BrowserTry is
+	// the same page read with a browser, when plain reading found no results
+	// on a page that runs scripts; BrowserNote says what differs, or why no
+	// browser could try.
+	Browser     bool
+	BrowserTry  *DryRun
+	BrowserNote string
 }
 
 // Default and minimum search intervals, and the per-site request gap.

@@ -18,7 +18,7 @@ import (
 
 	"notifio/poll/classify"
 	"notifio/poll/extract"
-	"notifio/poll/loadsite"
+	"notifio/tools/loadsite"
 	"notifio/storage"
 )
 
@@ -128,12 +128,6 @@ func BenchmarkPipelineParts(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				extract.PageTitle(doc)
-			}
-		})
-		b.Run("title/"+pg.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				pageTitle(pg.body)
 			}
 		})
 	}

@@ -51,6 +51,9 @@ type Options struct {
 	RequestTimeout time.Duration
 	// Logger receives the loop's logs; nil means slog.Default().
 	Logger *slog.Logger
+	// Browser renders the searches that read with a browser; nil means one
+	// of the Service's own, profile in DataDir (poll/render.go).
+	Browser Renderer
 }
 
 // Service is the watcher: it owns the schedule, the per-site backoff registry and
@@ -97,6 +100,18 @@ type Service struct {
 	outboxAt   time.Time
 	lastBackup time.Time
 	inflight   sync.WaitGroup
+
+	// Health alerts (alerts.go): what was told, keyed by search ID or
+	// deliveryKey; the settings; the failing channels by search; today's counts
+	// for the daily summary. healthMu serialises checkHealth.
+	healthMu        sync.Mutex
+	alerts          map[string]storage.AlertState
+	alertCfg        AlertSettings
+	failingBySearch map[string]*ChannelFailure
+	day             dayCounts
+	lastHealth      time.Time // the loop's last checkHealth (loop goroutine only)
+
+	br browserState
 }
 
 type searchRun struct {
@@ -120,6 +135,9 @@ type searchRun struct {
 	structure string
 	// savedOutcome is the outcome last persisted by rememberLast.
 	savedOutcome string
+	// stale is true when the search's own selectors found nothing at the last
+	// read page and automatic extraction was used (extract.Result.Fallback).
+	stale bool
 	// saveErr is why the last poll's listings could not be saved (a full disk),
 	// nil once a poll's are.
 	saveErr error
@@ -200,6 +218,9 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 	if err := s.reload(now); err != nil {
 		return nil, err
 	}
+	if err := s.loadAlerts(now); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -219,6 +240,7 @@ func (s *Service) Close() {
 	if s.ownFet {
 		s.fetcher.Close()
 	}
+	s.closeBrowser()
 }
 
 // reload reads the searches from storage and spreads the searches of each site
@@ -324,6 +346,7 @@ type job struct {
 	site      string
 	url       string
 	cookie    string
+	browser   bool // read with a browser (render.go)
 	sel       extract.Selectors
 	probe     bool
 	start     time.Time
@@ -379,7 +402,9 @@ func (s *Service) Run(ctx context.Context) error {
 	poll := func(j job) {
 		defer s.inflight.Done()
 		res := s.execute(ctx, j)
-		s.finish(j, res, s.clock.Now())
+		now := s.clock.Now()
+		s.finish(j, res, now)
+		s.checkHealth(now)
 		s.siteFreed(j.site)
 	}
 	work := make(chan job)
@@ -399,6 +424,7 @@ func (s *Service) Run(ctx context.Context) error {
 	for {
 		now := s.clock.Now()
 		s.housekeeping(now)
+		s.checkHealthEvery(now)
 		// After a poll finished, only its site can have changed: plan that site
 		// alone, unless the last full plan's time has come or the user changed
 		// something (Wake). At 1,000 searches planning every site after every
@@ -576,6 +602,7 @@ func (s *Service) planLocked(now time.Time, only []string) ([]job, time.Time) {
 			site:      site,
 			url:       first.s.URL,
 			cookie:    s.cookieFor(first.s),
+			browser:   first.s.Browser,
 			sel:       toExtractSelectors(first.s.Selectors),
 			probe:     d.Verdict == hostbackoff.Probe,
 			start:     now,
@@ -627,17 +654,6 @@ func toExtractSelectors(sel storage.Selectors) extract.Selectors {
 	return extract.Selectors{Item: sel.Item, Link: sel.Link, Title: sel.Title, Price: sel.Price}
 }
 
-func (s *Service) cookieFor(sr storage.Search) string {
-	if sr.CookieRef == "" {
-		return ""
-	}
-	var c string
-	if ok, err := s.db.GetSetting(sr.CookieRef, &c); err != nil || !ok {
-		return ""
-	}
-	return c
-}
-
 // execute fetches, extracts and classifies one page. It saves nothing.
 func (s *Service) execute(ctx context.Context, j job) result {
 	select { // bounds bodies being read at once (a hundred sites fall due together)
@@ -648,7 +664,7 @@ func (s *Service) execute(ctx context.Context, j job) result {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
 	defer cancel()
 	start := s.clock.Now()
-	resp, err := s.fetcher.Fetch(ctx, fetch.Request{URL: j.url, Cookie: j.cookie})
+	resp, err := s.get(ctx, j)
 	res := result{resp: resp, err: err}
 	res.elapsed = s.clock.Now().Sub(start)
 	if resp != nil && resp.Elapsed > 0 {
@@ -729,6 +745,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		s.mu.Unlock()
 		return
 	}
+	s.day.count(now, 0)
 	if res.offline {
 		// Offline is not a refusal: no ladder climbs; the loop waits for
 		// connectivity with its own short backoff.
@@ -767,6 +784,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
 		if !res.unchanged {
+			r.stale = out.Kind == classify.OK && res.ext.Fallback == extract.MethodSelectors
 			r.bodyHash = 0 // set again by commit once this page's listings are saved
 		} else {
 			r.lastNew = 0
@@ -946,6 +964,7 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 			r.lastNew = 0
 		} else {
 			r.unseen += len(cr.New)
+			s.day.found += len(cr.New)
 		}
 		r.s.LastCount = len(found)
 		r.s.LastPolled = now

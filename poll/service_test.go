@@ -215,14 +215,20 @@ func (h *harness) add(name, url string, every time.Duration) storage.Search {
 
 // runFor steps the loop second by second for d of fake time, running each fetch
 // it starts to completion before the next step.
-func (h *harness) runFor(d time.Duration) {
+func (h *harness) runFor(d time.Duration) { h.runStep(d, time.Second) }
+
+// runStep is runFor in steps of step, doing what Run's loop does at each
+// turn: plan, poll, and look at health.
+func (h *harness) runStep(d, step time.Duration) {
 	end := h.clock.Now().Add(d)
-	for now := h.clock.Now(); !now.After(end); now = now.Add(time.Second) {
+	for now := h.clock.Now(); !now.After(end); now = now.Add(step) {
 		h.clock.set(now)
+		h.svc.checkHealthEvery(now)
 		jobs, _ := h.svc.plan(now)
 		for _, j := range jobs {
 			res := h.svc.execute(context.Background(), j)
 			h.svc.finish(j, res, now)
+			h.svc.checkHealth(now)
 		}
 	}
 }

@@ -35,6 +35,8 @@ type SearchSnapshot struct {
 	Unseen        int    // new listings since the user last looked
 	Baselined     bool
 	BaselineCount int // listings recorded silently by the first successful poll
+	// Health is whether the search works, with its words (health.go).
+	Health Health
 }
 
 // SiteSnapshot is one site's backoff state and health as observers see it.
@@ -65,6 +67,9 @@ type OutboxSnapshot struct {
 	NeedsAttention int
 	LastError      string // the server's words for the newest problem
 	Hint           string // what the user can do about it
+	// Failing are the channels with messages that need attention (health
+	// alerts about them are not counted).
+	Failing []ChannelFailure `json:",omitempty"`
 }
 
 // Snapshot is the whole state observers render; it is a copy, safe to keep.
@@ -74,4 +79,12 @@ type Snapshot struct {
 	Sites    []SiteSnapshot
 	Outbox   OutboxSnapshot
 	Offline  bool // nothing at all was reachable at the last attempt
+}
+
+// ChannelFailure is a delivery channel whose messages need attention.
+type ChannelFailure struct {
+	Channel  string `json:"channel"` // "" is email, else the push channel's name
+	Error    string `json:"error"`
+	Hint     string `json:"hint,omitempty"`
+	SearchID string `json:"search_id,omitempty"` // a search whose message is stuck
 }

@@ -29,7 +29,7 @@ var Events = []Event{EventNewListings, EventPriceDrop, EventHealth}
 // besides email. Its service URL holds secrets and lives in the OS keyring
 // (notify's Secrets); storage keeps what routing and the user's lists need.
 // The zero value of an optional field means "everything": no Searches is every
-// search, no Events is new listings only, no Quiet is no quiet hours.
+// search, no Events is new listings and health alerts, no Quiet is no quiet hours.
 type Channel struct {
 	Name string `json:"name"`
 	// Service is the URL scheme, e.g. "ntfy" or "telegram".
@@ -43,11 +43,15 @@ type Channel struct {
 	Created time.Time `json:"created"`
 }
 
+// defaultEvents are what a channel that chose nothing gets: new listings, and
+// word when a search stops working (silence must be trustworthy on the phone too).
+var defaultEvents = []Event{EventNewListings, EventHealth}
+
 // Wants reports whether the channel gets event for the search.
 func (c Channel) Wants(event Event, searchID string) bool {
 	events := c.Events
 	if len(events) == 0 {
-		events = []Event{EventNewListings}
+		events = defaultEvents
 	}
 	if !slices.Contains(events, event) {
 		return false
@@ -164,31 +168,41 @@ func (d *DB) queueDigests(tx *bolt.Tx, item OutboxItem, event Event) ([]uint64, 
 	if len(targets) == 0 || emailSetUp(tx) {
 		targets = append([]string{""}, targets...)
 	}
-	ob := tx.Bucket(bucketOutbox)
-	ob.FillPercent = appendFill
-	open := tx.Bucket(bucketOutboxOpen)
-	open.FillPercent = appendFill
 	var ids []uint64
 	for _, ch := range targets {
-		id, err := ob.NextSequence()
+		id, err := d.putOutboxItem(tx, item, ch, event)
 		if err != nil {
-			return nil, err
-		}
-		it := item
-		it.ID, it.Channel, it.Event = id, ch, event
-		if event == EventNewListings {
-			it.Event = "" // the zero value: what every item was before channels
-		}
-		it.MessageID = fmt.Sprintf("<outbox-%d.%s.%s@notifio.local>", id, item.SearchID, d.instance)
-		if err := putJSON(ob, u64(id), it); err != nil {
-			return nil, err
-		}
-		if err := open.Put(u64(id), nil); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
 	}
 	return ids, nil
+}
+
+// putOutboxItem stores a copy of item for one channel as a new open item and
+// returns its ID.
+func (d *DB) putOutboxItem(tx *bolt.Tx, item OutboxItem, channel string, event Event) (uint64, error) {
+	ob := tx.Bucket(bucketOutbox)
+	ob.FillPercent = appendFill
+	open := tx.Bucket(bucketOutboxOpen)
+	open.FillPercent = appendFill
+	id, err := ob.NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	it := item
+	it.ID, it.Channel, it.Event = id, channel, event
+	if event == EventNewListings {
+		it.Event = "" // the zero value: what every item was before channels
+	}
+	it.MessageID = fmt.Sprintf("<outbox-%d.%s.%s@notifio.local>", id, item.SearchID, d.instance)
+	if err := putJSON(ob, u64(id), it); err != nil {
+		return 0, err
+	}
+	if err := open.Put(u64(id), nil); err != nil {
+		return 0, err
+	}
+	return id, nil
 }
 
 // emailSettingKey is the settings key under which the SMTP settings are kept

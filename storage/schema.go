@@ -37,6 +37,8 @@ var (
 	bucketSites = []byte("sites")
 	// bucketChannels: channel name → JSON Channel (push channels).
 	bucketChannels = []byte("channels")
+	// bucketAlerts: search ID (or "delivery:" + channel) → JSON AlertState.
+	bucketAlerts = []byte("alerts")
 
 	keySchema          = []byte("schema")
 	keyInstance        = []byte("instance")
@@ -48,7 +50,7 @@ var (
 // allBuckets are the top-level buckets every current database has.
 var allBuckets = [][]byte{
 	bucketMeta, bucketSearches, bucketListings, bucketOutbox, bucketOutboxOpen,
-	bucketSettings, bucketBackoff, bucketSites, bucketChannels,
+	bucketSettings, bucketBackoff, bucketSites, bucketChannels, bucketAlerts,
 }
 
 // migration brings the database from schema version i to i+1, where i is its
@@ -77,6 +79,11 @@ var migrations = []migration{
 	// push items as emails, so it refuses this schema.
 	{name: "push channels", up: func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists(bucketChannels)
+		return err
+	}},
+	// Health alerts remember what the user was told (issue 21).
+	{name: "health alerts", up: func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(bucketAlerts)
 		return err
 	}},
 }

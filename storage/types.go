@@ -24,6 +24,9 @@ type Search struct {
 	BaselineCount int       `json:"baseline_count"`
 	LastCount     int       `json:"last_count"`
 	LastPolled    time.Time `json:"last_polled"`
+	// Browser reads the page in the user's browser (JavaScript-only portals);
+	// false, and absent in searches saved before it, is a plain fetch.
+	Browser bool `json:"browser,omitempty"`
 }
 
 // Selectors are the user's CSS selectors that override automatic extraction.
@@ -68,11 +71,13 @@ type OutboxItem struct {
 	// Channel is the push channel's name; "" is email.
 	Channel string `json:"channel,omitempty"`
 	// Event is what the item announces; "" is EventNewListings.
-	Event       Event       `json:"event,omitempty"`
-	SearchID    string      `json:"search_id"`
-	SearchName  string      `json:"search_name"`
-	SearchURL   string      `json:"search_url"`
-	Listings    []Listing   `json:"listings"`
+	Event      Event     `json:"event,omitempty"`
+	SearchID   string    `json:"search_id"`
+	SearchName string    `json:"search_name"`
+	SearchURL  string    `json:"search_url"`
+	Listings   []Listing `json:"listings"`
+	// Alert is set on a health alert item (Event health) instead of Listings.
+	Alert       *Alert      `json:"alert,omitempty"`
 	Created     time.Time   `json:"created"`
 	MessageID   string      `json:"message_id"` // stable per item, so a resend is recognisable
 	State       OutboxState `json:"state"`

@@ -6,6 +6,7 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
+	"notifio/poll/browser"
 	"notifio/storage"
 )
 
@@ -41,6 +42,15 @@ type Backend interface {
 
 	// ProbeNow lets the user say "I solved the challenge in my browser".
 	ProbeNow(site string) (time.Time, error)
+	// SolveInBrowser opens a window of the user's browser at the site's page
+	// for them to solve its check, and returns when they closed it.
+	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
+	// BrowserAvailable is nil when a browser is installed for "Read with a
+	// browser", else the error saying what to install.
+	BrowserAvailable() error
+	// BrowserDefault reports whether a new search of the URL's site reads
+	// with a browser (as the site's other searches do).
+	BrowserDefault(rawURL string) bool
 	// RefusalPage is the path of the saved copy of the site's last refusal page.
 	RefusalPage(site string) (string, bool)
 
@@ -58,4 +68,9 @@ type Backend interface {
 	TestChannel(ctx context.Context, name string) error
 	// RemoveChannel removes a channel and its URL (from a goroutine).
 	RemoveChannel(name string) (warning string, err error)
+
+	// AlertSettings and SetAlertSettings are when the user is told that a
+	// search stopped working (SetAlertSettings writes the database).
+	AlertSettings() poll.AlertSettings
+	SetAlertSettings(a poll.AlertSettings) error
 }

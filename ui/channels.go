@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -99,7 +100,7 @@ func (v *channelsView) load() {
 // outboxChanged reloads the list when the outbox changed (a push went out or
 // failed) while Settings is on screen.
 func (v *channelsView) outboxChanged(o poll.OutboxSnapshot, showing bool) {
-	if o == v.outbox {
+	if reflect.DeepEqual(o, v.outbox) {
 		return
 	}
 	v.outbox = o

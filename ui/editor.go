@@ -43,6 +43,7 @@ type searchEditor struct {
 	testing, outcome         *widget.Label
 	found                    *fyne.Container
 	one                      *showOne // "not these?": other lists, show me one
+	browser                  *browserOption
 
 	body       fyne.CanvasObject    // made once, shown by every dialog: scroll
 	scroll     *container.Scroll    // over content
@@ -59,7 +60,7 @@ func newSearchEditor(u *UI) *searchEditor {
 	// Enter saves, as the dialog's primary button does; Escape closes (keys.go).
 	e.url = newKeyEntry(u, e.save)
 	e.url.SetPlaceHolder("https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/…")
-	e.url.OnChanged = func(string) { e.updateRate() }
+	e.url.OnChanged = func(s string) { e.updateRate(); e.browser.urlChanged(s) }
 	e.name = newKeyEntry(u, e.save)
 	e.name.SetPlaceHolder("e.g. Kreuzberg < 1200 € (suggested by the test)")
 	e.interval = newKeySelectEntry(u, intervalOptions(), e.save)
@@ -94,8 +95,9 @@ func newSearchEditor(u *UI) *searchEditor {
 		&widget.FormItem{Text: "Cookie", Widget: e.cookie,
 			HintText: "Pasted from your browser; kept for this site only."},
 	)
+	e.browser = newBrowserOption(e)
 	advNote := quietWrapped("Notifio finds the listings on its own. Only if the test finds none, tell it where they are with CSS selectors.")
-	e.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", container.NewVBox(advNote, adv)))
+	e.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", container.NewVBox(advNote, adv, e.browser.box)))
 
 	e.activity = widget.NewActivity()
 	e.activity.Hide()
@@ -113,7 +115,7 @@ func newSearchEditor(u *UI) *searchEditor {
 
 	testArea := container.NewVBox(
 		container.NewHBox(e.activity, e.testing),
-		e.outcome, e.summary, e.found, e.one.box,
+		e.outcome, e.summary, e.browser.offer, e.found, e.one.box,
 	)
 	// One scroll for all of it: with the test result in a scroll of its own
 	// below the form, opening Advanced at 800×600 left the result no height.
@@ -149,6 +151,10 @@ func (e *searchEditor) open(id string) {
 		e.link.SetText(s.Selectors.Link)
 		e.title.SetText(s.Selectors.Title)
 		e.price.SetText(s.Selectors.Price)
+		e.browser.reset(s.Browser)
+		if s.Browser {
+			e.advanced.Open(0)
+		}
 		if s.CookieRef != "" {
 			e.cookie.SetPlaceHolder("a cookie is saved for this site; paste a new one to replace it")
 		}
@@ -182,6 +188,7 @@ func (e *searchEditor) reset() {
 	e.saveSerial++ // a save still running belongs to the last opening
 	e.interval.SetText(humanDuration(e.u.defaultInterval()))
 	e.advanced.Close(0)
+	e.browser.reset(false)
 	e.setProblem("")
 	e.clearResult()
 	e.one.reset()
@@ -216,6 +223,7 @@ func (e *searchEditor) clearResult() {
 	e.summary.SetText("")
 	e.found.RemoveAll()
 	e.one.update(poll.DryRun{})
+	e.browser.hideOffer()
 }
 
 // relayout lays the form out again after messages appeared or went. Twice: a
@@ -268,7 +276,8 @@ func (e *searchEditor) input() (poll.SearchInput, error) {
 			Title: strings.TrimSpace(e.title.Text),
 			Price: strings.TrimSpace(e.price.Text),
 		},
-		Cookie: strings.TrimSpace(e.cookie.Text),
+		Cookie:  strings.TrimSpace(e.cookie.Text),
+		Browser: e.browser.on(),
 	}, nil
 }
 
@@ -479,6 +488,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		e.found.Add(line)
 	}
 	e.one.update(res)
+	e.browser.showTry(res)
 	e.relayout()
 	e.reveal(e.testArea)
 }

@@ -100,6 +100,8 @@ type fakeBackend struct {
 	nextSub  int
 	nextID   int
 
+	alertCfg    poll.AlertSettings
+	alertSaves  int
 	added       []poll.SearchInput
 	updated     []poll.SearchInput
 	removed     []string
@@ -435,6 +437,23 @@ func (f *fakeBackend) RetryOutbox() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.retries++
+	return nil
+}
+
+func (f *fakeBackend) AlertSettings() poll.AlertSettings {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.alertCfg
+}
+
+func (f *fakeBackend) SetAlertSettings(a poll.AlertSettings) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.alertCfg = a
+	f.alertSaves++
 	return nil
 }
 

@@ -48,6 +48,7 @@ type settingsView struct {
 	notifications   *widget.Check
 	closeToTray     *widget.Check
 	startInTray     *widget.Check
+	alerts          *alertsCard
 
 	channels *channelsView // phone push (channels.go)
 
@@ -135,6 +136,7 @@ func newSettingsView(u *UI) *settingsView {
 		u.prefs.SetBool(prefStartInTray, on)
 	})
 	v.startInTray.SetChecked(u.prefs.Bool(prefStartInTray))
+	v.alerts = newAlertsCard(u)
 	themeNote := quietWrapped("Notifio follows your system's light or dark theme.")
 	general := container.NewVBox(
 		widget.NewForm(&widget.FormItem{Text: "New searches check every", Widget: v.interval}),
@@ -146,6 +148,7 @@ func newSettingsView(u *UI) *settingsView {
 		widget.NewCard("Email", "Where Notifio sends a digest of new listings", emailBox),
 		v.channels.card,
 		widget.NewCard("Window and notifications", "", general),
+		v.alerts.card,
 	)
 	// The email actions and what they said stay below the scrolling cards: at
 	// 800×600 they were below the fold, and their answers further down.

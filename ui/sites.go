@@ -42,6 +42,7 @@ type siteCard struct {
 	stats                    *quietLabel
 	message                  *widget.Label
 	refusal, browser, probe  *widget.Button
+	solve                    *widget.Button // "solve it in the browser" (browser.go)
 	actions                  *fyne.Container
 
 	// tooEarly is when a manual probe the user asked for too soon is allowed
@@ -74,7 +75,8 @@ func (v *sitesView) newCard(site string) *siteCard {
 	c.browser = widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), func() { v.openInBrowser(site) })
 	c.probe = widget.NewButtonWithIcon("I solved it — probe now", theme.ConfirmIcon(), func() { v.probeNow(site) })
 	c.probe.Importance = widget.HighImportance
-	c.actions = container.NewHBox(c.browser, c.probe, c.refusal, layout.NewSpacer())
+	c.solve = widget.NewButtonWithIcon("Solve it in the browser", theme.ComputerIcon(), func() { v.solveInBrowser(site) })
+	c.actions = container.NewHBox(c.solve, c.browser, c.probe, c.refusal, layout.NewSpacer())
 	lines := container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
 		container.NewBorder(nil, nil, c.name, nil, c.headline), c.stats, c.why, c.next, c.last, c.retryAf, c.message)
 	c.card = container.NewVBox(lines, c.actions, widget.NewSeparator())
@@ -151,6 +153,7 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	showIf(c.refusal, hasPage)
 	challenge := st.Kind == "challenge"
 	showIf(c.browser, challenge)
+	showIf(c.solve, challenge)
 	showIf(c.probe, challenge && !st.ProbeInFlight)
 	if hasPage || challenge {
 		c.actions.Show()

@@ -110,6 +110,7 @@ type UI struct {
 	tray        *fyne.Menu // nil when the platform has no tray
 	trayShow    *fyne.MenuItem
 	trayPause   *fyne.MenuItem
+	trayHealth  *fyne.MenuItem // how the searches are, in the words alerts use
 	visible     bool
 	startHidden bool
 
@@ -456,9 +457,10 @@ func (u *UI) newTrayMenu() *fyne.Menu {
 		}
 	})
 	u.trayPause = fyne.NewMenuItem("Pause all searches", func() { u.pauseAll(!u.allPaused()) })
+	u.trayHealth = fyne.NewMenuItem(trayHealthWords(u.snap), u.show)
 	quit := fyne.NewMenuItem("Quit", u.quit)
 	quit.IsQuit = true
-	return fyne.NewMenu("Notifio", u.trayShow, u.trayPause, fyne.NewMenuItemSeparator(), quit)
+	return fyne.NewMenu("Notifio", u.trayShow, u.trayPause, u.trayHealth, fyne.NewMenuItemSeparator(), quit)
 }
 
 // updateTray keeps the tray labels in step with the window and the searches.
@@ -473,10 +475,11 @@ func (u *UI) updateTray() {
 	if u.allPaused() {
 		pause = "Resume all searches"
 	}
-	if u.trayShow.Label == show && u.trayPause.Label == pause {
+	health := trayHealthWords(u.snap)
+	if u.trayShow.Label == show && u.trayPause.Label == pause && u.trayHealth.Label == health {
 		return
 	}
-	u.trayShow.Label, u.trayPause.Label = show, pause
+	u.trayShow.Label, u.trayPause.Label, u.trayHealth.Label = show, pause, health
 	u.tray.Refresh()
 }
 

@@ -261,10 +261,10 @@ func TestTrayMenu(t *testing.T) {
 	for _, it := range m.Items {
 		labels = append(labels, it.Label)
 	}
-	if want := []string{"Show Notifio", "Pause all searches", "", "Quit"}; !slices.Equal(labels, want) {
+	if want := []string{"Show Notifio", "Pause all searches", "All searches are working", "", "Quit"}; !slices.Equal(labels, want) {
 		t.Fatalf("tray menu = %q, want %q", labels, want)
 	}
-	if !m.Items[3].IsQuit {
+	if !m.Items[4].IsQuit {
 		t.Error("Quit is not marked as the quit item")
 	}
 	m.Items[1].Action()

@@ -79,6 +79,8 @@ func searchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time)
 		}
 		reason := s.Reason
 		switch {
+		case s.Health.Kind.NeedsUser() && s.Health.Problem != "":
+			reason = s.Health.Problem // the words alerts and `notifio status` use
 		case s.LastOutcome == "unexpected_page":
 			// The site's wait is on the "error" ladder, but "had errors" would
 			// hide what the user can act on.
@@ -141,6 +143,9 @@ func attentionWords(s poll.SearchSnapshot) string {
 // checked and what that found (the baseline or the last find).
 func searchDetail(s poll.SearchSnapshot, now time.Time) string {
 	found := lastFind(s)
+	if since := s.Health.SinceWords(now); s.Health.Kind.NeedsUser() && since != "" {
+		found = s.Health.Kind.Words() + " " + since + " · " + found
+	}
 	if s.LastChecked.IsZero() {
 		return found
 	}
@@ -489,4 +494,24 @@ func backendWords(err error) string {
 		msg = strings.TrimPrefix(msg, "poll: ")
 	}
 	return msg
+}
+
+// trayHealthWords is the tray's line about the searches: all working, or
+// which needs the user, in the words the alerts use.
+func trayHealthWords(s poll.Snapshot) string {
+	var troubled []poll.SearchSnapshot
+	for _, ss := range s.Searches {
+		if ss.Health.Kind.NeedsUser() {
+			troubled = append(troubled, ss)
+		}
+	}
+	switch {
+	case len(s.Searches) == 0:
+		return "No searches yet"
+	case len(troubled) == 0:
+		return "All searches are working"
+	case len(troubled) == 1:
+		return upperFirst(troubled[0].Name + ": " + troubled[0].Health.Problem)
+	}
+	return fmt.Sprintf("%d searches need you", len(troubled))
 }

@@ -184,35 +184,64 @@ func Classify(in Input) Outcome {
 	return o
 }
 
+// decide runs the rules strongest evidence first: transport, vendor headers,
+// the page's own markers, a redirect not followed, the status, then whether a
+// 2xx page is results.
 func decide(in Input) Outcome {
-	// 1. Transport.
 	if in.Err != nil {
-		reason := in.Err.Error()
-		var fe *fetch.Error
-		if errors.As(in.Err, &fe) {
-			reason = fe.Reason
-		}
-		detail := "The page could not be fetched: " + reason + "."
-		if fetch.IsNetworkUnreachable(in.Err) {
-			detail = "The network could not be reached (" + reason + "); this is not the site refusing."
-		}
-		return Outcome{Kind: Error, Signal: clip(reason, 100), Detail: detail}
+		return transportOutcome(in.Err)
 	}
+	if o, ok := headerVerdict(in.Header); ok {
+		return o
+	}
+	if o, ok := pageVerdict(in); ok {
+		return o
+	}
+	if r := in.Redirect; r != nil {
+		return redirectOutcome(r)
+	}
+	if o, ok := statusOutcome(in.Status); ok {
+		return o
+	}
+	if is2xx(in.Status) {
+		return okOrNot(in)
+	}
+	return otherOutcome(in)
+}
 
-	// 2. Vendor verdicts in headers.
-	if v := strings.ToLower(strings.TrimSpace(in.Header.Get("Cf-Mitigated"))); v == "challenge" {
-		return Outcome{Kind: Challenge, Signal: "header cf-mitigated: challenge", Detail: detailCloudflareChallenge}
+// transportOutcome: the page could not be fetched.
+func transportOutcome(err error) Outcome {
+	reason := err.Error()
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		reason = fe.Reason
 	}
-	if v := strings.ToLower(strings.TrimSpace(in.Header.Get("X-Amzn-Waf-Action"))); v == "challenge" || v == "captcha" {
-		return Outcome{Kind: Challenge, Signal: "header x-amzn-waf-action: " + v, Detail: detailAWS}
+	detail := "The page could not be fetched: " + reason + "."
+	if fetch.IsNetworkUnreachable(err) {
+		detail = "The network could not be reached (" + reason + "); this is not the site refusing."
 	}
+	return Outcome{Kind: Error, Signal: clip(reason, 100), Detail: detail}
+}
 
-	// 3. The page's own structure.
-	// Results are missing when extraction found no listings, no no-results marker
-	// and no results container: a recognised but empty container is a results
-	// page whose layout changed (unexpected_page), not a captcha page, even when
-	// the site's template carries a reCAPTCHA somewhere (wg-gesucht's and
-	// immobilien.de's real result pages do).
+// headerVerdict: a vendor's verdict in the headers.
+func headerVerdict(h http.Header) (Outcome, bool) {
+	if v := strings.ToLower(strings.TrimSpace(h.Get("Cf-Mitigated"))); v == "challenge" {
+		return Outcome{Kind: Challenge, Signal: "header cf-mitigated: challenge", Detail: detailCloudflareChallenge}, true
+	}
+	if v := strings.ToLower(strings.TrimSpace(h.Get("X-Amzn-Waf-Action"))); v == "challenge" || v == "captcha" {
+		return Outcome{Kind: Challenge, Signal: "header x-amzn-waf-action: " + v, Detail: detailAWS}, true
+	}
+	return Outcome{}, false
+}
+
+// pageVerdict: the page's own denial, rate-limit and challenge markers.
+//
+// Results are missing when extraction found no listings, no no-results marker
+// and no results container: a recognised but empty container is a results
+// page whose layout changed (unexpected_page), not a captcha page, even when
+// the site's template carries a reCAPTCHA somewhere (wg-gesucht's and
+// immobilien.de's real result pages do).
+func pageVerdict(in Input) (Outcome, bool) {
 	resultsMissing := in.Listings <= 0 && !in.NoResultsMarker && !in.ResultsContainer
 	widgetsCount := in.Status == http.StatusForbidden || in.Status == http.StatusMethodNotAllowed ||
 		in.Status == http.StatusTooManyRequests || in.Status == http.StatusServiceUnavailable ||
@@ -225,31 +254,28 @@ func decide(in Input) Outcome {
 	}
 	switch {
 	case p.denied != nil:
-		return p.denied.outcome()
+		return p.denied.outcome(), true
 	case p.rateLimited != nil:
-		return p.rateLimited.outcome()
+		return p.rateLimited.outcome(), true
 	case p.challenge != nil:
-		return p.challenge.outcome()
+		return p.challenge.outcome(), true
 	case p.widget != nil && widgetsCount:
 		o := p.widget.outcome()
 		if !is2xx(in.Status) {
 			o.Signal += fmt.Sprintf(" (status %d)", in.Status)
 		}
-		return o
+		return o, true
 	}
+	return Outcome{}, false
+}
 
-	// 4. A redirect that was not followed.
-	if r := in.Redirect; r != nil {
-		return redirectOutcome(r)
-	}
-
-	// 5. Status codes.
-	st := in.Status
+// statusOutcome: the status codes that decide by themselves.
+func statusOutcome(st int) (Outcome, bool) {
 	switch {
 	case st == http.StatusTooManyRequests:
-		return Outcome{Kind: RateLimited, Signal: "status 429", Detail: "The site says we are sending too many requests (429)."}
+		return Outcome{Kind: RateLimited, Signal: "status 429", Detail: "The site says we are sending too many requests (429)."}, true
 	case st == http.StatusUnauthorized || st == http.StatusForbidden || st == http.StatusUnavailableForLegalReasons:
-		return Outcome{Kind: Denied, Signal: fmt.Sprintf("status %d", st), Detail: fmt.Sprintf("The site refuses this request (%d %s).", st, http.StatusText(st))}
+		return Outcome{Kind: Denied, Signal: fmt.Sprintf("status %d", st), Detail: fmt.Sprintf("The site refuses this request (%d %s).", st, http.StatusText(st))}, true
 	case st == http.StatusRequestTimeout || (st >= 500 && st <= 599):
 		sig := fmt.Sprintf("status %d", st)
 		detail := fmt.Sprintf("The site answered with a server error (%d %s).", st, http.StatusText(st))
@@ -257,22 +283,26 @@ func decide(in Input) Outcome {
 			sig += " (Cloudflare: " + what + ")"
 			detail = "Cloudflare could not get the page from the site's own server: " + what + "."
 		}
-		return Outcome{Kind: Error, Signal: sig, Detail: detail}
+		return Outcome{Kind: Error, Signal: sig, Detail: detail}, true
 	}
+	return Outcome{}, false
+}
 
-	// 6. 2xx: is it results?
-	if is2xx(st) {
-		if o, ok := results(in, st); ok {
-			return o
-		}
-		if in.FinalURL != nil && in.RequestURL != nil && in.FinalURL.Path != in.RequestURL.Path && looksLikeLogin(in.FinalURL) {
-			return Outcome{Kind: SessionExpired, Signal: "redirected to login page " + clip(in.FinalURL.Path, 60),
-				Detail: "The site sent us to its login page: the session has probably expired. Log in again in a browser and paste a fresh cookie."}
-		}
-		return unexpected(in)
+// okOrNot: a 2xx page is results, a login page, or not what was asked for.
+func okOrNot(in Input) Outcome {
+	if o, ok := results(in, in.Status); ok {
+		return o
 	}
+	if in.FinalURL != nil && in.RequestURL != nil && in.FinalURL.Path != in.RequestURL.Path && looksLikeLogin(in.FinalURL) {
+		return Outcome{Kind: SessionExpired, Signal: "redirected to login page " + clip(in.FinalURL.Path, 60),
+			Detail: "The site sent us to its login page: the session has probably expired. Log in again in a browser and paste a fresh cookie."}
+	}
+	return unexpected(in)
+}
 
-	// 7. Everything else.
+// otherOutcome: every other status (a 4xx page may still carry results).
+func otherOutcome(in Input) Outcome {
+	st := in.Status
 	if st >= 400 && st <= 499 {
 		if o, ok := results(in, st); ok {
 			o.Signal = fmt.Sprintf("status %d, ", st) + o.Signal

@@ -80,152 +80,20 @@ func (p *page) deny(signal, detail string) { p.set(&p.denied, Denied, signal, de
 func (p *page) chal(signal, detail string) { p.set(&p.challenge, Challenge, signal, detail) }
 func (p *page) widg(signal, detail string) { p.set(&p.widget, Challenge, signal, detail) }
 
-// scanPage tokenizes the whole body (never more than the fetch cap) and collects
-// the evidence.
+// scanPage parses a body nobody parsed yet (a test, a page read without
+// extraction) and collects the evidence as scanTree does: one scanner for the
+// vendor rules.
 func scanPage(body []byte, contentType string) *page {
-	p := &page{}
-	if strings.Contains(strings.ToLower(contentType), "json") {
-		p.scanJSON(body)
+	doc, err := html.Parse(bytes.NewReader(body))
+	if err != nil { // html.Parse fails only when reading fails; a byte slice does not
+		doc = &html.Node{Type: html.DocumentNode}
 	}
-	p.scan(body, 0)
-	p.finish()
-	return p
+	return scanTree(doc, body, contentType)
 }
 
 // attrs are the attributes the rules look at.
 type attrs struct {
 	id, class, src, action, name, translate, typ string
-}
-
-// scan tokenizes b. The content of <noscript> and <iframe> arrives from the
-// tokenizer as raw text; it is scanned again as markup (depth-limited), because
-// challenge pages put elements there.
-func (p *page) scan(b []byte, depth int) {
-	z := html.NewTokenizer(bytes.NewReader(b))
-	var (
-		raw      string // raw-text element the tokenizer is inside
-		foreign  int    // depth inside svg/math, whose <title> is not the page's
-		inTitle  bool
-		titleBuf strings.Builder
-		h1Depth  int
-		h1Buf    strings.Builder
-		codeOpen bool
-	)
-	for {
-		tt := z.Next()
-		switch tt {
-		case html.ErrorToken:
-			return
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, more := z.TagName()
-			tag := string(name)
-			var a attrs
-			for more {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				switch string(k) {
-				case "id":
-					a.id = string(v)
-				case "class":
-					a.class = string(v)
-				case "src":
-					a.src = string(v)
-				case "action":
-					a.action = string(v)
-				case "name":
-					a.name = string(v)
-				case "data-translate":
-					a.translate = string(v)
-				case "type":
-					a.typ = string(v)
-				}
-			}
-			if p.element(tag, &a) {
-				codeOpen = true
-			}
-			if tt == html.SelfClosingTagToken {
-				continue
-			}
-			switch tag {
-			case "svg", "math":
-				foreign++
-			case "title":
-				inTitle = foreign == 0 && !p.titleSeen
-				titleBuf.Reset()
-			case "h1":
-				if h1Depth == 0 {
-					h1Buf.Reset()
-				}
-				h1Depth++
-			}
-			switch tag {
-			case "script", "style", "iframe", "noscript", "textarea", "xmp", "noembed", "noframes", "title":
-				raw = tag
-			}
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			tag := string(name)
-			switch tag {
-			case "form":
-				p.formEnd()
-			case "svg", "math":
-				if foreign > 0 {
-					foreign--
-				}
-			case "title":
-				if inTitle {
-					inTitle = false
-					p.titleSeen = true
-					p.title = fold(titleBuf.String())
-					p.checkTitle()
-				}
-			case "h1":
-				if h1Depth > 0 {
-					h1Depth--
-					if h1Depth == 0 {
-						p.addHeading(h1Buf.String())
-					}
-				}
-			}
-			if tag == raw {
-				raw = ""
-			}
-		case html.TextToken:
-			text := z.Text()
-			switch raw {
-			case "script":
-				p.script(text)
-				continue
-			case "style", "textarea", "xmp":
-				continue
-			case "title":
-				if inTitle && titleBuf.Len() < 1024 {
-					titleBuf.Write(text)
-				}
-				continue
-			case "noscript", "iframe", "noembed", "noframes":
-				prev := p.inIframe
-				p.inIframe = p.inIframe || raw == "iframe"
-				if depth < 2 {
-					p.scan(text, depth+1)
-				} else {
-					p.text(text)
-				}
-				p.inIframe = prev
-				continue
-			}
-			if h1Depth > 0 && h1Buf.Len() < 1024 {
-				h1Buf.Write(text)
-			}
-			if codeOpen {
-				if t := strings.TrimSpace(string(text)); t != "" {
-					p.cfErrorCode = t
-					codeOpen = false
-				}
-			}
-			p.text(text)
-		}
-	}
 }
 
 // element applies the attribute rules to one start tag. It reports whether the

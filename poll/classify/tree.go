@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // scanTree collects the same evidence as scanPage from a page extraction has
@@ -24,6 +25,7 @@ func scanTree(doc *html.Node, body []byte, contentType string) *page {
 
 type treeWalk struct {
 	p        *page
+	depth    int              // raw-text content parsed as markup inside such content
 	codeOpen bool             // a cf-error-code element was seen: its text comes next
 	h1       *strings.Builder // the outermost <h1>'s text, while inside one
 	buf      []byte
@@ -45,8 +47,8 @@ func (w *treeWalk) walk(n *html.Node, foreign int) {
 	}
 }
 
-func (w *treeWalk) element(n *html.Node, foreign int) {
-	p := w.p
+// attrsOf reads the attributes the rules look at.
+func attrsOf(n *html.Node) attrs {
 	var a attrs
 	for _, at := range n.Attr {
 		switch at.Key {
@@ -66,6 +68,12 @@ func (w *treeWalk) element(n *html.Node, foreign int) {
 			a.typ = at.Val
 		}
 	}
+	return a
+}
+
+func (w *treeWalk) element(n *html.Node, foreign int) {
+	p := w.p
+	a := attrsOf(n)
 	tag := n.Data
 	if p.element(tag, &a) {
 		w.codeOpen = true
@@ -94,17 +102,7 @@ func (w *treeWalk) element(n *html.Node, foreign int) {
 		}
 		return
 	case "noscript", "iframe", "noembed", "noframes":
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			switch c.Type {
-			case html.TextNode:
-				prev := p.inIframe
-				p.inIframe = p.inIframe || tag == "iframe"
-				p.scan(w.bytes(c.Data), 1)
-				p.inIframe = prev
-			case html.ElementNode:
-				w.element(c, foreign)
-			}
-		}
+		w.rawMarkup(n, foreign)
 		return
 	}
 	if tag == "svg" || tag == "math" {
@@ -135,4 +133,35 @@ func (w *treeWalk) text(s string) {
 		}
 	}
 	w.p.text(w.bytes(s))
+}
+
+// rawMarkup scans the raw-text content of noscript, iframe, noembed and
+// noframes as markup (challenge pages put elements there), two levels deep at
+// most; deeper it is text.
+func (w *treeWalk) rawMarkup(n *html.Node, foreign int) {
+	p := w.p
+	prev := p.inIframe
+	p.inIframe = p.inIframe || n.Data == "iframe"
+	defer func() { p.inIframe = prev }()
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.ElementNode:
+			w.element(c, foreign)
+		case c.Type != html.TextNode:
+		case w.depth >= 2:
+			w.text(c.Data)
+		default:
+			nodes, err := html.ParseFragment(strings.NewReader(c.Data), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
+			if err != nil {
+				continue
+			}
+			w.depth++
+			for _, m := range nodes {
+				holder := &html.Node{Type: html.DocumentNode}
+				holder.AppendChild(m)
+				w.walk(holder, foreign)
+			}
+			w.depth--
+		}
+	}
 }

@@ -11,7 +11,7 @@ export LANG=${LANG:-en_US.UTF-8}
 BIN=${BIN:-build/notifio}
 OUT=build/shots
 rm -rf "$OUT"; mkdir -p "$OUT/data" "$OUT/home" "$OUT/run"; chmod 700 "$OUT/run"
-go build -o "$OUT/loadsite" ./poll/loadsite/cmd/loadsite
+go build -o "$OUT/loadsite" ./tools/loadsite/cmd/loadsite
 go build -o "$OUT/hostproxy" ./tools/soak/hostproxy
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }

@@ -29,8 +29,8 @@ log() { echo "soak: $*" >&2; }
 command -v Xvfb >/dev/null || { log "Xvfb is missing: apt-get install -y xvfb"; exit 1; }
 command -v xwininfo >/dev/null || { log "xwininfo is missing: apt-get install -y x11-utils"; exit 1; }
 [ -x "$BIN" ] || { log "$BIN is missing: run make build first"; exit 1; }
-go build -o "$OUT/loadsite" ./poll/loadsite/cmd/loadsite
-go build -o "$OUT/benchdrive" ./poll/loadsite/cmd/benchdrive
+go build -o "$OUT/loadsite" ./tools/loadsite/cmd/loadsite
+go build -o "$OUT/benchdrive" ./tools/loadsite/cmd/benchdrive
 
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }

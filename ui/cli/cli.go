@@ -134,6 +134,8 @@ func init() {
 		"email":    {"set up email and send a test email", "notifio email set|test|show|retry ...", cmdEmail},
 		"push":     {"alerts on the phone: ntfy, Telegram, Pushover, Gotify, …", "notifio push add|list|test|remove ...", cmdPush},
 		"sites":    {"show each site's backoff state and why", "notifio sites [--json]", cmdSites},
+		"status":   {"every search's health; exit 1 when something needs you", "notifio status [--json]", cmdStatus},
+		"alerts":   {"when Notifio tells you a search stopped working", "notifio alerts show|set ...", cmdAlerts},
 		"listings": {"show the listings seen, newest first", "notifio listings [SEARCH_ID] [--json]", cmdListings},
 		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] [--item SEL --link SEL --title SEL --price SEL] URL", cmdCheck},
 		"extract":  {"run extraction on a saved page", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE", cmdExtract},
@@ -202,7 +204,7 @@ Usage:
   notifio COMMAND [options]    run headless
 
 Commands:`)
-	for _, name := range []string{"run", "once", "search", "email", "push", "sites", "listings", "check", "extract"} {
+	for _, name := range []string{"run", "once", "search", "status", "alerts", "email", "push", "sites", "listings", "check", "extract"} {
 		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprintln(w, `

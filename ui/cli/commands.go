@@ -209,7 +209,7 @@ func drain(ctx context.Context, db *storage.DB, relay *notify.Relay) error {
 }
 
 func cmdSearch(ctx context.Context, env *Env, args []string) error {
-	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] URL\n       notifio search list [--json]\n       notifio search remove|pause|resume ID"
+	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] URL\n       notifio search list [--json]\n       notifio search remove|pause|resume ID"
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stderr, "Usage: "+usage)
 		return fmt.Errorf("%w: say what to do: add, list, remove, pause or resume", ErrUsage)
@@ -255,12 +255,13 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 }
 
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags | --example TEXT] [--cookie C] URL")
+	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags | --example TEXT] [--cookie C] [--browser] URL")
 	name := fs.String("name", "", "a name for the search (default: from the URL)")
 	every := fs.Duration("every", poll.DefaultInterval, "how often to check (at least 30s)")
 	sel := selectorFlags(fs)
 	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
 	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in)")
+	useBrowser := browserFlag(fs, "read the page with your browser (Chrome, Chromium, Edge or Brave), for portals that show results only with JavaScript; default: as this site's other searches")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagErr(err)
@@ -277,6 +278,9 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	}
 	defer done()
 	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel()}
+	if in.Browser, err = browserChoice(useBrowser, svc, in.URL); err != nil {
+		return err
+	}
 	if *example != "" {
 		if in.Selectors, err = selectorsFromExample(ctx, env, svc, in, *example); err != nil {
 			return err
@@ -543,8 +547,9 @@ func trunc(s string, n int) string {
 }
 
 func cmdCheck(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] [--item SEL --link SEL --title SEL --price SEL | --example TEXT] URL\n\nOne dry-run poll of URL: fetch, classify, extract. Nothing is saved.")
+	fs := newFlags(env, "check", "notifio check [--json] [--data DIR] [--browser] [--item SEL --link SEL --title SEL --price SEL | --example TEXT] URL\n\nOne dry-run poll of URL: fetch (or, with --browser, render in your browser), classify, extract. Nothing is saved.")
 	sel := selectorFlags(fs)
+	useBrowser := browserFlag(fs, "read the page with your browser (Chrome, Chromium, Edge or Brave), as a search added with --browser does")
 	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -561,7 +566,13 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	} else if errors.Is(err, storage.ErrAlreadyRunning) {
 		note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
 	}
-	dr, err := poll.DryRunOnce(ctx, db, poll.SearchInput{URL: pos[0], Selectors: sel(), Example: *example}, poll.Options{Logger: env.Logger})
+	_, withBrowser := useBrowser()
+	if withBrowser {
+		if err := checkBrowser(findBrowser{}); err != nil {
+			return err
+		}
+	}
+	dr, err := poll.DryRunOnce(ctx, db, poll.SearchInput{URL: pos[0], Selectors: sel(), Example: *example, Browser: withBrowser}, poll.Options{Logger: env.Logger})
 	if err != nil {
 		return err
 	}
@@ -573,6 +584,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		return env.printJSON(map[string]any{
 			"url": dr.URL, "site": dr.Site, "outcome": dr.Outcome, "status": dr.Status,
 			"retry_after_s": dr.RetryAfter.Seconds(), "signal": dr.Signal, "listings": ls,
+			"browser": dr.Browser, "browser_note": dr.BrowserNote,
 		})
 	}
 	fmt.Fprintf(env.Stdout, "URL:     %s\nSite:    %s\nOutcome: %s", printable(dr.URL), printable(dr.Site), dr.Outcome)
@@ -603,6 +615,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	printOtherGroups(env, dr.Groups)
+	printBrowserTry(env, dr)
 	if dr.ExampleProblem != "" {
 		return &ExitError{Code: 1, Msg: "notifio: " + dr.ExampleProblem}
 	}

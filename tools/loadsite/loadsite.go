@@ -23,7 +23,7 @@
 // a page that has neither results nor a no-results marker), "login" (a redirect
 // to a login page).
 //
-// The program poll/loadsite/cmd/loadsite wraps it:
+// The program tools/loadsite/cmd/loadsite wraps it:
 //
 //	loadsite -sites 100 -base-ip 127.0.1.1 -port 0 -listings 25 -page-kb 300 \
 //	  -refuse "3:429,4:challenge,5:403" -new-every 5m -addr-file sites.txt [-vary] \
@@ -33,8 +33,8 @@
 // per line, in site order, and serves until SIGINT/SIGTERM (or -for elapses).
 // Search URLs are any path under a base URL, e.g. http://127.0.1.7:PORT/search/3.
 //
-// The bench driver poll/loadsite/cmd/benchdrive (seed, headless) and the script
-// poll/loadsite/bench.sh (`make bench`) use it; docs/PERFORMANCE.md has the
+// The bench driver tools/loadsite/cmd/benchdrive (seed, headless) and the script
+// tools/loadsite/bench.sh (`make bench`) use it; docs/PERFORMANCE.md has the
 // figures.
 //
 // A Farm is safe for concurrent use.
@@ -48,7 +48,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -429,10 +428,3 @@ const challengePage = `<!DOCTYPE html><html lang="en-US"><head><title>Just a mom
 
 // softPage is a 200 page with neither results nor a no-results marker.
 const softPage = `<!DOCTYPE html><html lang="de"><head><title>Testportal</title></head><body><header><a href="/">Testportal</a></header><main><p>Bitte versuchen Sie es später noch einmal.</p></main></body></html>`
-
-// SortedEvents sorts events by Served (for reports).
-func SortedEvents(ev []Event) []Event {
-	out := append([]Event(nil), ev...)
-	sort.Slice(out, func(i, j int) bool { return out[i].Served.Before(out[j].Served) })
-	return out
-}

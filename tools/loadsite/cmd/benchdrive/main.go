@@ -1,5 +1,5 @@
 // Command benchdrive drives the performance figures of docs/PERFORMANCE.md
-// (issue 7). poll/loadsite/bench.sh calls it; each subcommand is usable alone:
+// (issue 7). tools/loadsite/bench.sh calls it; each subcommand is usable alone:
 //
 //	benchdrive seed -data DIR -urls FILE [-per-site 10] [-interval 60s] [-smtp 127.0.0.1:PORT]
 //
@@ -44,7 +44,7 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/poll/loadsite"
+	"notifio/tools/loadsite"
 	"notifio/storage"
 )
 

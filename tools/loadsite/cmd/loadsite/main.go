@@ -1,5 +1,5 @@
 // Command loadsite serves a farm of fake rental portals on loopback addresses
-// (see package notifio/poll/loadsite for what the pages look like):
+// (see package notifio/tools/loadsite for what the pages look like):
 //
 //	loadsite -sites 100 -base-ip 127.0.1.1 -listings 25 -page-kb 300 \
 //	  -refuse "3:429,4:challenge,5:403" -new-every 5m -addr-file sites.txt
@@ -21,7 +21,7 @@ import (
 	"syscall"
 	"time"
 
-	"notifio/poll/loadsite"
+	"notifio/tools/loadsite"
 )
 
 func main() {

@@ -1,0 +1,206 @@
+package poll
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The words of health: one place for what the window, the command line and
+// the alerts say about a search that stopped working.
+
+// describe fills in the Problem and Hint of h for a search of site.
+func (h *Health) describe(site string) {
+	switch h.Kind {
+	case HealthBlocked:
+		h.Problem, h.Hint = blockedWords(site, h.Refusal)
+	case HealthNotResults:
+		h.Problem = "the page did not look like search results"
+		h.Hint = "Open the page in your browser. If you see a check or a login, solve it, then press Check now. " +
+			"If the listings are there, the site changed its layout: in Edit, press Test this search and use " +
+			"\"Not these? Show me one\"."
+	case HealthSessionExpired:
+		h.Problem = "the login for " + site + " has expired"
+		h.Hint = "Log in to " + site + " in your browser, copy the new cookie and paste it in the search's " +
+			"Advanced settings (Edit), then save. Notifio does not check " + site + " until then."
+	case HealthSiteErrors:
+		h.Problem = site + " keeps failing"
+		h.Hint = "Nothing to do yet: Notifio keeps trying. If it lasts, open the page in your browser to see " +
+			"whether the site is down."
+	case HealthSelectorsStale:
+		h.Problem = "the listings you showed Notifio no longer fit the page"
+		h.Hint = "Edit the search, press Test this search and show Notifio one listing again " +
+			"(or clear the selectors under Advanced). Until then Notifio reads the page by itself."
+	case HealthDelivery:
+		h.Problem = "alerts for this search are not going out"
+		h.Hint = "See Settings: fix the email or push settings, then send a test."
+	}
+}
+
+func blockedWords(site, refusal string) (problem, hint string) {
+	switch refusal {
+	case "challenge":
+		return site + " asks for a captcha (it thinks Notifio is a robot)",
+			"Open the search in your browser and solve the check, then press \"I solved it — probe now\" " +
+				"on the Sites tab. Checking less often helps too."
+	case "rate_limited":
+		return site + " is rate-limiting Notifio (too many requests)",
+			"Nothing to do: Notifio waits as long as the site asks. A longer interval for its searches helps."
+	}
+	return site + " refused access",
+		"Open the search in your browser: if it refuses you too, the site may be blocking your network. " +
+			"Notifio keeps trying less and less often."
+}
+
+// Doing says what Notifio does about h, at now.
+func (h Health) Doing(now time.Time) string {
+	switch {
+	case h.Kind == HealthSessionExpired:
+		return "Notifio waits for you to log in again."
+	case h.Kind == HealthDelivery:
+		return "Notifio keeps the messages and sends them once the settings work."
+	case h.Kind == HealthSelectorsStale:
+		return "Notifio reads the page by itself meanwhile, so new listings still come."
+	case !h.NextTry.IsZero() && h.NextTry.After(now):
+		return "Notifio tries again at " + clockWords(h.NextTry, now) + "."
+	case !h.NextTry.IsZero():
+		return "Notifio is trying again now."
+	}
+	return ""
+}
+
+// SinceWords is "since 13:05 (1 h 10 min)".
+func (h Health) SinceWords(now time.Time) string {
+	if h.Since.IsZero() {
+		return ""
+	}
+	return "since " + clockWords(h.Since, now) + " (" + SpanWords(now.Sub(h.Since)) + ")"
+}
+
+// clockWords is "14:30" today, else "Mon 2 Dec 14:30" (local time).
+func clockWords(t, now time.Time) string {
+	t, now = t.Local(), now.Local()
+	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+		return t.Format("15:04")
+	}
+	return t.Format("Mon 2 Jan 15:04")
+}
+
+// SpanWords is "45 min", "3 h 10 min", "2 days 4 h".
+func SpanWords(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "under a minute"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	case d < 48*time.Hour:
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		if m == 0 {
+			return fmt.Sprintf("%d h", h)
+		}
+		return fmt.Sprintf("%d h %d min", h, m)
+	}
+	return fmt.Sprintf("%d days %d h", int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour))
+}
+
+// alertSubject is the headline of an alert about searches (names) of one
+// site, or about a delivery channel.
+func alertSubject(h Health, site string, names []string, reminder bool) string {
+	about := quoteNames(names)
+	var s string
+	switch h.Kind {
+	case HealthSessionExpired:
+		s = "Log in again: " + about + " stopped (the login for " + site + " expired)"
+	case HealthNotResults:
+		s = about + " stopped: the page no longer shows results"
+	case HealthDelivery:
+		s = "Notifio cannot deliver: " + h.Problem
+	case HealthSelectorsStale:
+		s = about + ": " + h.Problem
+	default:
+		s = about + " stopped: " + h.Problem
+	}
+	if reminder {
+		s = "Still not working — " + s
+	}
+	return s
+}
+
+// alertLines are an alert's paragraphs: what, since when, what Notifio does,
+// what the user can do.
+func alertLines(h Health, site string, names []string, now time.Time) []string {
+	what := "Notifio cannot check " + quoteNames(names) + " on " + site + ": " + h.Problem + "."
+	switch h.Kind {
+	case HealthDelivery:
+		what = h.Problem + "."
+	case HealthSelectorsStale:
+		what = "On " + site + ", " + h.Problem + " of " + quoteNames(names) + "."
+	}
+	if h.Signal != "" {
+		what += " (What it saw: " + h.Signal + ".)"
+	}
+	lines := []string{what}
+	if !h.Since.IsZero() {
+		lines = append(lines, "This has lasted "+SpanWords(now.Sub(h.Since))+", since "+clockWords(h.Since, now)+".")
+	}
+	if d := h.Doing(now); d != "" {
+		lines = append(lines, d)
+	}
+	return append(lines, "What you can do: "+h.Hint)
+}
+
+// recoveryLines say searches of site work again and what came in with them.
+func recoveryLines(site string, names []string, since time.Time, newCount int, now time.Time) (string, []string) {
+	about := quoteNames(names)
+	if len(names) == 0 {
+		about = site // a delivery channel
+	}
+	subject := "Back to normal: " + about
+	lines := []string{about + " works again. It had stopped at " + clockWords(since, now) + ", " +
+		SpanWords(now.Sub(since)) + " ago."}
+	switch {
+	case len(names) == 0:
+	case newCount == 0:
+		lines = append(lines, "No new listings arrived since.")
+	case newCount == 1:
+		lines = append(lines, "1 new listing arrived since; it comes in its own message.")
+	default:
+		lines = append(lines, fmt.Sprintf("%d new listings arrived since; they come in their own message.", newCount))
+	}
+	return subject, lines
+}
+
+// quoteNames is "“Kreuzberg”", "“A” and “B”" or "“A”, “B” and 3 more".
+func quoteNames(names []string) string {
+	q := make([]string, 0, len(names))
+	for _, n := range names {
+		q = append(q, "“"+n+"”")
+	}
+	switch {
+	case len(q) == 0:
+		return "a search"
+	case len(q) == 1:
+		return q[0]
+	case len(q) <= 3:
+		return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+	}
+	return strings.Join(q[:2], ", ") + fmt.Sprintf(" and %d more", len(q)-2)
+}
+
+// Words is the kind in a word or two, for a row or a list: "blocked",
+// "login expired".
+func (k HealthKind) Words() string {
+	switch k {
+	case HealthNotResults:
+		return "no results"
+	case HealthSessionExpired:
+		return "login expired"
+	case HealthSiteErrors:
+		return "site failing"
+	case HealthDelivery:
+		return "messages not going out"
+	case HealthSelectorsStale:
+		return "your choice no longer fits"
+	}
+	return string(k)
+}

@@ -1,0 +1,80 @@
+package poll
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"time"
+
+	"notifio/poll/browser"
+)
+
+// SolveResult is what "Solve it in the browser" came to.
+type SolveResult struct {
+	// Cookies is how many of the site's cookies the window left.
+	Cookies int
+	// ProbeAt is when the site's next probe goes (zero when the site was
+	// not waiting); ProbeNote says why it could not go at once ("" when it can).
+	ProbeAt   time.Time
+	ProbeNote string
+}
+
+// SolveInBrowser opens a visible window of the user's browser, with Notifio's
+// profile, at the page of one of the site's searches, for the user to solve a
+// check. started receives the open window (the window's Done button calls
+// its Done). When the user closes the window, the site's cookies go into the
+// plain client too (browser searches carry them anyway), and the site's
+// probe is let go at once when its ladder allows.
+func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (SolveResult, error) {
+	page, err := s.sitePage(site)
+	if err != nil {
+		return SolveResult{}, err
+	}
+	sess, err := s.browser().Solve(ctx, page.String())
+	if err != nil {
+		return SolveResult{}, fmt.Errorf("poll: %w", err) // the browser words it for the user
+	}
+	if started != nil {
+		started(sess)
+	}
+	cookies, err := sess.Wait(ctx)
+	if err != nil {
+		return SolveResult{}, fmt.Errorf("poll: wait for the browser window: %w", err)
+	}
+	for _, c := range cookies {
+		s.fetcher.SetCookies(browser.CookieURL(c, page), []*http.Cookie{c})
+	}
+	res := SolveResult{Cookies: len(cookies)}
+	if _, waiting := s.reg.Lookup(site); waiting {
+		at, err := s.ProbeNow(site)
+		res.ProbeAt = at
+		if err != nil {
+			res.ProbeNote = err.Error()
+		}
+	}
+	s.log.Info("check solved in the browser", "site", site, "cookies", len(cookies))
+	return res, nil
+}
+
+// sitePage is the page of the site's first search (by ID).
+func (s *Service) sitePage(site string) (*url.URL, error) {
+	s.mu.Lock()
+	var ids []string
+	for id, r := range s.searches {
+		if r.s.Site == site {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	raw := ""
+	if len(ids) > 0 {
+		raw = s.searches[ids[0]].s.URL
+	}
+	s.mu.Unlock()
+	if raw == "" {
+		return nil, fmt.Errorf("poll: no search watches %s, so there is no page to open", site)
+	}
+	return url.Parse(raw)
+}

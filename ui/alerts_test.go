@@ -1,0 +1,69 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"notifio/poll"
+)
+
+func TestAlertSettingsAreTheUsersChoice(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	h.u.selectView(viewSettings)
+	c := h.u.settings.alerts
+	if !c.on.Checked || c.after.Selected != "1 hour" || c.remind.Selected != "once a day" || c.summary.Checked {
+		t.Fatalf("defaults shown: on %v, after %q, remind %q, summary %v", c.on.Checked, c.after.Selected,
+			c.remind.Selected, c.summary.Checked)
+	}
+	c.after.SetSelected("2 hours")
+	c.remind.SetSelected("never")
+	test.Tap(c.summary)
+	c.summaryAt.SetText("08:30")
+	test.Tap(c.save)
+	h.q.runNext(t)
+	got := h.b.AlertSettings()
+	if got.Off || got.After != 2*time.Hour || !got.NoRemind || !got.Summary || got.SummaryAt != "08:30" {
+		t.Fatalf("saved %+v", got)
+	}
+	if !h.hasText("Alert settings saved.") {
+		t.Error("no word that the settings were saved")
+	}
+	// A time the summary cannot be sent at is refused before anything is saved.
+	c.summaryAt.SetText("half past eight")
+	test.Tap(c.save)
+	if h.b.alertSaves != 1 || !h.hasText("write the time as 20:00") {
+		t.Errorf("a bad summary time: %d saves; texts %q", h.b.alertSaves, h.texts())
+	}
+}
+
+func blockedSample() poll.Snapshot {
+	s := sample()
+	s.Searches[2].Health = poll.Health{Kind: poll.HealthBlocked, Refusal: "rate_limited",
+		Since: t0.Add(-70 * time.Minute), NextTry: t0.Add(271 * time.Second),
+		Problem: "idealista.com is rate-limiting Notifio (too many requests)"}
+	return s
+}
+
+func TestRowsAndTraySayHealthInTheAlertsWords(t *testing.T) {
+	h := newHarness(t, sample())
+	h.u.tray = h.u.newTrayMenu()
+	h.publish(blockedSample())
+	if !h.hasText("idealista.com is rate-limiting Notifio (too many requests) — next try in 4 min") {
+		t.Errorf("the row does not use the health words; texts %q", h.texts())
+	}
+	found := false
+	for _, s := range h.texts() {
+		if strings.Contains(s, "blocked since 12:50 (1 h 10 min)") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no row says since when it is blocked; texts %q", h.texts())
+	}
+	if got := h.u.trayHealth.Label; got != "Madrid centro: idealista.com is rate-limiting Notifio (too many requests)" {
+		t.Errorf("tray says %q", got)
+	}
+}

@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"notifio/poll"
+)
+
+func cmdAlerts(_ context.Context, env *Env, args []string) error {
+	if len(args) == 0 || (args[0] != "show" && args[0] != "set") {
+		fmt.Fprintln(env.Stderr, "Usage: notifio alerts show\n       notifio alerts set [--on|--off] [--after DURATION] [--remind DURATION|off] [--summary on|off] [--summary-at 20:00]")
+		return fmt.Errorf("%w: say what to do: show or set", ErrUsage)
+	}
+	if args[0] == "set" {
+		return cmdAlertsSet(env, args[1:])
+	}
+	fs := newFlags(env, "alerts show", "notifio alerts show [--json]\n\nShows when Notifio tells you that a search stopped working.")
+	if _, err := parseInterleaved(fs, args[1:]); err != nil {
+		return flagErr(err)
+	}
+	db, _, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := poll.LoadAlertSettings(db)
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		return env.printJSON(a)
+	}
+	fmt.Fprintln(env.Stdout, AlertSettingsWords(a))
+	return nil
+}
+
+// AlertSettingsWords says the alert settings in a few lines.
+func AlertSettingsWords(a poll.AlertSettings) string {
+	if a.Off {
+		return "Health alerts are off: Notifio shows troubles in the window only.\nTurn them on: notifio alerts set --on"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Health alerts are on.\n")
+	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", poll.SpanWords(a.AfterOrDefault()))
+	fmt.Fprintf(&b, "Login expired, messages not going out: told at once.\n")
+	if r := a.RemindEvery(); r > 0 {
+		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", poll.SpanWords(r))
+	} else {
+		fmt.Fprintf(&b, "Reminders: off.\n")
+	}
+	if a.Summary {
+		fmt.Fprintf(&b, "Daily summary: at %s.", a.SummaryClock())
+	} else {
+		fmt.Fprintf(&b, "Daily summary: off (turn it on: notifio alerts set --summary on).")
+	}
+	return b.String()
+}
+
+func cmdAlertsSet(env *Env, args []string) error {
+	fs := newFlags(env, "alerts set", "notifio alerts set [--on|--off] [--after DURATION] [--remind DURATION|off] [--summary on|off] [--summary-at HH:MM]")
+	on := fs.Bool("on", false, "turn health alerts on")
+	off := fs.Bool("off", false, "turn health alerts off (the window still shows troubles)")
+	after := fs.Duration("after", 0, "how long a search may be blocked or show no results before you are told (e.g. 1h, 30m)")
+	remind := fs.String("remind", "", "how often a reminder goes while it lasts (e.g. 24h), or off")
+	summary := fs.String("summary", "", "a daily \"still watching\" message: on or off")
+	summaryAt := fs.String("summary-at", "", "when the daily summary goes, e.g. 20:00")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	if *on && *off {
+		return fmt.Errorf("%w: choose --on or --off, not both", ErrUsage)
+	}
+	db, _, err := env.openDB()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := poll.LoadAlertSettings(db)
+	if err != nil {
+		return err
+	}
+	a, err = applyAlertFlags(fs, a, *off, *after, *remind, *summary, *summaryAt)
+	if err != nil {
+		return err
+	}
+	if err := poll.SaveAlertSettings(db, a); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, AlertSettingsWords(a))
+	return nil
+}
+
+// applyAlertFlags changes only what was given on the command line.
+func applyAlertFlags(fs *flag.FlagSet, a poll.AlertSettings, off bool, after time.Duration, remind, summary, summaryAt string) (poll.AlertSettings, error) {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["on"] || given["off"] {
+		a.Off = off
+	}
+	if given["after"] {
+		a.After = after
+	}
+	if given["remind"] {
+		if strings.EqualFold(remind, "off") {
+			a.NoRemind, a.Remind = true, 0
+		} else {
+			d, err := time.ParseDuration(remind)
+			if err != nil {
+				return a, fmt.Errorf("%w: --remind %q: write a duration such as 24h or 12h, or off", ErrUsage, remind)
+			}
+			a.NoRemind, a.Remind = false, d
+		}
+	}
+	if given["summary"] {
+		switch strings.ToLower(summary) {
+		case "on":
+			a.Summary = true
+		case "off":
+			a.Summary = false
+		default:
+			return a, fmt.Errorf("%w: --summary %q: say on or off", ErrUsage, summary)
+		}
+	}
+	if given["summary-at"] {
+		a.SummaryAt = summaryAt
+	}
+	return a, a.Validate()
+}
+
+// cmdStatus prints every search's health; exit 1 when something needs the
+// user (for cron and monitoring).
+func cmdStatus(_ context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "status", "notifio status [--json]\n\nEvery search's health on one screen. Exit code 0 when all are healthy, 1 when something needs you.")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return flagErr(err)
+	}
+	snap, _, err := env.snapshot()
+	if err != nil {
+		return err
+	}
+	troubled := troubles(snap)
+	if env.JSON {
+		type row struct {
+			ID     string      `json:"id"`
+			Name   string      `json:"name"`
+			Site   string      `json:"site"`
+			Health poll.Health `json:"health"`
+		}
+		out := struct {
+			Healthy  bool                  `json:"healthy"`
+			Searches []row                 `json:"searches"`
+			Failing  []poll.ChannelFailure `json:"failing_channels,omitempty"`
+		}{Healthy: troubled == 0, Searches: []row{}, Failing: snap.Outbox.Failing}
+		for _, s := range snap.Searches {
+			out.Searches = append(out.Searches, row{s.ID, s.Name, s.Site, s.Health})
+		}
+		if err := env.printJSON(out); err != nil {
+			return err
+		}
+	} else {
+		printStatus(env, snap, troubled)
+	}
+	if troubled > 0 {
+		return &ExitError{Code: 1}
+	}
+	return nil
+}
+
+func troubles(snap poll.Snapshot) int {
+	n := len(snap.Outbox.Failing)
+	for _, s := range snap.Searches {
+		if s.Health.Kind.NeedsUser() && s.Health.Kind != poll.HealthDelivery {
+			n++
+		}
+	}
+	return n
+}
+
+func printStatus(env *Env, snap poll.Snapshot, troubled int) {
+	if len(snap.Searches) == 0 {
+		fmt.Fprintln(env.Stdout, "No searches yet. Add one: notifio search add URL")
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	if len(snap.Searches) > 0 {
+		fmt.Fprintln(tw, "ID\tNAME\tHEALTH")
+	}
+	for _, s := range snap.Searches {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(HealthLine(s.Health, snap.At)))
+	}
+	_ = tw.Flush()
+	for _, f := range snap.Outbox.Failing {
+		fmt.Fprintf(env.Stdout, "\n%s: %s\n  %s\n", channelName(f.Channel), printable(f.Error), printable(f.Hint))
+	}
+	for _, s := range snap.Searches {
+		if s.Health.Kind.NeedsUser() && s.Health.Hint != "" {
+			fmt.Fprintf(env.Stdout, "\n%s — what you can do: %s\n", printable(s.Name), printable(s.Health.Hint))
+		}
+	}
+	if troubled == 0 {
+		fmt.Fprintln(env.Stdout, "\nAll healthy.")
+	}
+}
+
+// HealthLine is one search's health in a line: "ok", or the problem, since
+// when and what Notifio does.
+func HealthLine(h poll.Health, now time.Time) string {
+	switch h.Kind {
+	case poll.HealthOK, "":
+		return "ok"
+	case poll.HealthPaused:
+		return "paused"
+	case poll.HealthOffline:
+		return "offline: no site reachable"
+	}
+	line := h.Problem
+	if s := h.SinceWords(now); s != "" {
+		line += " " + s
+	}
+	if d := h.Doing(now); d != "" {
+		line += ". " + d
+	}
+	return line
+}
+
+func channelName(ch string) string {
+	if ch == "" {
+		return "Emails are not going out"
+	}
+	return "Pushes to " + ch + " are not going out"
+}
