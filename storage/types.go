@@ -24,6 +24,9 @@ type Search struct {
 	BaselineCount int       `json:"baseline_count"`
 	LastCount     int       `json:"last_count"`
 	LastPolled    time.Time `json:"last_polled"`
+	// Filters say which listings the user wants (filters.go); the zero value
+	// lets every listing through.
+	Filters Filters `json:"filters,omitzero"`
 }
 
 // Selectors are the user's CSS selectors that override automatic extraction.
@@ -48,6 +51,12 @@ type Listing struct {
 	Image      string    `json:"image,omitempty"`
 	Promoted   bool      `json:"promoted,omitempty"`
 	FirstSeen  time.Time `json:"first_seen"`
+	// The fields below are what Notifio decided about the listing (filters.go,
+	// prices.go); all are empty for a listing stored before they existed.
+	Verdict
+	// Prices is the price history, oldest first (the first entry is the price
+	// when first seen); empty until the price first changes on an old record.
+	Prices []PricePoint `json:"prices,omitempty"`
 }
 
 // OutboxState is where an outbox item stands.
