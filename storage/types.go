@@ -104,8 +104,14 @@ type CommitResult struct {
 	// OutboxID is the first digest queued for New (0 when nothing was queued):
 	// email's when email gets it, else the first push channel's.
 	OutboxID uint64
-	// OutboxIDs are all the items queued for New, one per channel.
+	// OutboxIDs are all the items queued for New and Changed, one per channel each.
 	OutboxIDs []uint64
+	// Changed are the listings seen before announced as a price change.
+	Changed []Listing
+	// Held is how many new listings the filters held back (recorded, not
+	// announced); Merged how many were already announced by another search or
+	// as the same flat on another site.
+	Held, Merged int
 }
 
 // Recovery tells what Open did about a damaged or missing database, so the UI or
