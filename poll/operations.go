@@ -21,6 +21,7 @@ import (
 	"notifio/notify"
 	"notifio/poll/classify"
 	"notifio/poll/extract"
+	"notifio/poll/filter"
 	"notifio/storage"
 )
 
@@ -37,7 +38,7 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	}
 	sr := storage.Search{
 		Name: name, URL: u.String(), Site: site, Interval: iv,
-		Selectors: storage.Selectors(in.Selectors),
+		Selectors: storage.Selectors(in.Selectors), Filters: in.Filters,
 	}
 	if in.Cookie != "" {
 		sr.CookieRef, err = s.saveCookie(site, in.Cookie)
@@ -77,7 +78,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if n := strings.TrimSpace(in.Name); n != "" {
 		cur.Name = n
 	}
-	cur.Selectors = storage.Selectors(in.Selectors)
+	cur.Selectors, cur.Filters = storage.Selectors(in.Selectors), in.Filters
 	if in.Cookie != "" {
 		if cur.CookieRef, err = s.saveCookie(site, in.Cookie); err != nil {
 			return storage.Search{}, err
@@ -122,6 +123,9 @@ func (s *Service) checkInput(in SearchInput, exceptID string) (string, *url.URL,
 		return "", nil, 0, errors.New("poll: the name must be on one line, without tabs or control characters")
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
+		return "", nil, 0, fmt.Errorf("poll: %w", err)
+	}
+	if err := filter.Check(in.Filters); err != nil {
 		return "", nil, 0, fmt.Errorf("poll: %w", err)
 	}
 	s.mu.Lock()
@@ -336,6 +340,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	if page == nil {
 		page = u
 	}
+	dr.Judged = judge(in.Filters, site, dr.Listings)
 	root := extract.Parse(res.resp.Body)
 	dr.Groups = extract.Groups(root, page, 6)
 	if strings.TrimSpace(in.Example) != "" {
@@ -345,6 +350,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 			return dr, nil
 		}
 		dr.Derived, dr.Listings, dr.Method, dr.Note = sel, r.Listings, r.Method, r.Note
+		dr.Judged = judge(in.Filters, site, dr.Listings)
 		dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
 	}
 	return dr, nil

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"notifio/poll/extract"
+	"notifio/poll/filter"
+	"notifio/storage"
 )
 
 // SearchInput is what a user gives to add or edit a search. A zero Interval means
@@ -20,6 +22,9 @@ type SearchInput struct {
 	// shows it ("show me one"): a dry run derives the selectors that read the
 	// list around it (DryRun.Derived). Not saved; "" = none.
 	Example string
+	// Filters are the search's filters (saved as given: the zero value lets
+	// everything through; a dry run judges its listings by them).
+	Filters storage.Filters
 }
 
 // DryRun is the result of one poll that saves nothing ("test this search",
@@ -47,6 +52,9 @@ type DryRun struct {
 	// ExampleProblem says, for the user, why SearchInput.Example gave no list
 	// ("" when it did, or none was given); the rest is the page read as usual.
 	ExampleProblem string
+	// Judged says, parallel to Listings, whether SearchInput.Filters let each
+	// through and why not ("Test this search").
+	Judged []filter.Result
 }
 
 // Default and minimum search intervals, and the per-site request gap.
