@@ -1,0 +1,66 @@
+package notify
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"notifio/storage"
+)
+
+func renderText(t *testing.T, item storage.OutboxItem) (subject, body string) {
+	t.Helper()
+	m, err := ComposeDigest(item, Config{From: "notifio@example.org", To: []string{"me@example.org"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	p := parseMIME(t, b.Bytes())
+	return p.Subject, p.Text + "\n" + p.HTML
+}
+
+// A price drop says from what to what, in the subject and the body.
+func TestDigestSaysPriceDropped(t *testing.T) {
+	item := storage.OutboxItem{ID: 7, Event: storage.EventPriceDrop, SearchName: "Kreuzberg", SearchURL: "https://www.example-immo.de/s",
+		Created: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC),
+		Listings: []storage.Listing{{ID: "example-immo.de:1", Title: "Altbau mit Balkon", Price: "1.100 €", PriceValue: 1100,
+			Verdict: storage.Verdict{Change: storage.ChangePriceDrop, OldPrice: "1.200 €"}}}}
+	subject, body := renderText(t, item)
+	if subject != "Altbau mit Balkon: 1.200 € → 1.100 €" {
+		t.Errorf("subject = %q", subject)
+	}
+	for _, want := range []string{"Price dropped on Kreuzberg", "Price dropped from 1.200 € to 1.100 €"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %q:\n%s", want, body)
+		}
+	}
+	push, err := ComposePush([]storage.OutboxItem{item})
+	if err != nil || push.Title != "Price dropped on Kreuzberg" || !strings.Contains(push.Body, "Price dropped from 1.200 € to 1.100 €") {
+		t.Errorf("push = %+v, %v", push, err)
+	}
+}
+
+// New listings carry their marks and the other searches and sites that found them.
+func TestDigestNotesMarksAndDuplicates(t *testing.T) {
+	item := storage.OutboxItem{ID: 8, SearchName: "Kreuzberg", SearchURL: "https://www.example-immo.de/s",
+		Listings: []storage.Listing{{ID: "example-immo.de:2", Title: "Dachgeschoss", Verdict: storage.Verdict{
+			Marks: []string{"price not shown"}, AlsoIn: []string{"Altbau"},
+			AlsoOn: []storage.SameFlat{{Site: "immowelt.de", URL: "https://www.immowelt.de/expose/9"}, {Site: "evil.example", URL: "https://phish.example/x"}}}}}}
+	subject, body := renderText(t, item)
+	if subject != "1 new on Kreuzberg" {
+		t.Errorf("subject = %q", subject)
+	}
+	for _, want := range []string{"Note: price not shown", "Also found by your search “Altbau”",
+		"Also on immowelt.de: https://www.immowelt.de/expose/9", "Also on evil.example"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "phish.example") {
+		t.Error("a link off the named site reached the email")
+	}
+}
