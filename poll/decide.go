@@ -58,3 +58,45 @@ func judge(f storage.Filters, site string, page []extract.Listing) []filter.Resu
 	}
 	return out
 }
+
+// HeldNowPassing returns the listings the search's filters held back that its
+// filters as saved now let through: after loosening a filter, the window and
+// the CLI offer to show them (never by email).
+func (s *Service) HeldNowPassing(searchID string) ([]storage.Listing, error) {
+	sr, err := s.db.GetSearch(searchID)
+	if err != nil {
+		return nil, fmt.Errorf("poll: find search %s: %w", searchID, err)
+	}
+	held, err := s.db.HeldListings(searchID)
+	if err != nil {
+		return nil, fmt.Errorf("poll: read held-back listings: %w", err)
+	}
+	var out []storage.Listing
+	for _, l := range held {
+		if r := filter.Match(sr.Filters, l); r.Pass() {
+			l.Held, l.Marks = "", r.Marks
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// ShowHeld moves held-back listings into the search's listings, without an
+// alert, and counts them as new in the window.
+func (s *Service) ShowHeld(searchID string, ls []storage.Listing) (int, error) {
+	ids := make([]string, len(ls))
+	for i, l := range ls {
+		ids[i] = l.ID
+	}
+	n, err := s.db.ReleaseHeld(searchID, ids, s.clock.Now())
+	if err != nil {
+		return 0, fmt.Errorf("poll: show held-back listings: %w", err)
+	}
+	s.mu.Lock()
+	if r := s.searches[searchID]; r != nil {
+		r.unseen += n
+	}
+	s.mu.Unlock()
+	s.publishSoon()
+	return n, nil
+}

@@ -2,7 +2,11 @@
 // and committing the results of each search, and publishing snapshots to observers.
 package poll
 
-import "time"
+import (
+	"time"
+
+	"notifio/storage"
+)
 
 // SearchState is what a search is doing now, in the words the UI and CLI show.
 type SearchState string
@@ -35,6 +39,8 @@ type SearchSnapshot struct {
 	Unseen        int    // new listings since the user last looked
 	Baselined     bool
 	BaselineCount int // listings recorded silently by the first successful poll
+	// Filters are the search's filters (zero: none).
+	Filters storage.Filters `json:",omitzero"`
 }
 
 // SiteSnapshot is one site's backoff state and health as observers see it.
