@@ -19,8 +19,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/poll/extract"
-	"notifio/poll/filter"
 	"notifio/poll/fetch"
+	"notifio/poll/filter"
 	"notifio/storage"
 )
 
