@@ -2,6 +2,7 @@ package notify
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +63,42 @@ func TestDigestNotesMarksAndDuplicates(t *testing.T) {
 	}
 	if strings.Contains(body, "phish.example") {
 		t.Error("a link off the named site reached the email")
+	}
+}
+
+// Two searches find the same listing before the relay runs: one email over
+// real SMTP, naming both searches.
+func TestTwoSearchesOneEmailNamingBoth(t *testing.T) {
+	ts := startServer(t, serverOpts{mode: modePlain})
+	db, err := storage.Open(t.TempDir(), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	x := []storage.Listing{{ID: "example-immo.de:77", URL: "https://www.example-immo.de/expose/77", Title: "Altbau mit Balkon", Price: "1.100 €", PriceValue: 1100}}
+	for _, name := range []string{"Kreuzberg", "Altbau"} {
+		s, err := db.AddSearch(storage.Search{Name: name, URL: "https://www.example-immo.de/s?q=" + name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.CommitPoll(s.ID, nil, now); err != nil { // baseline
+			t.Fatal(err)
+		}
+		if _, err := db.CommitPoll(s.ID, x, now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
+		t.Fatalf("sent %d, %v; want one email", sent, err)
+	}
+	msgs := ts.Messages()
+	if len(msgs) != 1 {
+		t.Fatalf("%d emails, want 1", len(msgs))
+	}
+	p := parseMIME(t, msgs[0].Data)
+	if p.Subject != "1 new on Kreuzberg" || !strings.Contains(p.Text, "Also found by your search “Altbau”") {
+		t.Errorf("subject %q, text:\n%s", p.Subject, p.Text)
 	}
 }
