@@ -241,6 +241,15 @@ func TestSameFlatOnTwoSites(t *testing.T) {
 	if res := commit(t, db, a, []Listing{x, twin}, t0.Add(3*time.Minute), rules); len(res.New) != 1 {
 		t.Errorf("two listings of one site were merged: %+v", res)
 	}
+	// A removed search's flats merge nothing: the user would never hear of it.
+	if err := db.DeleteSearch(a.ID); err != nil {
+		t.Fatal(err)
+	}
+	again := same
+	again.ID = "immowelt.de:79"
+	if res := commit(t, db, b, []Listing{same, near, again}, t0.Add(4*time.Minute), rules); len(res.New) != 1 {
+		t.Errorf("merged into a removed search's listing: %+v", res)
+	}
 }
 
 // The migration keeps everything a database of today's schema holds, and

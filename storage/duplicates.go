@@ -69,6 +69,9 @@ func (p *pollTx) mergeDuplicate(l *Listing) (bool, error) {
 			r.Listing.SameAs != nil && r.Listing.SameAs.Site == siteOfID(l.ID) {
 			continue // one site's two listings are two flats, also by way of a third
 		}
+		if p.tx.Bucket(bucketSearches).Get([]byte(r.Search)) == nil {
+			continue // its search was removed: nothing was kept of it to merge into
+		}
 		why, ok := p.rules.SameFlat(r.Listing, *l)
 		if !ok {
 			continue
