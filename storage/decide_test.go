@@ -123,6 +123,10 @@ func TestPriceDropOneAlertNoRepeat(t *testing.T) {
 	if hist, _ := db.PriceHistory(s.ID, x.ID); len(hist) != 4 {
 		t.Errorf("history has %d entries, want 4", len(hist))
 	}
+	ls, _ := db.ListListings(s.ID)
+	if got := ls[0].PriceTrail(3); got != "1.100 € → 1.300 € → 1.400 €" {
+		t.Errorf("PriceTrail(3) = %q", got)
+	}
 }
 
 // A listing held back for its price is delivered once, as a drop, when its

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -214,4 +215,21 @@ func (d *DB) PriceHistory(searchID, listingID string) ([]PricePoint, error) {
 		return nil
 	})
 	return out, err
+}
+
+// PriceTrail is the listing's price with up to n earlier ones before it when it
+// changed ("1.200 € → 1.100 €"), as the window and `notifio listings` show it.
+func (l Listing) PriceTrail(n int) string {
+	if len(l.Prices) < 2 {
+		return l.Price
+	}
+	ps := l.Prices
+	if n > 0 && len(ps) > n {
+		ps = ps[len(ps)-n:]
+	}
+	shown := make([]string, 0, len(ps))
+	for _, p := range ps {
+		shown = append(shown, p.Price)
+	}
+	return strings.Join(shown, " → ")
 }

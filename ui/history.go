@@ -14,20 +14,7 @@ const maxHistoryShown = 4
 
 // priceWithHistory is the listing's price, with the earlier ones before it
 // when it changed: "1.200 € → 1.100 €".
-func priceWithHistory(l storage.Listing) string {
-	if len(l.Prices) < 2 {
-		return l.Price
-	}
-	ps := l.Prices
-	if len(ps) > maxHistoryShown {
-		ps = ps[len(ps)-maxHistoryShown:]
-	}
-	shown := make([]string, 0, len(ps))
-	for _, p := range ps {
-		shown = append(shown, p.Price)
-	}
-	return strings.Join(shown, " → ")
-}
+func priceWithHistory(l storage.Listing) string { return l.PriceTrail(maxHistoryShown) }
 
 // matchWords says where else the listing was found and why it was taken for
 // the same flat ("" when nowhere).

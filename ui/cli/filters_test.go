@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"notifio/storage"
 )
 
 func TestSearchFiltersAddEditList(t *testing.T) {
@@ -57,5 +60,54 @@ func TestSearchFilterBadInput(t *testing.T) {
 	}
 	if code, _, errOut := run(t, dir, "search", "edit", "nope", "--max-price", "900"); code != 1 || !strings.Contains(errOut, `no search with ID "nope"`) {
 		t.Errorf("edit unknown: %d %q", code, errOut)
+	}
+}
+
+// Loosening a filter with `search edit` says how many held-back listings now
+// pass, and --show-held puts them in the listings without an email.
+func TestSearchEditOffersHeldListings(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errOut := run(t, dir, "search", "add", "https://www.kleinanzeigen.de/s-wohnung/c203", "--max-price", "1000"); code != 0 {
+		t.Fatalf("add: %q %q", out, errOut)
+	}
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _ := db.ListSearches()
+	id := ss[0].ID
+	now := time.Now()
+	if _, err := db.CommitPoll(id, nil, now); err != nil { // baseline
+		t.Fatal(err)
+	}
+	x := storage.Listing{ID: "kleinanzeigen.de:1", Title: "Altbau", Price: "1.200 €", PriceValue: 1200,
+		Verdict: storage.Verdict{Held: "it costs 1.200 €, more than your 1.000"}}
+	if _, err := db.CommitPoll(id, []storage.Listing{x}, now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	if _, out, _ := run(t, dir, "search", "edit", id, "--max-price", "1100"); strings.Contains(out, "held back") {
+		t.Errorf("a filter that still holds it back offered it:\n%s", out)
+	}
+	_, out, _ := run(t, dir, "search", "edit", id, "--max-price", "1300")
+	if !strings.Contains(out, "1 listing(s) held back earlier pass the new filters") {
+		t.Fatalf("no offer after loosening:\n%s", out)
+	}
+	_, out, _ = run(t, dir, "search", "edit", id, "--show-held")
+	if !strings.Contains(out, "1 listing(s) held back earlier are now in the listings") {
+		t.Fatalf("--show-held:\n%s", out)
+	}
+	_, out, _ = run(t, dir, "listings", id)
+	if !strings.Contains(out, "Altbau") {
+		t.Errorf("the released listing is not listed:\n%s", out)
+	}
+	db, err = storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if items, _ := db.ListOutbox(); len(items) != 0 {
+		t.Errorf("showing held listings queued %d alerts", len(items))
 	}
 }
