@@ -87,3 +87,22 @@ func allPriceChanges(items []storage.OutboxItem) bool {
 	}
 	return len(items) > 0
 }
+
+// pushCount is "3 new", or "3 new, 1 price change" when a summary holds both.
+func pushCount(items []storage.OutboxItem) string {
+	fresh, changed := 0, 0
+	for _, it := range items {
+		if it.Event == storage.EventPriceDrop {
+			changed += len(it.Listings)
+		} else {
+			fresh += len(it.Listings)
+		}
+	}
+	switch {
+	case changed == 0:
+		return fmt.Sprintf("%d new", fresh)
+	case changed == 1:
+		return fmt.Sprintf("%d new, 1 price change", fresh)
+	}
+	return fmt.Sprintf("%d new, %d price changes", fresh, changed)
+}

@@ -43,6 +43,12 @@ func TestDigestSaysPriceDropped(t *testing.T) {
 	if err != nil || push.Title != "Price dropped on Kreuzberg" || !strings.Contains(push.Body, "Price dropped from 1.200 € to 1.100 €") {
 		t.Errorf("push = %+v, %v", push, err)
 	}
+	// After quiet hours one summary holds new listings and the drop.
+	fresh := storage.OutboxItem{ID: 6, SearchName: "Kreuzberg", SearchURL: item.SearchURL,
+		Listings: []storage.Listing{{ID: "example-immo.de:2", Title: "Dachgeschoss"}, {ID: "example-immo.de:3", Title: "Souterrain"}}}
+	if push, err := ComposePush([]storage.OutboxItem{fresh, item}); err != nil || push.Title != "2 new, 1 price change on Kreuzberg" {
+		t.Errorf("summary title %q, %v", push.Title, err)
+	}
 }
 
 // New listings carry their marks and the other searches and sites that found them.
