@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"notifio/storage"
 )
 
 // pricedSite serves a results page whose listings and prices the test sets.
@@ -177,5 +179,15 @@ func TestEndToEndMaxPriceThenPriceDrop(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatalf("run did not stop; log:\n%s", runErr.String())
+	}
+	// Nothing else was queued either (the sleeps above only give the relay time).
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	items, _ := db.ListOutbox()
+	if len(items) != 1 || items[0].Event != storage.EventPriceDrop || items[0].State != storage.OutboxSent {
+		t.Errorf("outbox after the run: %+v; want the one price drop, sent", items)
 	}
 }
