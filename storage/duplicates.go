@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"slices"
@@ -13,9 +14,9 @@ import (
 // (same site, same ID), and the same flat listed on two sites.
 //
 // bucketSeenBy: listing ID → JSON seenBy, for every listing a search has
-// recorded as seen (not the held ones). bucketFlats: price value (8 bytes) →
-// JSON []flatRef, the listings seen at that price, newest last: a flat on two
-// portals has the same price, so only those few are compared.
+// recorded as seen (not the held ones). bucketFlats: price value (8 bytes) +
+// listing ID → JSON flatRef: a flat on two portals has the same price, so only
+// the listings at that price are compared.
 
 type seenBy struct {
 	Searches []string `json:"searches"`
@@ -29,10 +30,10 @@ type flatRef struct {
 	Listing Listing `json:"listing"`
 }
 
-// Bounds on the indexes, so a price everybody asks (1.000 €) cannot grow one
-// record without end; the oldest are forgotten first.
+// Bounds: how many listings at one price are compared with a new one, and
+// how many alerts of one listing are remembered (the newest).
 const (
-	maxFlatRefs   = 64
+	maxFlatRefs   = 200
 	maxSeenOutbox = 16
 )
 
@@ -59,12 +60,7 @@ func (p *pollTx) mergeDuplicate(l *Listing) (bool, error) {
 	if p.rules.SameFlat == nil || l.PriceValue <= 0 {
 		return false, nil
 	}
-	var refs []flatRef
-	if v := p.tx.Bucket(bucketFlats).Get(u64(math.Float64bits(l.PriceValue))); v != nil {
-		_ = json.Unmarshal(v, &refs)
-	}
-	for i := len(refs) - 1; i >= 0; i-- {
-		r := refs[i]
+	for _, r := range flatsAt(p.tx, l.PriceValue) {
 		if siteOfID(r.Listing.ID) == siteOfID(l.ID) ||
 			r.Listing.SameAs != nil && r.Listing.SameAs.Site == siteOfID(l.ID) {
 			continue // one site's two listings are two flats, also by way of a third
@@ -105,25 +101,32 @@ func (p *pollTx) index(l Listing) error {
 	return addFlat(p.tx, p.s.ID, l)
 }
 
-// addFlat adds l to the price index.
+// addFlat adds l to the price index: one key per listing (price, then ID),
+// so adding never rewrites what is there.
 func addFlat(tx *bolt.Tx, searchID string, l Listing) error {
 	if l.PriceValue <= 0 {
 		return nil
 	}
-	fb := tx.Bucket(bucketFlats)
-	key := u64(math.Float64bits(l.PriceValue))
-	var refs []flatRef
-	if v := fb.Get(key); v != nil {
-		_ = json.Unmarshal(v, &refs)
-	}
 	// What matching needs, not the whole history.
 	short := Listing{ID: l.ID, URL: l.URL, Title: l.Title, Location: l.Location, Size: l.Size, Rooms: l.Rooms,
 		Price: l.Price, PriceValue: l.PriceValue, Verdict: Verdict{SameAs: l.SameAs}}
-	refs = append(refs, flatRef{Search: searchID, Listing: short})
-	if len(refs) > maxFlatRefs {
-		refs = refs[len(refs)-maxFlatRefs:]
+	key := append(u64(math.Float64bits(l.PriceValue)), l.ID...)
+	return putJSON(tx.Bucket(bucketFlats), key, flatRef{Search: searchID, Listing: short})
+}
+
+// flatsAt returns the listings seen at exactly this price, at most
+// maxFlatRefs (a price everybody asks, 1.000 €, must not make a poll slow).
+func flatsAt(tx *bolt.Tx, price float64) []flatRef {
+	prefix := u64(math.Float64bits(price))
+	var out []flatRef
+	c := tx.Bucket(bucketFlats).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < maxFlatRefs; k, v = c.Next() {
+		var r flatRef
+		if json.Unmarshal(v, &r) == nil {
+			out = append(out, r)
+		}
 	}
-	return putJSON(fb, key, refs)
+	return out
 }
 
 // noteAlerted records the outbox items that announce ls.

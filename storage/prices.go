@@ -30,11 +30,11 @@ func (p *pollTx) again(l Listing, held bool) error {
 			relisted = true
 		}
 	}
+	if len(last) == 8 && math.Float64frombits(fromU64(last)) == l.PriceValue {
+		return nil // as last time: nothing to read or write (and not gone, so not relisted)
+	}
 	if err := p.setPresent(l); err != nil {
 		return err
-	}
-	if len(last) == 8 && math.Float64frombits(fromU64(last)) == l.PriceValue && !relisted {
-		return nil // as last time: nothing to read or write
 	}
 	rec, where, err := p.record(l.ID, held)
 	if err != nil {
