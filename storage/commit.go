@@ -114,10 +114,9 @@ func (p *pollTx) decide(l Listing) error {
 	if p.held.Get([]byte(l.ID)) != nil {
 		return p.again(l, true)
 	}
+	// Prices stays empty until the price first changes (prices.go adds the
+	// first one then): most listings never change, and each byte is kept.
 	l.FirstSeen = p.now
-	if l.PriceValue > 0 {
-		l.Prices = []PricePoint{{At: p.now, Price: l.Price, Value: l.PriceValue}}
-	}
 	if err := p.setPresent(l); err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ type seenBy struct {
 
 type flatRef struct {
 	Search  string  `json:"search"`
-	Listing Listing `json:"listing"`
+	Listing Listing `json:"-"` // read from the search's own listings, not stored twice
 }
 
 // Bounds: how many listings at one price are compared with a new one, and
@@ -64,9 +64,6 @@ func (p *pollTx) mergeDuplicate(l *Listing) (bool, error) {
 		if siteOfID(r.Listing.ID) == siteOfID(l.ID) ||
 			r.Listing.SameAs != nil && r.Listing.SameAs.Site == siteOfID(l.ID) {
 			continue // one site's two listings are two flats, also by way of a third
-		}
-		if p.tx.Bucket(bucketSearches).Get([]byte(r.Search)) == nil {
-			continue // its search was removed: nothing was kept of it to merge into
 		}
 		why, ok := p.rules.SameFlat(r.Listing, *l)
 		if !ok {
@@ -107,11 +104,8 @@ func addFlat(tx *bolt.Tx, searchID string, l Listing) error {
 	if l.PriceValue <= 0 {
 		return nil
 	}
-	// What matching needs, not the whole history.
-	short := Listing{ID: l.ID, URL: l.URL, Title: l.Title, Location: l.Location, Size: l.Size, Rooms: l.Rooms,
-		Price: l.Price, PriceValue: l.PriceValue, Verdict: Verdict{SameAs: l.SameAs}}
 	key := append(u64(math.Float64bits(l.PriceValue)), l.ID...)
-	return putJSON(tx.Bucket(bucketFlats), key, flatRef{Search: searchID, Listing: short})
+	return putJSON(tx.Bucket(bucketFlats), key, flatRef{Search: searchID})
 }
 
 // flatsAt returns the listings seen at exactly this price, at most
@@ -122,11 +116,32 @@ func flatsAt(tx *bolt.Tx, price float64) []flatRef {
 	c := tx.Bucket(bucketFlats).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && len(out) < maxFlatRefs; k, v = c.Next() {
 		var r flatRef
-		if json.Unmarshal(v, &r) == nil {
+		if json.Unmarshal(v, &r) != nil {
+			continue
+		}
+		var ok bool
+		// A removed search's listings are gone with it: they merge nothing.
+		if r.Listing, ok = readStored(tx, r.Search, string(k[len(prefix):])); ok {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// readStored reads a listing as a search stored it; false when it is not
+// there (the search was removed) or unreadable.
+func readStored(tx *bolt.Tx, searchID, id string) (Listing, bool) {
+	var l Listing
+	lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
+	if lb == nil || lb.Bucket(bucketListingIDs) == nil || lb.Bucket(bucketListingOrder) == nil {
+		return l, false
+	}
+	key := lb.Bucket(bucketListingIDs).Get([]byte(id))
+	v := lb.Bucket(bucketListingOrder).Get(key)
+	if key == nil || v == nil || json.Unmarshal(v, &l) != nil {
+		return l, false
+	}
+	return l, true
 }
 
 // noteAlerted records the outbox items that announce ls.
