@@ -98,7 +98,10 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	r.badge.Hidden = r.badge.Text == ""
 	r.title.Text = l.Title
-	r.detail.Text = listingDetail(l.Price, l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
+	r.detail.Text = listingDetail(priceWithHistory(l), l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
+	if m := matchWords(l); m != "" {
+		r.detail.Text += " · " + m
+	}
 	r.box.Refresh()
 }
 
