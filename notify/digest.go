@@ -32,6 +32,7 @@ const (
 // on the search's own site.
 type digestData struct {
 	Subject    string
+	Headline   string // before the search's name: "2 new listings on", "Price dropped on"
 	Count      int
 	SearchName string
 	SearchURL  string
@@ -45,12 +46,14 @@ type digestListing struct {
 	Details  string // size and rooms
 	Location string
 	URL      string
+	Notes    []string // price changes, marks, the same flat elsewhere (notes.go)
 }
 
 var textTmpl = texttemplate.Must(texttemplate.New("digest.txt").Parse(
-	`{{.Count}} new {{if eq .Count 1}}listing{{else}}listings{{end}} on {{.SearchName}}
+	`{{.Headline}} {{.SearchName}}
 {{range .Listings}}
-* {{.Title}}
+* {{.Title}}{{range .Notes}}
+  {{.}}{{end}}
 {{- if .Price}}
   Price: {{.Price}}{{end}}
 {{- if .Details}}
@@ -71,12 +74,14 @@ var htmlTmpl = htmltemplate.Must(htmltemplate.New("digest.html").Parse(`<!DOCTYP
 <html>
 <head><meta charset="utf-8"><title>{{.Subject}}</title></head>
 <body style="margin:0;padding:16px;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#222;">
-<h2 style="font-size:18px;margin:0 0 12px 0;">{{.Count}} new {{if eq .Count 1}}listing{{else}}listings{{end}} on
+<h2 style="font-size:18px;margin:0 0 12px 0;">{{.Headline}}
 {{if .SearchURL}}<a href="{{.SearchURL}}" style="color:#1a5fb4;">{{.SearchName}}</a>{{else}}{{.SearchName}}{{end}}</h2>
 <table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;max-width:640px;">
 {{- range .Listings}}
 <tr><td style="padding:10px 0;border-bottom:1px solid #ddd;">
 <div style="font-size:16px;font-weight:bold;">{{if .URL}}<a href="{{.URL}}" style="color:#1a5fb4;">{{.Title}}</a>{{else}}{{.Title}}{{end}}</div>
+{{- range .Notes}}
+<div style="color:#a33;">{{.}}</div>{{end}}
 {{- if .Price}}
 <div style="font-size:15px;">{{.Price}}</div>{{end}}
 {{- if .Details}}
@@ -118,7 +123,7 @@ func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 		data.SearchURL = truncate(base.String(), maxURL)
 		data.Site = strings.TrimPrefix(base.Hostname(), "www.")
 	}
-	data.Subject = fmt.Sprintf("%d new on %s", data.Count, data.SearchName)
+	data.Subject, data.Headline = headline(item, data.Count, data.SearchName)
 	for _, l := range item.Listings {
 		data.Listings = append(data.Listings, digestListing{
 			Title:    orDefault(sanitizeLine(l.Title, maxTitle), "(no title)"),
@@ -126,6 +131,7 @@ func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 			Details:  details(l),
 			Location: sanitizeLine(l.Location, maxField),
 			URL:      siteLink(l.URL, base),
+			Notes:    listingNotes(l),
 		})
 	}
 

@@ -149,10 +149,14 @@ func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
 	var m PushMessage
 	if len(searches) == 1 {
 		for _, name := range searches {
-			m.Title = fmt.Sprintf("%d new on %s", len(all), name)
+			m.Title = fmt.Sprintf("%s on %s", pushCount(items), name)
+			if allPriceChanges(items) {
+				_, head := headline(items[0], len(all), name)
+				m.Title = head + " " + name
+			}
 		}
 	} else {
-		m.Title = fmt.Sprintf("%d new on %d searches", len(all), len(searches))
+		m.Title = fmt.Sprintf("%s on %d searches", pushCount(items), len(searches))
 	}
 	var b strings.Builder
 	for i, e := range all {
@@ -163,6 +167,9 @@ func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
 		b.WriteString(orDefault(sanitizeLine(e.l.Title, 120), "(no title)") + "\n")
 		if facts := pushFacts(e.l); facts != "" {
 			b.WriteString(facts + "\n")
+		}
+		if notes := listingNotes(e.l); len(notes) > 0 {
+			b.WriteString(notes[0] + "\n") // the change, or the mark: one line on a lock screen
 		}
 		if e.link != "" {
 			b.WriteString(e.link + "\n")

@@ -485,9 +485,11 @@ func queueDigest(t *testing.T, db *storage.DB, now time.Time) uint64 {
 	if _, err := db.CommitPoll(s.ID, base, now); err != nil {
 		t.Fatal(err)
 	}
+	// IDs of this search's own: the same listing found by a second search is
+	// one alert, not two (issue 22).
 	fresh := append(base,
-		storage.Listing{ID: "example-immo.de:2", URL: "https://www.example-immo.de/expose/2", Title: "New one", Price: "900 €"},
-		storage.Listing{ID: "example-immo.de:3", URL: "https://www.example-immo.de/expose/3", Title: "Newer one", Rooms: "3"},
+		storage.Listing{ID: "example-immo.de:2-" + s.ID, URL: "https://www.example-immo.de/expose/2", Title: "New one", Price: "900 €"},
+		storage.Listing{ID: "example-immo.de:3-" + s.ID, URL: "https://www.example-immo.de/expose/3", Title: "Newer one", Rooms: "3"},
 	)
 	res, err := db.CommitPoll(s.ID, fresh, now)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"notifio/notify"
 	"notifio/poll/classify"
 	"notifio/poll/extract"
+	"notifio/poll/filter"
 	"notifio/storage"
 )
 
@@ -34,7 +35,7 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	}
 	sr := storage.Search{
 		Name: name, URL: u.String(), Site: site, Interval: iv,
-		Selectors: storage.Selectors(in.Selectors), Browser: in.Browser,
+		Selectors: storage.Selectors(in.Selectors), Browser: in.Browser, Filters: in.Filters,
 	}
 	if in.Cookie != "" {
 		sr.CookieRef, err = s.saveCookie(site, in.Cookie)
@@ -75,7 +76,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	if n := strings.TrimSpace(in.Name); n != "" {
 		cur.Name = n
 	}
-	cur.Selectors, cur.Browser = storage.Selectors(in.Selectors), in.Browser
+	cur.Selectors, cur.Browser, cur.Filters = storage.Selectors(in.Selectors), in.Browser, in.Filters
 	if in.Cookie != "" {
 		if cur.CookieRef, err = s.saveCookie(site, in.Cookie); err != nil {
 			return storage.Search{}, err
@@ -121,6 +122,9 @@ func (s *Service) checkInput(in SearchInput, exceptID string) (string, *url.URL,
 		return "", nil, 0, errors.New("poll: the name must be on one line, without tabs or control characters")
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
+		return "", nil, 0, fmt.Errorf("poll: %w", err)
+	}
+	if err := filter.Check(in.Filters); err != nil {
 		return "", nil, 0, fmt.Errorf("poll: %w", err)
 	}
 	s.mu.Lock()
@@ -337,6 +341,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	if page == nil {
 		page = u
 	}
+	dr.Judged = judge(in.Filters, site, dr.Listings)
 	root := extract.Parse(res.resp.Body)
 	dr.Groups = extract.Groups(root, page, 6)
 	if strings.TrimSpace(in.Example) != "" {
@@ -346,6 +351,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 			return dr, nil
 		}
 		dr.Derived, dr.Listings, dr.Method, dr.Note = sel, r.Listings, r.Method, r.Note
+		dr.Judged = judge(in.Filters, site, dr.Listings)
 		dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
 	}
 	return dr, nil
@@ -755,7 +761,7 @@ func (s *Service) Snapshot() Snapshot {
 			ID: r.s.ID, Name: r.s.Name, URL: r.s.URL, Site: r.s.Site, Interval: intervalOf(r.s),
 			State: StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
 			LastOutcome: r.lastOutcome, LastSignal: r.lastSignal, LastCount: r.s.LastCount,
-			LastNew: r.lastNew, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount,
+			LastNew: r.lastNew, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount, Filters: r.s.Filters,
 			Health: s.searchHealthLocked(r, now),
 		}
 		e, waiting := s.reg.Lookup(r.s.Site)

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"notifio/poll/extract"
+	"notifio/poll/filter"
+	"notifio/storage"
 )
 
 // SearchInput is what a user gives to add or edit a search. A zero Interval means
@@ -22,6 +24,9 @@ type SearchInput struct {
 	// shows it ("show me one"): a dry run derives the selectors that read the
 	// list around it (DryRun.Derived). Not saved; "" = none.
 	Example string
+	// Filters are the search's filters (saved as given: the zero value lets
+	// everything through; a dry run judges its listings by them).
+	Filters storage.Filters
 }
 
 // DryRun is the result of one poll that saves nothing ("test this search",
@@ -56,6 +61,9 @@ type DryRun struct {
 	Browser     bool
 	BrowserTry  *DryRun
 	BrowserNote string
+	// Judged says, parallel to Listings, whether SearchInput.Filters let each
+	// through and why not ("Test this search").
+	Judged []filter.Result
 }
 
 // Default and minimum search intervals, and the per-site request gap.

@@ -18,8 +18,8 @@ import (
 
 	"notifio/poll/classify"
 	"notifio/poll/extract"
-	"notifio/tools/loadsite"
 	"notifio/storage"
+	"notifio/tools/loadsite"
 )
 
 // The per-page pipeline of one poll against html.Parse alone (docs/PERFORMANCE.md,

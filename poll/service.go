@@ -937,11 +937,8 @@ func refusalKind(k classify.Kind) hostbackoff.Kind {
 // commit writes the listings of a successful poll in one transaction and wakes
 // the outbox relay when a digest was queued.
 func (s *Service) commit(j job, search storage.Search, res result, now time.Time) {
-	found := make([]storage.Listing, 0, len(res.ext.Listings))
-	for _, l := range res.ext.Listings {
-		found = append(found, toStored(j.site, l, now))
-	}
-	cr, err := s.db.CommitPoll(j.searchID, found, now)
+	found := judged(search.Filters, j.site, res.ext.Listings, now)
+	cr, err := s.db.CommitPollRules(j.searchID, found, now, pollRules)
 	if err != nil {
 		s.log.Error("could not save the listings of a poll; they will be seen again next time",
 			"search_id", j.searchID, "err", err)
@@ -976,6 +973,7 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 		s.log.Info("baseline recorded", "search_id", j.searchID, "listings", cr.BaselineCount)
 		return
 	}
+	s.announceChanges(search, cr)
 	if len(cr.New) > 0 {
 		s.log.Info("new listings", "search_id", j.searchID, "new", len(cr.New), "outbox_id", cr.OutboxID)
 		if s.opts.Relay != nil {

@@ -2,7 +2,11 @@
 // and committing the results of each search, and publishing snapshots to observers.
 package poll
 
-import "time"
+import (
+	"time"
+
+	"notifio/storage"
+)
 
 // SearchState is what a search is doing now, in the words the UI and CLI show.
 type SearchState string
@@ -37,6 +41,8 @@ type SearchSnapshot struct {
 	BaselineCount int // listings recorded silently by the first successful poll
 	// Health is whether the search works, with its words (health.go).
 	Health Health
+	// Filters are the search's filters (zero: none).
+	Filters storage.Filters `json:",omitzero"`
 }
 
 // SiteSnapshot is one site's backoff state and health as observers see it.

@@ -11,8 +11,7 @@ import (
 )
 
 // Event is what an outbox item announces; a push channel chooses the events it
-// gets. Price drops and health alerts are not queued yet: they are named here so
-// that a channel's choice already covers them when they are.
+// gets.
 type Event string
 
 // The events.
@@ -29,7 +28,7 @@ var Events = []Event{EventNewListings, EventPriceDrop, EventHealth}
 // besides email. Its service URL holds secrets and lives in the OS keyring
 // (notify's Secrets); storage keeps what routing and the user's lists need.
 // The zero value of an optional field means "everything": no Searches is every
-// search, no Events is new listings and health alerts, no Quiet is no quiet hours.
+// search, no Events is every event, no Quiet is no quiet hours.
 type Channel struct {
 	Name string `json:"name"`
 	// Service is the URL scheme, e.g. "ntfy" or "telegram".
@@ -43,9 +42,10 @@ type Channel struct {
 	Created time.Time `json:"created"`
 }
 
-// defaultEvents are what a channel that chose nothing gets: new listings, and
-// word when a search stops working (silence must be trustworthy on the phone too).
-var defaultEvents = []Event{EventNewListings, EventHealth}
+// defaultEvents are what a channel that chose nothing gets: everything — new
+// listings, price drops, and word when a search stops working (silence must be
+// trustworthy on the phone too).
+var defaultEvents = Events
 
 // Wants reports whether the channel gets event for the search.
 func (c Channel) Wants(event Event, searchID string) bool {

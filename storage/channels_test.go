@@ -97,8 +97,10 @@ func TestHoldOutboxCountsNoAttempt(t *testing.T) {
 
 func TestChannelWants(t *testing.T) {
 	all := Channel{Name: "a"}
-	if !all.Wants(EventNewListings, "x") || all.Wants(EventPriceDrop, "x") {
-		t.Error("a channel without a choice gets new listings only")
+	for _, e := range Events {
+		if !all.Wants(e, "x") {
+			t.Errorf("a channel without a choice does not get %s", e)
+		}
 	}
 	some := Channel{Searches: []string{"x"}, Events: []Event{EventPriceDrop, EventNewListings}}
 	if !some.Wants(EventPriceDrop, "x") || some.Wants(EventNewListings, "y") {

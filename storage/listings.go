@@ -34,92 +34,22 @@ const appendFill = 0.9
 // found is in page order (top first); listings without an ID and repeats are
 // skipped. A search deleted meanwhile gives ErrNotFound and stores nothing.
 func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (CommitResult, error) {
+	return d.CommitPollRules(searchID, found, now, PollRules{})
+}
+
+// CommitPollRules is CommitPoll with the poll's decisions (commit.go): listings
+// whose Verdict.Held is set are recorded as held back, not announced; listings
+// seen before whose price changed or that are back after RelistAfter are
+// announced as such; the same listing found by another search, or the same
+// flat on another site (rules.SameFlat), is recorded without a second alert.
+func (d *DB) CommitPollRules(searchID string, found []Listing, now time.Time, rules PollRules) (CommitResult, error) {
 	if d.pollChangesNothing(searchID, found) {
 		return CommitResult{}, nil
 	}
 	var res CommitResult
-	err := d.update("saving the poll of search "+searchID, func(tx *bolt.Tx) error {
-		res = CommitResult{}
-		sb := tx.Bucket(bucketSearches)
-		s, err := getSearch(sb, searchID)
-		if err != nil {
-			return err
-		}
-		lb, err := tx.Bucket(bucketListings).CreateBucketIfNotExists([]byte(searchID))
-		if err != nil {
-			return err
-		}
-		ids, err := lb.CreateBucketIfNotExists(bucketListingIDs)
-		if err != nil {
-			return err
-		}
-		order, err := lb.CreateBucketIfNotExists(bucketListingOrder)
-		if err != nil {
-			return err
-		}
-
-		// Order keys and outbox IDs only ever grow: pack their pages full rather
-		// than leaving half of each free for inserts that never come.
-		order.FillPercent = appendFill
-
-		var fresh []Listing
-		onPage := make(map[string]bool, len(found))
-		for _, l := range found {
-			if l.ID == "" || len(l.ID) > maxListingIDLen || onPage[l.ID] {
-				continue
-			}
-			onPage[l.ID] = true
-			if ids.Get([]byte(l.ID)) != nil {
-				continue
-			}
-			l.FirstSeen = now
-			l.PriceValue = safeFloat(l.PriceValue)
-			fresh = append(fresh, l)
-		}
-		// Order keys are given bottom-up, so the page's first listing is the newest.
-		for i := len(fresh) - 1; i >= 0; i-- {
-			seq, err := order.NextSequence()
-			if err != nil {
-				return err
-			}
-			key := u64(seq)
-			if err := putJSON(order, key, fresh[i]); err != nil {
-				return fmt.Errorf("listing %s: %w", fresh[i].ID, err)
-			}
-			if err := ids.Put([]byte(fresh[i].ID), key); err != nil {
-				return err
-			}
-		}
-		if d.testHookInCommit != nil {
-			if err := d.testHookInCommit(); err != nil {
-				return err
-			}
-		}
-
-		if !s.Baselined {
-			s.Baselined, s.BaselineCount = true, len(fresh)
-			res.Baseline, res.BaselineCount = true, len(fresh)
-			// The baseline is not "new since the user last looked".
-			if err := lb.Put(keyViewed, u64(order.Sequence())); err != nil {
-				return err
-			}
-		} else if len(fresh) > 0 {
-			ids, err := d.queueDigests(tx, OutboxItem{
-				SearchID:    s.ID,
-				SearchName:  s.Name,
-				SearchURL:   s.URL,
-				Listings:    fresh,
-				Created:     now,
-				State:       OutboxPending,
-				NextAttempt: now,
-			}, EventNewListings)
-			if err != nil {
-				return err
-			}
-			res.New, res.OutboxID, res.OutboxIDs = fresh, ids[0], ids
-		}
-		s.LastCount, s.LastPolled = len(onPage), now
-		return putJSON(sb, []byte(s.ID), s)
+	err := d.update("saving the poll of search "+searchID, func(tx *bolt.Tx) (err error) {
+		res, err = d.commitPoll(tx, searchID, found, rules, now)
+		return err
 	})
 	if err != nil {
 		return CommitResult{}, err
@@ -140,21 +70,8 @@ func (d *DB) pollChangesNothing(searchID string, found []Listing) bool {
 		if lb == nil {
 			return nil
 		}
-		ids := lb.Bucket(bucketListingIDs)
-		if ids == nil {
-			return nil
-		}
-		onPage := make(map[string]bool, len(found))
-		for _, l := range found {
-			if l.ID == "" || len(l.ID) > maxListingIDLen || onPage[l.ID] {
-				continue
-			}
-			if ids.Get([]byte(l.ID)) == nil {
-				return nil
-			}
-			onPage[l.ID] = true
-		}
-		same = s.LastCount == len(onPage)
+		// Prices count: an unchanged list at a lower price is a change.
+		same = presentUnchanged(lb, s, onePerID(found))
 		return nil
 	})
 	return same

@@ -39,6 +39,15 @@ var (
 	bucketChannels = []byte("channels")
 	// bucketAlerts: search ID (or "delivery:" + channel) → JSON AlertState.
 	bucketAlerts = []byte("alerts")
+	// bucketSeenBy and bucketFlats index seen listings across searches and
+	// sites (duplicates.go); bucketHeld, bucketPresent and bucketGone are
+	// sub-buckets of a search's listings bucket (filters held back, on the last
+	// page, gone since; prices.go).
+	bucketSeenBy  = []byte("seen_by")
+	bucketFlats   = []byte("flats")
+	bucketHeld    = []byte("held")
+	bucketPresent = []byte("present")
+	bucketGone    = []byte("gone")
 
 	keySchema          = []byte("schema")
 	keyInstance        = []byte("instance")
@@ -50,7 +59,7 @@ var (
 // allBuckets are the top-level buckets every current database has.
 var allBuckets = [][]byte{
 	bucketMeta, bucketSearches, bucketListings, bucketOutbox, bucketOutboxOpen,
-	bucketSettings, bucketBackoff, bucketSites, bucketChannels, bucketAlerts,
+	bucketSettings, bucketBackoff, bucketSites, bucketChannels, bucketAlerts, bucketSeenBy, bucketFlats,
 }
 
 // migration brings the database from schema version i to i+1, where i is its
@@ -86,6 +95,10 @@ var migrations = []migration{
 		_, err := tx.CreateBucketIfNotExists(bucketAlerts)
 		return err
 	}},
+	// Filters, duplicates and prices (issue 22): the cross-search and
+	// cross-site indexes, filled from the listings seen so far so that a search
+	// added later does not announce them again.
+	{name: "duplicates and prices", up: indexSeenListings},
 }
 
 // schemaVersion is the schema this binary writes.

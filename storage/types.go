@@ -27,6 +27,9 @@ type Search struct {
 	// Browser reads the page in the user's browser (JavaScript-only portals);
 	// false, and absent in searches saved before it, is a plain fetch.
 	Browser bool `json:"browser,omitempty"`
+	// Filters say which listings the user wants (filters.go); the zero value
+	// lets every listing through.
+	Filters Filters `json:"filters,omitzero"`
 }
 
 // Selectors are the user's CSS selectors that override automatic extraction.
@@ -51,6 +54,12 @@ type Listing struct {
 	Image      string    `json:"image,omitempty"`
 	Promoted   bool      `json:"promoted,omitempty"`
 	FirstSeen  time.Time `json:"first_seen"`
+	// The fields below are what Notifio decided about the listing (filters.go,
+	// prices.go); all are empty for a listing stored before they existed.
+	Verdict
+	// Prices is the price history, oldest first (the first entry is the price
+	// when first seen); empty until the price first changes on an old record.
+	Prices []PricePoint `json:"prices,omitempty"`
 }
 
 // OutboxState is where an outbox item stands.
@@ -100,8 +109,14 @@ type CommitResult struct {
 	// OutboxID is the first digest queued for New (0 when nothing was queued):
 	// email's when email gets it, else the first push channel's.
 	OutboxID uint64
-	// OutboxIDs are all the items queued for New, one per channel.
+	// OutboxIDs are all the items queued for New and Changed, one per channel each.
 	OutboxIDs []uint64
+	// Changed are the listings seen before announced as a price change.
+	Changed []Listing
+	// Held is how many new listings the filters held back (recorded, not
+	// announced); Merged how many were already announced by another search or
+	// as the same flat on another site.
+	Held, Merged int
 }
 
 // Recovery tells what Open did about a damaged or missing database, so the UI or

@@ -42,8 +42,10 @@ type searchEditor struct {
 	activity                 *widget.Activity
 	testing, outcome         *widget.Label
 	found                    *fyne.Container
-	one                      *showOne // "not these?": other lists, show me one
 	browser                  *browserOption
+	one                      *showOne        // "not these?": other lists, show me one
+	filters                  *filterForm     // the Filters section (filters.go)
+	origFilters              storage.Filters // as stored when the dialog opened
 
 	body       fyne.CanvasObject    // made once, shown by every dialog: scroll
 	scroll     *container.Scroll    // over content
@@ -119,7 +121,8 @@ func newSearchEditor(u *UI) *searchEditor {
 	)
 	// One scroll for all of it: with the test result in a scroll of its own
 	// below the form, opening Advanced at 800×600 left the result no height.
-	e.content = container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.advanced, testArea)
+	e.filters = newFilterForm(u, e.save)
+	e.content = container.NewVBox(form, e.rate, e.rateWarn, e.problem, e.filters.accordion, e.advanced, testArea)
 	e.testArea = testArea
 	e.scroll = container.NewVScroll(e.content)
 	e.body = e.scroll
@@ -155,6 +158,8 @@ func (e *searchEditor) open(id string) {
 		if s.Browser {
 			e.advanced.Open(0)
 		}
+		e.filters.set(s.Filters)
+		e.origFilters = s.Filters
 		if s.CookieRef != "" {
 			e.cookie.SetPlaceHolder("a cookie is saved for this site; paste a new one to replace it")
 		}
@@ -189,6 +194,8 @@ func (e *searchEditor) reset() {
 	e.interval.SetText(humanDuration(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.browser.reset(false)
+	e.filters.set(storage.Filters{})
+	e.origFilters = storage.Filters{}
 	e.setProblem("")
 	e.clearResult()
 	e.one.reset()
@@ -266,7 +273,12 @@ func (e *searchEditor) input() (poll.SearchInput, error) {
 	if err != nil {
 		return poll.SearchInput{}, err
 	}
+	filters, err := e.filters.read()
+	if err != nil {
+		return poll.SearchInput{}, err
+	}
 	return poll.SearchInput{
+		Filters:  filters,
 		Name:     strings.TrimSpace(e.name.Text),
 		URL:      u,
 		Interval: iv,
@@ -378,6 +390,9 @@ func (e *searchEditor) saved(serial int, editID string, in poll.SearchInput, id 
 		e.close()
 		e.u.refresh()
 		e.u.searches.selectSearch(id)
+		if editID != "" && filtersLooser(e.origFilters, in.Filters) {
+			e.u.offerHeld(id)
+		}
 	}
 }
 
@@ -477,13 +492,16 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	if res.Note != "" {
 		sum = append(sum, res.Note)
 	}
+	if v := verdictSummary(res); v != "" {
+		sum = append(sum, v)
+	}
 	e.summary.SetText(strings.Join(sum, " · "))
 	for i, l := range res.Listings {
 		if i == maxShownListings {
 			e.found.Add(widget.NewLabel(fmt.Sprintf("…and %d more", len(res.Listings)-i)))
 			break
 		}
-		line := widget.NewLabel(listingLine(l))
+		line := widget.NewLabel(verdictLine(listingLine(l), res, i))
 		line.Truncation = fyne.TextTruncateEllipsis
 		e.found.Add(line)
 	}

@@ -104,7 +104,10 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	r.badge.Hidden = r.badge.Text == ""
 	r.title.Text = l.Title
-	r.detail.Text = listingDetail(l.Price, l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
+	r.detail.Text = listingDetail(priceWithHistory(l), l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
+	if m := matchWords(l); m != "" {
+		r.detail.Text += " · " + m
+	}
 	if id < len(v.from) {
 		r.detail.Text = v.from[id] + " · " + r.detail.Text
 	}

@@ -20,6 +20,7 @@ import (
 	"notifio/poll"
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
+	"notifio/poll/filter"
 	"notifio/storage"
 )
 
@@ -209,14 +210,16 @@ func drain(ctx context.Context, db *storage.DB, relay *notify.Relay) error {
 }
 
 func cmdSearch(ctx context.Context, env *Env, args []string) error {
-	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] URL\n       notifio search list [--json]\n       notifio search remove|pause|resume ID"
+	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] [filters] URL\n       notifio search edit ID [--name N] [--every 2m] [--url URL] [filters] [--show-held]\n       notifio search list [--json]\n       notifio search remove|pause|resume ID\n  filters: " + filterUsage
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stderr, "Usage: "+usage)
-		return fmt.Errorf("%w: say what to do: add, list, remove, pause or resume", ErrUsage)
+		return fmt.Errorf("%w: say what to do: add, edit, list, remove, pause or resume", ErrUsage)
 	}
 	switch args[0] {
 	case "add":
 		return cmdSearchAdd(ctx, env, args[1:])
+	case "edit":
+		return cmdSearchEdit(ctx, env, args[1:])
 	case "list", "ls":
 		return cmdSearchList(env, args[1:])
 	case "remove", "rm", "pause", "resume":
@@ -251,20 +254,25 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "%s: done (%s)\n", args[0], id)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown search command %q; use add, list, remove, pause or resume", ErrUsage, args[0])
+	return fmt.Errorf("%w: unknown search command %q; use add, edit, list, remove, pause or resume", ErrUsage, args[0])
 }
 
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags | --example TEXT] [--cookie C] [--browser] URL")
+	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags | --example TEXT] [--cookie C] [--browser] "+filterUsage+" URL")
 	name := fs.String("name", "", "a name for the search (default: from the URL)")
 	every := fs.Duration("every", poll.DefaultInterval, "how often to check (at least 30s)")
 	sel := selectorFlags(fs)
 	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
 	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in)")
 	useBrowser := browserFlag(fs, "read the page with your browser (Chrome, Chromium, Edge or Brave), for portals that show results only with JavaScript; default: as this site's other searches")
+	filters := filterFlags(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagErr(err)
+	}
+	f, err := filters(storage.Filters{})
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("%w: give exactly one search URL (quote it if it contains & or ?)", ErrUsage)
@@ -277,7 +285,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer done()
-	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel()}
+	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel(), Filters: f}
 	if in.Browser, err = browserChoice(useBrowser, svc, in.URL); err != nil {
 		return err
 	}
@@ -349,10 +357,10 @@ func cmdSearchList(env *Env, args []string) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSITE\tEVERY\tSTATUS\tURL")
+	fmt.Fprintln(tw, "ID\tNAME\tSITE\tEVERY\tSTATUS\tFILTERS\tURL")
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), s.Interval,
-			printable(SearchStatus(s, snap.At, live)), printable(s.URL))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), s.Interval,
+			printable(SearchStatus(s, snap.At, live)), printable(orNone(filter.Describe(s.Filters))), printable(s.URL))
 	}
 	return tw.Flush()
 }
@@ -531,7 +539,7 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", printable(e.Name), e.Search, len(e.Listings))
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		for _, l := range e.Listings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(l.Price), printable(l.Location), printable(l.URL))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(l.PriceTrail(4)), printable(l.Location), printable(l.URL))
 		}
 		tw.Flush()
 	}

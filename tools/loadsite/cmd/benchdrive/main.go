@@ -44,8 +44,8 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/tools/loadsite"
 	"notifio/storage"
+	"notifio/tools/loadsite"
 )
 
 func main() {

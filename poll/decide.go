@@ -1,0 +1,102 @@
+package poll
+
+import (
+	"fmt"
+	"time"
+
+	"notifio/poll/extract"
+	"notifio/poll/filter"
+	"notifio/storage"
+)
+
+// This file is the decide step of a poll (DESIGN.md, step 6): the search's
+// filters judge every listing on the page before the one commit, which then
+// records what they hold back instead of announcing it.
+
+// pollRules are the decisions storage asks of the poll inside its transaction.
+var pollRules = storage.PollRules{SameFlat: filter.SameFlat}
+
+// judged returns the page's listings as stored, each with its filter verdict.
+func judged(f storage.Filters, site string, page []extract.Listing, now time.Time) []storage.Listing {
+	found := make([]storage.Listing, 0, len(page))
+	for _, l := range page {
+		sl := toStored(site, l, now)
+		r := filter.Match(f, sl)
+		sl.Held, sl.Marks = r.Held, r.Marks
+		found = append(found, sl)
+	}
+	return found
+}
+
+// announceChanges tells the relay and the desktop about price changes queued.
+func (s *Service) announceChanges(search storage.Search, cr storage.CommitResult) {
+	if cr.Held > 0 || cr.Merged > 0 {
+		s.log.Info("listings held back or already announced", "search_id", search.ID, "held", cr.Held, "merged", cr.Merged)
+	}
+	if len(cr.Changed) == 0 {
+		return
+	}
+	s.log.Info("price changes", "search_id", search.ID, "changed", len(cr.Changed))
+	if s.opts.Relay != nil {
+		s.opts.Relay.Wake()
+	}
+	if s.opts.Notify != nil {
+		l := cr.Changed[0]
+		title := fmt.Sprintf("Price dropped on %s", search.Name)
+		if l.Change == storage.ChangePriceRise {
+			title = fmt.Sprintf("Price went up on %s", search.Name)
+		}
+		s.opts.Notify(title, fmt.Sprintf("%s: %s → %s", l.Title, l.OldPrice, l.Price))
+	}
+}
+
+// judge is the dry run's verdicts, parallel to page.
+func judge(f storage.Filters, site string, page []extract.Listing) []filter.Result {
+	out := make([]filter.Result, len(page))
+	for i, l := range page {
+		out[i] = filter.Match(f, toStored(site, l, time.Time{}))
+	}
+	return out
+}
+
+// HeldNowPassing returns the listings the search's filters held back that its
+// filters as saved now let through: after loosening a filter, the window and
+// the CLI offer to show them (never by email).
+func (s *Service) HeldNowPassing(searchID string) ([]storage.Listing, error) {
+	sr, err := s.db.GetSearch(searchID)
+	if err != nil {
+		return nil, fmt.Errorf("poll: find search %s: %w", searchID, err)
+	}
+	held, err := s.db.HeldListings(searchID)
+	if err != nil {
+		return nil, fmt.Errorf("poll: read held-back listings: %w", err)
+	}
+	var out []storage.Listing
+	for _, l := range held {
+		if r := filter.Match(sr.Filters, l); r.Pass() {
+			l.Held, l.Marks = "", r.Marks
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// ShowHeld moves held-back listings into the search's listings, without an
+// alert, and counts them as new in the window.
+func (s *Service) ShowHeld(searchID string, ls []storage.Listing) (int, error) {
+	ids := make([]string, len(ls))
+	for i, l := range ls {
+		ids[i] = l.ID
+	}
+	n, err := s.db.ReleaseHeld(searchID, ids, s.clock.Now())
+	if err != nil {
+		return 0, fmt.Errorf("poll: show held-back listings: %w", err)
+	}
+	s.mu.Lock()
+	if r := s.searches[searchID]; r != nil {
+		r.unseen += n
+	}
+	s.mu.Unlock()
+	s.publishSoon()
+	return n, nil
+}

@@ -1,0 +1,153 @@
+// Package filter decides which listings a search's filters let through and
+// says why, in the user's words. It is pure: no storage, no clock, no I/O, so
+// the window's "Test this search", the CLI and the poll all give one answer.
+package filter
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"notifio/storage"
+)
+
+// Result is the decision about one listing.
+type Result struct {
+	// Held is why the filters hold the listing back, "" when it passes.
+	Held string
+	// Marks are notes about values the page did not show ("price not shown"):
+	// a listing is never dropped for a value it does not give.
+	Marks []string
+}
+
+// Pass reports whether the listing is let through.
+func (r Result) Pass() bool { return r.Held == "" }
+
+// Words a mark says.
+const (
+	MarkNoPrice = "price not shown"
+	MarkNoRooms = "rooms not shown"
+	MarkNoSize  = "size not shown"
+)
+
+// Match applies f to l. Checks run in a fixed order and the first that holds
+// the listing back gives the reason; values the listing does not show are
+// marked, not held (unless f.PriceShown asks for a price).
+func Match(f storage.Filters, l storage.Listing) Result {
+	var r Result
+	if f.HidePromoted && l.Promoted {
+		return Result{Held: "it is a promoted listing (an ad), and you chose to hide those"}
+	}
+	if held, mark := checkPrice(f, l); held != "" {
+		return Result{Held: held}
+	} else if mark != "" {
+		r.Marks = append(r.Marks, mark)
+	}
+	if f.MinRooms > 0 {
+		rooms, ok := Rooms(l.Rooms)
+		switch {
+		case !ok:
+			r.Marks = append(r.Marks, MarkNoRooms)
+		case rooms < f.MinRooms:
+			return Result{Held: fmt.Sprintf("it has %s rooms, fewer than your %s", num(rooms), num(f.MinRooms))}
+		}
+	}
+	if f.MinSize > 0 {
+		size, ok := Size(l.Size)
+		switch {
+		case !ok:
+			r.Marks = append(r.Marks, MarkNoSize)
+		case size < f.MinSize:
+			return Result{Held: fmt.Sprintf("it has %s m², less than your %s m²", num(size), num(f.MinSize))}
+		}
+	}
+	text := Fold(l.Title + " " + l.Location)
+	for _, w := range f.Include {
+		if fw := Fold(w); fw != "" && !containsWord(text, fw) {
+			return Result{Held: fmt.Sprintf("its title and location do not mention %q", w)}
+		}
+	}
+	for _, w := range f.Exclude {
+		if fw := Fold(w); fw != "" && containsWord(text, fw) {
+			return Result{Held: fmt.Sprintf("it mentions %q, which you excluded", w)}
+		}
+	}
+	return r
+}
+
+// checkPrice returns why the price holds the listing back, or the mark for a
+// price not shown.
+func checkPrice(f storage.Filters, l storage.Listing) (held, mark string) {
+	if f.MinPrice <= 0 && f.MaxPrice <= 0 {
+		return "", ""
+	}
+	p := l.PriceValue
+	if p <= 0 || math.IsNaN(p) || math.IsInf(p, 0) {
+		if f.PriceShown {
+			return "it does not show a price, and you chose only listings that show one", ""
+		}
+		return "", MarkNoPrice
+	}
+	shown := l.Price
+	if shown == "" {
+		shown = num(p)
+	}
+	if f.MaxPrice > 0 && p > f.MaxPrice {
+		return fmt.Sprintf("it costs %s, more than your %s", shown, num(f.MaxPrice)), ""
+	}
+	if f.MinPrice > 0 && p < f.MinPrice {
+		return fmt.Sprintf("it costs %s, less than your %s", shown, num(f.MinPrice)), ""
+	}
+	return "", ""
+}
+
+// num writes 1200 as "1.200" and 2.5 as "2,5", as the German portals do.
+func num(v float64) string {
+	if v != math.Trunc(v) {
+		return strings.Replace(strconv.FormatFloat(v, 'f', -1, 64), ".", ",", 1)
+	}
+	s := strconv.FormatFloat(v, 'f', 0, 64)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Num is how a filter's amount is shown to the user ("1.200", "2,5").
+func Num(v float64) string { return num(v) }
+
+var reAmount = regexp.MustCompile(`\d+(?:[.,\x{a0} ]\d{3})*(?:[.,]\d+)?`)
+
+// Size reads the living area a card shows ("54 m²", "ca. 1.170 m²", "54,5 qm").
+func Size(s string) (float64, bool) { return amount(s) }
+
+// Rooms reads the rooms a card shows ("2", "2,5 Zi.", "3 rooms").
+func Rooms(s string) (float64, bool) { return amount(s) }
+
+// amount reads the first amount in s: a separator followed by exactly three
+// digits groups thousands, any other is the decimal point. A range reads as
+// its lower end.
+func amount(s string) (float64, bool) {
+	m := reAmount.FindString(s)
+	if m == "" {
+		return 0, false
+	}
+	m = strings.NewReplacer("\u00a0", "", " ", "").Replace(m)
+	last := strings.LastIndexAny(m, ".,")
+	intPart, frac := m, ""
+	if last >= 0 && len(m)-last-1 != 3 {
+		intPart, frac = m[:last], m[last+1:]
+	}
+	intPart = strings.NewReplacer(".", "", ",", "").Replace(intPart)
+	v, err := strconv.ParseFloat(intPart+"."+frac+"0", 64)
+	if err != nil || v <= 0 {
+		return 0, false
+	}
+	return v, true
+}

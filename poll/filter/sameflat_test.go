@@ -1,0 +1,39 @@
+package filter
+
+import (
+	"strings"
+	"testing"
+
+	"notifio/storage"
+)
+
+func TestSameFlat(t *testing.T) {
+	a := storage.Listing{ID: "kleinanzeigen.de:1", Title: "Schöne 2-Zimmer-Wohnung mit Balkon in Kreuzberg",
+		Location: "Oranienstraße 12, Berlin", Price: "1.100 €", PriceValue: 1100, Size: "54 m²", Rooms: "2"}
+	copyOf := storage.Listing{ID: "immowelt.de:9", Title: "SCHÖNE 2 Zimmer Wohnung mit Balkon in Kreuzberg!",
+		Location: "Berlin", Price: "1.100 EUR", PriceValue: 1100, Size: "54,0 m²", Rooms: "2 Zi."}
+	if why, ok := SameFlat(a, copyOf); !ok || !strings.Contains(why, "nearly the same title") {
+		t.Fatalf("a cross-post was not matched (%q)", why)
+	}
+	byAddress := copyOf
+	byAddress.Title, byAddress.Location = "Altbau nahe Görlitzer Park", "Oranienstrasse 12, Berlin"
+	if why, ok := SameFlat(a, byAddress); !ok || !strings.Contains(why, "same address") {
+		t.Errorf("the same street address was not matched (%q)", why)
+	}
+	// Near misses: one value apart, or nothing but the numbers alike.
+	for name, change := range map[string]func(*storage.Listing){
+		"other price":     func(l *storage.Listing) { l.PriceValue = 1150 },
+		"other size":      func(l *storage.Listing) { l.Size = "55 m²" },
+		"other rooms":     func(l *storage.Listing) { l.Rooms = "3" },
+		"rooms not shown": func(l *storage.Listing) { l.Rooms = "" },
+		"other title, district only": func(l *storage.Listing) {
+			l.Title, l.Location = "Helle Wohnung im Hinterhaus, ruhig", "Berlin Kreuzberg"
+		},
+	} {
+		b := copyOf
+		change(&b)
+		if why, ok := SameFlat(a, b); ok {
+			t.Errorf("%s: matched (%q)", name, why)
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"notifio/poll"
+	"notifio/poll/filter"
+	"notifio/storage"
+)
+
+// filterForm is the Filters section of the add/edit dialog: which listings
+// the user wants to hear about. It only reads and shows storage.Filters; the
+// matching is poll/filter's, so the window and the CLI agree.
+type filterForm struct {
+	minPrice, maxPrice, minRooms, minSize *keyEntry
+	include, exclude                      *keyEntry
+	hidePromoted, priceShown              *widget.Check
+	priceDrops, priceRises                *widget.Check
+	accordion                             *widget.Accordion
+}
+
+func newFilterForm(u *UI, submit func()) *filterForm {
+	f := &filterForm{}
+	f.minPrice, f.maxPrice = newKeyEntry(u, submit), newKeyEntry(u, submit)
+	f.minRooms, f.minSize = newKeyEntry(u, submit), newKeyEntry(u, submit)
+	f.include, f.exclude = newKeyEntry(u, submit), newKeyEntry(u, submit)
+	f.minPrice.SetPlaceHolder("no lower limit")
+	f.maxPrice.SetPlaceHolder("no upper limit, e.g. 1.200")
+	f.minRooms.SetPlaceHolder("any, e.g. 2 or 2,5")
+	f.minSize.SetPlaceHolder("any, e.g. 50")
+	f.include.SetPlaceHolder(`e.g. Balkon "ruhige Lage"`)
+	f.exclude.SetPlaceHolder("e.g. WG Tausch Zwischenmiete")
+	f.hidePromoted = widget.NewCheck("Hide promoted listings (ads)", nil)
+	f.priceShown = widget.NewCheck("Only listings that show a price", nil)
+	f.priceDrops = widget.NewCheck("Tell me when a price drops", nil)
+	f.priceRises = widget.NewCheck("Tell me when a price goes up", nil)
+	form := widget.NewForm(
+		&widget.FormItem{Text: "Price from", Widget: f.minPrice},
+		&widget.FormItem{Text: "Price up to", Widget: f.maxPrice, HintText: "In the listing's own currency."},
+		&widget.FormItem{Text: "Rooms, at least", Widget: f.minRooms},
+		&widget.FormItem{Text: "Size, at least (m²)", Widget: f.minSize},
+		&widget.FormItem{Text: "Must mention", Widget: f.include, HintText: "All of these words."},
+		&widget.FormItem{Text: "Must not mention", Widget: f.exclude},
+	)
+	note := quietWrapped("Words count in the title or the location; capitals and accents do not matter, and \"quoted words\" are one phrase. " +
+		"A listing that does not show a price, rooms or size is still sent, marked (\"price not shown\"). " +
+		"Listings held back are remembered: loosen a filter later and Notifio offers to show them.")
+	box := container.NewVBox(form, f.hidePromoted, f.priceShown, f.priceDrops, f.priceRises, note)
+	f.accordion = widget.NewAccordion(widget.NewAccordionItem("Filters", box))
+	f.set(storage.Filters{})
+	return f
+}
+
+// set shows filters in the form, opening the section when any is set.
+func (f *filterForm) set(fl storage.Filters) {
+	amount := func(v float64) string {
+		if v == 0 {
+			return ""
+		}
+		return filter.Num(v)
+	}
+	f.minPrice.SetText(amount(fl.MinPrice))
+	f.maxPrice.SetText(amount(fl.MaxPrice))
+	f.minRooms.SetText(amount(fl.MinRooms))
+	f.minSize.SetText(amount(fl.MinSize))
+	f.include.SetText(filter.FormatWords(fl.Include))
+	f.exclude.SetText(filter.FormatWords(fl.Exclude))
+	f.hidePromoted.SetChecked(fl.HidePromoted)
+	f.priceShown.SetChecked(fl.PriceShown)
+	f.priceDrops.SetChecked(!fl.NoPriceDrops)
+	f.priceRises.SetChecked(fl.PriceRises)
+	if fl.IsZero() {
+		f.accordion.Close(0)
+	} else {
+		f.accordion.Open(0)
+	}
+}
+
+// read returns the filters the form says, or what to fix in the user's words.
+func (f *filterForm) read() (storage.Filters, error) {
+	var fl storage.Filters
+	for _, a := range []struct {
+		label string
+		in    *keyEntry
+		to    *float64
+	}{{"Price from", f.minPrice, &fl.MinPrice}, {"Price up to", f.maxPrice, &fl.MaxPrice},
+		{"Rooms, at least", f.minRooms, &fl.MinRooms}, {"Size, at least", f.minSize, &fl.MinSize}} {
+		text := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(a.in.Text), "€"))
+		if text == "" || text == "0" {
+			continue
+		}
+		v, ok := filter.Size(text)
+		if !ok || strings.ContainsFunc(text, func(r rune) bool { return !strings.ContainsRune("0123456789., ", r) }) {
+			return fl, userError(fmt.Sprintf("Filters: “%s” should be a number, such as 1200 or 2,5, or empty for no limit.", a.label))
+		}
+		*a.to = v
+	}
+	var err error
+	if fl.Include, err = filter.ParseWords(f.include.Text); err != nil {
+		return fl, userError("Filters, “Must mention”: " + upperFirst(err.Error()) + ".")
+	}
+	if fl.Exclude, err = filter.ParseWords(f.exclude.Text); err != nil {
+		return fl, userError("Filters, “Must not mention”: " + upperFirst(err.Error()) + ".")
+	}
+	fl.HidePromoted, fl.PriceShown = f.hidePromoted.Checked, f.priceShown.Checked
+	fl.NoPriceDrops, fl.PriceRises = !f.priceDrops.Checked, f.priceRises.Checked
+	if err := filter.Check(fl); err != nil {
+		return fl, userError("Filters: " + upperFirst(err.Error()) + ".")
+	}
+	return fl, nil
+}
+
+// verdictLine is a tested listing's line with what the filters say of it.
+func verdictLine(line string, res poll.DryRun, i int) string {
+	if i >= len(res.Judged) {
+		return line
+	}
+	r := res.Judged[i]
+	switch {
+	case r.Held != "":
+		return "✗ Held back: " + r.Held + " — " + line
+	case len(r.Marks) > 0:
+		return "✓ " + line + " (" + strings.Join(r.Marks, ", ") + ")"
+	}
+	return "✓ " + line
+}
+
+// verdictSummary counts what the filters let through, "" without filters.
+func verdictSummary(res poll.DryRun) string {
+	held := 0
+	for _, r := range res.Judged {
+		if !r.Pass() {
+			held++
+		}
+	}
+	if held == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Your filters let %d of these through and hold back %d (✗ says why).", len(res.Judged)-held, held)
+}
+
+// heldBackend is what offering the held-back listings needs; poll.Service has
+// it. A backend without it is simply not asked.
+type heldBackend interface {
+	HeldNowPassing(searchID string) ([]storage.Listing, error)
+	ShowHeld(searchID string, ls []storage.Listing) (int, error)
+}
+
+// offerHeld runs after a save that loosened the filters: when listings held
+// back earlier now pass, it asks whether to show them in the window (never by
+// email). Disk work runs off the UI goroutine.
+func (u *UI) offerHeld(id string) {
+	hb, ok := u.b.(heldBackend)
+	if !ok {
+		return
+	}
+	go func() {
+		passing, err := hb.HeldNowPassing(id)
+		if err != nil {
+			slog.Warn("read held-back listings", "search_id", id, "err", err)
+			return
+		}
+		if len(passing) == 0 {
+			return
+		}
+		u.dispatch(func() {
+			msg := fmt.Sprintf("%d listing(s) that your filters held back earlier pass them now.\nShow them under Listings? (No email is sent for them.)", len(passing))
+			dialog.ShowConfirm("Show listings held back?", msg, func(yes bool) {
+				if yes {
+					go u.showHeld(hb, id, passing)
+				}
+			}, u.win)
+		})
+	}()
+}
+
+func (u *UI) showHeld(hb heldBackend, id string, passing []storage.Listing) {
+	_, err := hb.ShowHeld(id, passing)
+	u.dispatch(func() {
+		if err != nil {
+			u.showError("Could not show the listings", upperFirst(backendWords(err)))
+			return
+		}
+		u.refresh()
+	})
+}
+
+// filtersLooser reports whether saving after instead of before may let
+// through listings held back earlier.
+func filtersLooser(before, after storage.Filters) bool { return filter.Looser(before, after) }
