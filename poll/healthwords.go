@@ -2,6 +2,7 @@ package poll
 
 import (
 	"fmt"
+	"notifio/hostbackoff"
 	"strings"
 	"time"
 )
@@ -37,19 +38,20 @@ func (h *Health) describe(site string) {
 	}
 }
 
+// blockedWords: the problem in the words the Sites tab and the countdowns use
+// (kindReason), and what the user can do about that kind.
 func blockedWords(site, refusal string) (problem, hint string) {
-	switch refusal {
-	case "challenge":
-		return site + " asks for a captcha (it thinks Notifio is a robot)",
-			"Open the search in your browser and solve the check, then press \"I solved it — probe now\" " +
-				"on the Sites tab. Checking less often helps too."
-	case "rate_limited":
-		return site + " is rate-limiting Notifio (too many requests)",
-			"Nothing to do: Notifio waits as long as the site asks. A longer interval for its searches helps."
+	k, _ := hostbackoff.ParseKind(refusal)
+	problem = kindReason(site, k)
+	switch k {
+	case hostbackoff.Challenge:
+		return problem, "Open the search in your browser and solve the check, then press \"I solved it — probe now\" " +
+			"on the Sites tab. Checking less often helps too."
+	case hostbackoff.RateLimited:
+		return problem, "Nothing to do: Notifio waits as long as the site asks. A longer interval for its searches helps."
 	}
-	return site + " refused access",
-		"Open the search in your browser: if it refuses you too, the site may be blocking your network. " +
-			"Notifio keeps trying less and less often."
+	return problem, "Open the search in your browser: if it refuses you too, the site may be blocking your network. " +
+		"Notifio keeps trying less and less often."
 }
 
 // Doing says what Notifio does about h, at now.

@@ -43,7 +43,7 @@ func blockedSample() poll.Snapshot {
 	s := sample()
 	s.Searches[2].Health = poll.Health{Kind: poll.HealthBlocked, Refusal: "rate_limited",
 		Since: t0.Add(-70 * time.Minute), NextTry: t0.Add(271 * time.Second),
-		Problem: "idealista.com is rate-limiting Notifio (too many requests)"}
+		Problem: "idealista.com is rate-limiting us"}
 	return s
 }
 
@@ -51,7 +51,7 @@ func TestRowsAndTraySayHealthInTheAlertsWords(t *testing.T) {
 	h := newHarness(t, sample())
 	h.u.tray = h.u.newTrayMenu()
 	h.publish(blockedSample())
-	if !h.hasText("idealista.com is rate-limiting Notifio (too many requests) — next try in 4 min") {
+	if !h.hasText("idealista.com is rate-limiting us — next try in 4 min") {
 		t.Errorf("the row does not use the health words; texts %q", h.texts())
 	}
 	found := false
@@ -63,7 +63,7 @@ func TestRowsAndTraySayHealthInTheAlertsWords(t *testing.T) {
 	if !found {
 		t.Errorf("no row says since when it is blocked; texts %q", h.texts())
 	}
-	if got := h.u.trayHealth.Label; got != "Madrid centro: idealista.com is rate-limiting Notifio (too many requests)" {
+	if got := h.u.trayHealth.Label; got != "Madrid centro: idealista.com is rate-limiting us" {
 		t.Errorf("tray says %q", got)
 	}
 }

@@ -223,7 +223,7 @@ func TestRealCheckNowOnAWaitingSiteShowsTheWaitAndDoesNotFetch(t *testing.T) {
 	}
 	h.q.runAll()
 	siteName := h.u.searches.rows[0].snap.Site
-	v.requireText(siteName + " is rate-limiting Notifio (too many requests) — next try in ")
+	v.requireText(siteName + " is rate-limiting us — next try in ")
 
 	h.u.searches.selectSearch(s.ID)
 	test.Tap(h.u.searches.check)
