@@ -25,7 +25,7 @@ import (
 	"notifio/poll"
 	"notifio/storage"
 	"notifio/ui"
-	"notifio/ui/cli"
+	"notifio/cli"
 	_ "notifio/ui/locale"
 )
 

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"notifio/storage"
-	"notifio/ui/cli"
+	"notifio/cli"
 )
 
 // While the window runs (and holds the database), `notifio sites` answers

@@ -30,7 +30,7 @@ func TestImportRules(t *testing.T) {
 		{"notifio/storage", []string{"notifio/hostbackoff", "notifio/notify", "notifio/poll", "notifio/ui", "fyne.io/"}},
 		{"notifio/notify", []string{"notifio/poll", "notifio/ui", "fyne.io/"}},
 		{"notifio/poll/...", []string{"notifio/ui", "fyne.io/"}},
-		{"notifio/ui/cli", []string{"fyne.io/"}},
+		{"notifio/cli", []string{"notifio/ui", "fyne.io/"}},
 	}
 	for _, r := range rules {
 		for _, d := range deps(t, r.pkg) {

@@ -25,7 +25,7 @@ func run(t *testing.T, dir string, args ...string) (code int, stdout, stderr str
 func fixture(t *testing.T, name string) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "extract", name)
+	return filepath.Join(filepath.Dir(file), "..", "testdata", "extract", name)
 }
 
 func TestSplitGlobalTakesDataAndJSONAnywhere(t *testing.T) {

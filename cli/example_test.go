@@ -15,7 +15,7 @@ import (
 // the listing the user showed, and the listings they find; without it, the
 // page's other lists are offered (here the similar offers beside the one result).
 func TestExtractByExample(t *testing.T) {
-	page := filepath.Join("..", "..", "testdata", "extract", "rules", "similar-1.html")
+	page := filepath.Join("..", "testdata", "extract", "rules", "similar-1.html")
 	const u = "https://www.koeln-wohnen.de/suche/lindenthal"
 	code, out, errOut := run(t, t.TempDir(), "extract", "--url", u, "--example", "Helle Wohnung am Decksteiner Weiher", page)
 	if code != 0 || !strings.Contains(out, "--item '") || !strings.Contains(out, "1 listing (method selectors)") || !strings.Contains(out, "Helle Wohnung am Decksteiner Weiher") {
@@ -34,7 +34,7 @@ func TestExtractByExample(t *testing.T) {
 // search add --example saves the selectors found around the listing; check
 // --example shows them; check offers the page's other lists.
 func TestSearchAddByExample(t *testing.T) {
-	page, err := os.ReadFile(filepath.Join("..", "..", "testdata", "extract", "rules", "similar-3.html"))
+	page, err := os.ReadFile(filepath.Join("..", "testdata", "extract", "rules", "similar-3.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
