@@ -22,10 +22,10 @@ import (
 	"notifio/notify"
 	// Imported first for its side effect: a "C" locale reads as English before
 	// Fyne initialises (no locale error on every command).
+	"notifio/cli"
 	"notifio/poll"
 	"notifio/storage"
 	"notifio/ui"
-	"notifio/cli"
 	_ "notifio/ui/locale"
 )
 

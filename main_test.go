@@ -13,8 +13,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"notifio/storage"
 	"notifio/cli"
+	"notifio/storage"
 )
 
 // While the window runs (and holds the database), `notifio sites` answers
