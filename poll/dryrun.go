@@ -1,0 +1,139 @@
+package poll
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"notifio/hostbackoff"
+	"notifio/poll/classify"
+	"notifio/poll/extract"
+	"notifio/storage"
+)
+
+// "Test this search": one poll that saves nothing.
+
+// TestSearch runs one dry-run poll of a URL: fetch, classify, extract, saving
+// nothing. A site that is backing off is not fetched: the result says "waiting".
+func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error) {
+	site, u, err := siteOf(in.URL)
+	if err != nil {
+		return DryRun{}, err
+	}
+	if err := extract.ValidateSelectors(in.Selectors); err != nil {
+		return DryRun{}, fmt.Errorf("poll: %w", err)
+	}
+	now := s.clock.Now()
+	dr := DryRun{URL: u.String(), Site: site}
+	if w := s.waitFor(site, now); w != nil {
+		dr.Outcome = "waiting"
+		dr.WaitUntil = w.Until
+		dr.Message = fmt.Sprintf("Not fetched: %s — next try at %s.", w.Reason, w.Until.Local().Format("15:04:05"))
+		return dr, nil
+	}
+	cookie := strings.TrimSpace(in.Cookie)
+	if cookie == "" {
+		if ref := s.existingCookieRef(site); ref != "" {
+			_, _ = s.db.GetSetting(ref, &cookie)
+		}
+	}
+	j := job{site: site, url: u.String(), cookie: cookie, browser: in.Browser, sel: in.Selectors, start: now}
+	res := s.execute(ctx, j)
+	defer res.resp.Release()
+	dr = dryRunOf(dr, res)
+	s.offerBrowser(ctx, j, &dr, res)
+	if res.outcome.Kind != classify.OK || res.resp == nil || len(res.resp.Body) == 0 {
+		return dr, nil
+	}
+	page := res.resp.FinalURL
+	if page == nil {
+		page = u
+	}
+	dr.Judged = judge(in.Filters, site, dr.Listings)
+	root := extract.Parse(res.resp.Body)
+	dr.Groups = extract.Groups(root, page, 6)
+	if strings.TrimSpace(in.Example) != "" {
+		sel, r, err := extract.Example(root, page, in.Example)
+		if err != nil {
+			dr.ExampleProblem = err.Error()
+			return dr, nil
+		}
+		dr.Derived, dr.Listings, dr.Method, dr.Note = sel, r.Listings, r.Method, r.Note
+		dr.Judged = judge(in.Filters, site, dr.Listings)
+		dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
+	}
+	return dr, nil
+}
+
+// DryRunOnce is `notifio check`: one dry-run poll with a fresh fetcher, saving
+// nothing, respecting the backoff state in db when db is not nil.
+func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Options) (DryRun, error) {
+	var s *Service
+	var err error
+	if db != nil {
+		s, err = New(db, opts)
+		if err != nil {
+			return DryRun{}, err
+		}
+		defer s.Close()
+	} else {
+		s = &Service{opts: opts, clock: RealClock{}, reg: hostbackoff.NewRegistry(), fetcher: opts.Fetcher, log: opts.Logger}
+		defer s.Close() // the fetcher and the browser it started, if its own
+		if s.fetcher == nil {
+			s.fetcher, s.ownFet = newDefaultFetcher(), true
+		}
+		if s.opts.RequestTimeout <= 0 {
+			s.opts.RequestTimeout = 30 * time.Second
+		}
+	}
+	return s.TestSearch(ctx, in)
+}
+
+func dryRunOf(dr DryRun, res result) DryRun {
+	dr.Outcome = string(res.outcome.Kind)
+	dr.Status = res.outcome.Status
+	dr.RetryAfter = res.outcome.RetryAfter
+	dr.Signal = res.outcome.Signal
+	dr.Title = res.title
+	dr.Method = res.ext.Method
+	dr.Note = res.ext.Note
+	dr.NoResults = res.ext.NoResults
+	if res.outcome.Kind == classify.OK {
+		dr.Listings = res.ext.Listings
+	}
+	if res.offline {
+		dr.Outcome = "offline"
+	}
+	dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
+	if res.outcome.Detail != "" && dr.Outcome != string(classify.OK) {
+		dr.Message += " (" + res.outcome.Detail + ")"
+	}
+	return dr
+}
+
+// OutcomeMessage says what an outcome means for the user.
+func OutcomeMessage(site, outcome string, n int, noResults bool) string {
+	switch outcome {
+	case string(classify.OK):
+		if n == 0 && noResults {
+			return "The page says there are no results right now; Notifio will tell you when one appears."
+		}
+		return fmt.Sprintf("Found %d listings on the page.", n)
+	case string(classify.Challenge):
+		return site + " showed a captcha/challenge page instead of results. Notifio will wait and try again; if it keeps happening, open the page in your browser and solve it."
+	case string(classify.RateLimited):
+		return site + " says we are asking too often (rate limit). Notifio will wait before asking again."
+	case string(classify.Denied):
+		return site + " refused access. Notifio will wait before asking again."
+	case string(classify.SessionExpired):
+		return site + " sent us to a login page: the session expired. Log in again in your browser and paste a fresh cookie."
+	case string(classify.UnexpectedPage):
+		return "The page did not look like results (a layout change or a soft block). Check the URL in your browser, or set CSS selectors."
+	case "offline":
+		return "No connection: " + site + " could not be reached. Check your internet connection."
+	case string(classify.Error):
+		return site + " could not be read (network error or server error). Notifio will try again shortly."
+	}
+	return outcome
+}

@@ -1,0 +1,86 @@
+package poll
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"notifio/hostbackoff"
+)
+
+// Search URLs: the one validator and normaliser, and the site a URL belongs to.
+
+// siteOf returns the site (registrable domain) of a URL.
+func siteOf(raw string) (string, *url.URL, error) {
+	u, err := ParseSearchURL(raw)
+	if err != nil {
+		return "", nil, err
+	}
+	return hostbackoff.SiteOf(u.Host), u, nil
+}
+
+// ErrBadURL is wrapped by every error about a search URL the user typed.
+var ErrBadURL = errors.New("poll: not a usable search URL")
+
+// ParseSearchURL checks a URL a user pasted: http or https, with a host.
+func ParseSearchURL(raw string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil, fmt.Errorf("%w: the URL is empty — paste the address of a search-results page", ErrBadURL)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q is not a web address", ErrBadURL, raw)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("%w: %q must start with https:// or http://", ErrBadURL, raw)
+	}
+	if u.Hostname() == "" {
+		return nil, fmt.Errorf("%w: %q has no site name in it", ErrBadURL, raw)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("%w: %q contains a user name or password; paste the plain search address", ErrBadURL, raw)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("%w: %q has the port %s, but a port is a number from 1 to 65535; copy the address again from your browser", ErrBadURL, raw, p)
+		}
+	}
+	normaliseSearchURL(u)
+	return u, nil
+}
+
+// normaliseSearchURL writes a parsed search URL as a browser sends it: scheme and
+// host in lower case, no fragment (it never reaches the server), and the query
+// percent-encoded where it holds spaces, non-ASCII or other bytes a server
+// refuses raw (a pasted "a=1 b=2&c=ä" is sent as "a=1%20b=2&c=%C3%A4").
+func normaliseSearchURL(u *url.URL) {
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	u.Fragment, u.RawFragment = "", ""
+	u.ForceQuery = false
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(u.RawQuery); i++ {
+		c := u.RawQuery[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"<>`{}|\\^", c) >= 0 {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	u.RawQuery = b.String()
+}
+
+// sameSearchURL reports whether two search URLs name the same page, as
+// ParseSearchURL writes them (case of scheme and host, fragment and encoding do
+// not matter).
+func sameSearchURL(a, b string) bool {
+	ua, err1 := ParseSearchURL(a)
+	ub, err2 := ParseSearchURL(b)
+	return err1 == nil && err2 == nil && ua.String() == ub.String()
+}
