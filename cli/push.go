@@ -45,7 +45,7 @@ func cmdPushAdd(env *Env, args []string) error {
 	fs := newFlags(env, "push add", pushUsage)
 	name := fs.String("name", "", "the channel's name (default: the service, e.g. ntfy)")
 	searches := fs.String("searches", "", "only these searches (IDs from \"notifio search list\", comma-separated; default: all)")
-	events := fs.String("events", "", "what the channel gets: new_listings, price_drop, health (comma-separated; default: new_listings)")
+	events := fs.String("events", "", "what the channel gets: new_listings, price_drop, health (comma-separated; default: all three)")
 	quiet := fs.String("quiet", "", "quiet hours, local time, e.g. 23:00-07:00: pushes wait and arrive as one summary")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -130,7 +130,7 @@ func cmdPushList(env *Env, args []string) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSERVICE\tURL\tSEARCHES\tGETS\tQUIET")
 	for _, c := range chans {
-		searches, events := "all", "new_listings"
+		searches, events := "all", "all"
 		if len(c.Searches) > 0 {
 			searches = strings.Join(c.Searches, ",")
 		}

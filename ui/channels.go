@@ -18,6 +18,7 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
+	"notifio/storage"
 )
 
 // testPushTimeout bounds "Send a test push" as a whole.
@@ -127,7 +128,8 @@ func (v *channelsView) newRow(c notify.ChannelState) *channelRow {
 
 // channelDetail is "Gets: every search · quiet hours 23:00–07:00".
 func (v *channelsView) channelDetail(c notify.ChannelState) string {
-	gets := "Gets new listings of every search"
+	what := eventsWords(c.Events)
+	gets := "Gets " + what + " of every search"
 	if len(c.Searches) > 0 {
 		var names []string
 		for _, id := range c.Searches {
@@ -137,7 +139,7 @@ func (v *channelsView) channelDetail(c notify.ChannelState) string {
 				names = append(names, "a search that was removed")
 			}
 		}
-		gets = "Gets new listings of " + strings.Join(names, ", ")
+		gets = "Gets " + what + " of " + strings.Join(names, ", ")
 	}
 	if c.Quiet != "" {
 		gets += " · quiet hours " + strings.Replace(c.Quiet, "-", "–", 1) + " (pushes wait and arrive as one summary)"
@@ -316,4 +318,27 @@ func (v *channelsView) searchChoices() (names []string, ids map[string]string) {
 	}
 	slices.Sort(names)
 	return names, ids
+}
+
+// eventsWords is what a channel gets: "new listings, price drops and health
+// alerts" (no choice: every event).
+func eventsWords(events []storage.Event) string {
+	if len(events) == 0 {
+		events = storage.Events
+	}
+	var ws []string
+	for _, e := range events {
+		switch e {
+		case storage.EventNewListings:
+			ws = append(ws, "new listings")
+		case storage.EventPriceDrop:
+			ws = append(ws, "price drops")
+		case storage.EventHealth:
+			ws = append(ws, "health alerts")
+		}
+	}
+	if len(ws) > 1 {
+		return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
+	}
+	return strings.Join(ws, "")
 }
