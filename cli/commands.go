@@ -28,6 +28,24 @@ import (
 // `notifio sites` and `search list` can answer while it holds the database.
 const statusFile = "status.json"
 
+// newWatcher builds the watcher with its email and push relays, as run and once
+// use them: the relays tell the watcher when the outbox changed (the window's
+// summary, once's exit code and the delivery health read it).
+func (env *Env) newWatcher(db *storage.DB, dir string) (*poll.Service, *notify.Relay, *notify.PushRelay, error) {
+	var svc *poll.Service
+	relayOpts := notify.RelayOptions{Logger: env.Logger, OnChange: func() { svc.OutboxChanged() }}
+	pushRelay := newPushRelay(env, db, dir, &relayOpts)
+	relay := notify.NewRelay(db, poll.EmailSource(db, newSecrets(dir)), relayOpts)
+	opts := env.serviceOptions(dir)
+	opts.Relay = relay
+	svc, err := poll.New(db, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	env.applyMemoryLimit(len(svc.Snapshot().Searches))
+	return svc, relay, pushRelay, nil
+}
+
 func cmdRun(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "run", "notifio run [--data DIR]\n\nWatches every search until SIGINT or SIGTERM. Logs go to standard error.")
 	if _, err := parseInterleaved(fs, args); err != nil {
@@ -45,18 +63,10 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	secrets := newSecrets(dir)
-	var svc *poll.Service
-	relayOpts := notify.RelayOptions{Logger: env.Logger, OnChange: func() { svc.OutboxChanged() }}
-	pushRelay := newPushRelay(env, db, dir, &relayOpts)
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), relayOpts)
-	opts := env.serviceOptions(dir)
-	opts.Relay = relay
-	svc, err = poll.New(db, opts)
+	svc, relay, pushRelay, err := env.newWatcher(db, dir)
 	if err != nil {
 		return err
 	}
-	env.applyMemoryLimit(len(svc.Snapshot().Searches))
 	defer svc.Close()
 	defer StatusFile(dir, svc.Snapshot, env.Logger)()
 	snap := svc.Snapshot()
@@ -98,19 +108,10 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	defer db.Close()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	secrets := newSecrets(dir)
-	var svc *poll.Service
-	relayOpts := notify.RelayOptions{Logger: env.Logger,
-		OnChange: func() { svc.OutboxChanged() }} // the exit code reads the outbox summary
-	pushRelay := newPushRelay(env, db, dir, &relayOpts)
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), relayOpts)
-	opts := env.serviceOptions(dir)
-	opts.Relay = relay
-	svc, err = poll.New(db, opts)
+	svc, relay, pushRelay, err := env.newWatcher(db, dir)
 	if err != nil {
 		return err
 	}
-	env.applyMemoryLimit(len(svc.Snapshot().Searches))
 	defer svc.Close()
 	results := svc.Once(ctx)
 	drainCtx, cancel := context.WithTimeout(ctx, *wait)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/mail"
@@ -17,8 +16,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-smtp"
 
 	"notifio/storage"
 )
@@ -105,17 +102,7 @@ func TestEndToEndMaxPriceThenPriceDrop(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 
-	sink := &mailSink{}
-	ml, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	smtpSrv := smtp.NewServer(sink)
-	smtpSrv.Domain = "localhost"
-	smtpSrv.AllowInsecureAuth = true
-	go func() { _ = smtpSrv.Serve(ml) }()
-	defer smtpSrv.Close()
-	_, smtpPort, _ := net.SplitHostPort(ml.Addr().String())
+	sink, smtpPort := startMailSink(t)
 
 	mustCLI := func(args ...string) string {
 		t.Helper()

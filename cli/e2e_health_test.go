@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"mime"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/mail"
@@ -15,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-smtp"
 )
 
 // switchSite serves results, a redirect to its login page, or 429, as the
@@ -105,16 +102,7 @@ func TestEndToEndHealthAlerts(t *testing.T) {
 	busy := &switchSite{listingSite: listingSite{listings: []string{"b1", "b2"}}}
 	srvL, srvB := start(login, "127.0.0.4"), start(busy, "127.0.0.5")
 
-	sink := &mailSink{}
-	ml, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	smtpSrv := smtp.NewServer(sink)
-	smtpSrv.Domain, smtpSrv.AllowInsecureAuth = "localhost", true
-	go func() { _ = smtpSrv.Serve(ml) }()
-	defer smtpSrv.Close()
-	_, smtpPort, _ := net.SplitHostPort(ml.Addr().String())
+	sink, smtpPort := startMailSink(t)
 
 	mustCLI := func(args ...string) string {
 		t.Helper()

@@ -126,6 +126,23 @@ func (s *sinkSession) Data(r io.Reader) error {
 func (s *sinkSession) Reset()        {}
 func (s *sinkSession) Logout() error { return nil }
 
+// startMailSink serves a mailSink on a loopback port until the test ends and
+// returns it with its port.
+func startMailSink(t *testing.T) (*mailSink, string) {
+	t.Helper()
+	sink := &mailSink{}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := smtp.NewServer(sink)
+	srv.Domain, srv.AllowInsecureAuth = "localhost", true
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return sink, port
+}
+
 func (m *mailSink) all() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -204,17 +221,7 @@ func TestEndToEndRealBinary(t *testing.T) {
 	srvB.Start()
 	defer srvB.Close()
 
-	sink := &mailSink{}
-	ml, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	smtpSrv := smtp.NewServer(sink)
-	smtpSrv.Domain = "localhost"
-	smtpSrv.AllowInsecureAuth = true
-	go func() { _ = smtpSrv.Serve(ml) }()
-	defer smtpSrv.Close()
-	_, smtpPort, _ := net.SplitHostPort(ml.Addr().String())
+	sink, smtpPort := startMailSink(t)
 
 	mustCLI := func(args ...string) string {
 		t.Helper()
