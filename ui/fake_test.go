@@ -79,6 +79,22 @@ func (q *queue) runNext(t *testing.T) {
 	q.runAll()
 }
 
+// runUntil runs dispatched work until done holds: a save dispatches its
+// answer after the snapshot the backend published, so one runNext may see only
+// the snapshot.
+func (q *queue) runUntil(t *testing.T, what string, done func() bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !done() {
+		select {
+		case <-q.signal:
+			q.runAll()
+		case <-deadline:
+			t.Fatal("timed out after 10 s waiting for: " + what)
+		}
+	}
+}
+
 // runAll runs what is queued now.
 func (q *queue) runAll() {
 	q.mu.Lock()
