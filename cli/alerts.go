@@ -190,11 +190,11 @@ func printStatus(env *Env, snap poll.Snapshot, troubled int) {
 		fmt.Fprintln(tw, "ID\tNAME\tHEALTH")
 	}
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(HealthLine(s.Health, snap.At)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Health.Line(snap.At)))
 	}
 	_ = tw.Flush()
 	for _, f := range snap.Outbox.Failing {
-		fmt.Fprintf(env.Stdout, "\n%s: %s\n  %s\n", channelName(f.Channel), printable(f.Error), printable(f.Hint))
+		fmt.Fprintf(env.Stdout, "\n%s: %s\n  %s\n", poll.ChannelProblem(f.Channel), printable(f.Error), printable(f.Hint))
 	}
 	for _, s := range snap.Searches {
 		if s.Health.Kind.NeedsUser() && s.Health.Hint != "" {
@@ -204,32 +204,4 @@ func printStatus(env *Env, snap poll.Snapshot, troubled int) {
 	if troubled == 0 {
 		fmt.Fprintln(env.Stdout, "\nAll healthy.")
 	}
-}
-
-// HealthLine is one search's health in a line: "ok", or the problem, since
-// when and what Notifio does.
-func HealthLine(h poll.Health, now time.Time) string {
-	switch h.Kind {
-	case poll.HealthOK, "":
-		return "ok"
-	case poll.HealthPaused:
-		return "paused"
-	case poll.HealthOffline:
-		return "offline: no site reachable"
-	}
-	line := h.Problem
-	if s := h.SinceWords(now); s != "" {
-		line += " " + s
-	}
-	if d := h.Doing(now); d != "" {
-		line += ". " + d
-	}
-	return line
-}
-
-func channelName(ch string) string {
-	if ch == "" {
-		return "Emails are not going out"
-	}
-	return "Pushes to " + ch + " are not going out"
 }

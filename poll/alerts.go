@@ -218,7 +218,7 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 		if st, ok := s.alerts[deliveryKey(f.Channel)]; ok && st.Kind == string(HealthDelivery) {
 			h.Since = st.Since
 		}
-		h.Problem = channelWords(f.Channel) + " are not going out"
+		h.Problem = ChannelProblem(f.Channel)
 		if h.Hint == "" {
 			h.Hint = "See Settings: fix the settings, then send a test."
 		}
@@ -226,7 +226,7 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 			searchID: f.SearchID, health: h, skip: map[string]bool{f.Channel: true}})
 	}
 	for key, st := range s.alerts { // a channel that recovered
-		if ch, ok := strings.CutPrefix(key, "delivery:"); ok && !failing[ch] {
+		if ch, ok := strings.CutPrefix(key, deliveryKey("")); ok && !failing[ch] {
 			out = append(out, healthSubject{key: key, site: st.Site, health: Health{Kind: HealthOK}})
 		}
 	}
@@ -277,37 +277,32 @@ func (s *Service) checkHealthEvery(now time.Time) {
 	s.checkHealth(now)
 }
 
-// failingChannels are the channels with messages that need attention, newest
-// problem first per channel, and the failure by search. Health alerts that
+// failingChannels are the channels with messages that need attention (the
+// newest problem of each), and the failure by search. Health alerts that
 // failed are left out: they must not announce themselves.
 func failingChannels(items []storage.OutboxItem) ([]ChannelFailure, map[string]*ChannelFailure) {
-	var out []ChannelFailure
-	newest := map[string]time.Time{}
-	idx := map[string]int{}
+	newest := map[string]storage.OutboxItem{}
 	for _, it := range items {
 		if it.State != storage.OutboxNeedsAttention || it.Event == storage.EventHealth {
 			continue
 		}
-		f := ChannelFailure{Channel: it.Channel, Error: it.LastError, Hint: it.Hint, SearchID: it.SearchID}
-		i, ok := idx[it.Channel]
-		switch {
-		case !ok:
-			idx[it.Channel] = len(out)
-			out = append(out, f)
-			newest[it.Channel] = it.Created
-		case !it.Created.Before(newest[it.Channel]):
-			out[i], newest[it.Channel] = f, it.Created
+		if prev, ok := newest[it.Channel]; !ok || !it.Created.Before(prev.Created) {
+			newest[it.Channel] = it
 		}
 	}
+	out := make([]ChannelFailure, 0, len(newest))
+	for ch, it := range newest {
+		out = append(out, ChannelFailure{Channel: ch, Error: it.LastError, Hint: it.Hint, SearchID: it.SearchID})
+	}
 	slices.SortFunc(out, func(a, b ChannelFailure) int { return strings.Compare(a.Channel, b.Channel) })
+	byChannel := map[string]*ChannelFailure{}
+	for i := range out {
+		byChannel[out[i].Channel] = &out[i]
+	}
 	bySearch := map[string]*ChannelFailure{}
 	for _, it := range items {
 		if it.State == storage.OutboxNeedsAttention && it.Event != storage.EventHealth {
-			for i := range out {
-				if out[i].Channel == it.Channel {
-					bySearch[it.SearchID] = &out[i]
-				}
-			}
+			bySearch[it.SearchID] = byChannel[it.Channel]
 		}
 	}
 	return out, bySearch

@@ -206,3 +206,30 @@ func (k HealthKind) Words() string {
 	}
 	return string(k)
 }
+
+// Line is the health in one line, for a list: "ok", or the problem, since
+// when and what Notifio does.
+func (h Health) Line(now time.Time) string {
+	switch h.Kind {
+	case HealthOK, "":
+		return "ok"
+	case HealthPaused:
+		return "paused"
+	case HealthOffline:
+		return "offline: no site reachable"
+	}
+	line := h.Problem
+	if s := h.SinceWords(now); s != "" {
+		line += " " + s
+	}
+	if d := h.Doing(now); d != "" {
+		line += ". " + d
+	}
+	return line
+}
+
+// ChannelProblem is "Emails are not going out", "Pushes to “phone” are not
+// going out" ("" is email).
+func ChannelProblem(channel string) string {
+	return channelWords(channel) + " are not going out"
+}
