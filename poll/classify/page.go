@@ -113,24 +113,7 @@ func (p *page) element(tag string, a *attrs) (errorCode bool) {
 		p.cfPage = true
 	}
 	if a.class != "" {
-		for _, c := range strings.Fields(strings.ToLower(a.class)) {
-			switch {
-			case c == "cf-browser-verification" || c == "cf-im-under-attack":
-				p.chal("body: Cloudflare browser verification", detailCloudflareChallenge)
-			case c == "cf-error-code":
-				errorCode = true
-			case c == "cf-wrapper" || c == "cf-error-overview" || c == "cf-error-details":
-				p.cfPage = true
-			case c == "cf-turnstile":
-				p.captchaWidget("body: Turnstile widget")
-			case c == "g-recaptcha":
-				p.captchaWidget("body: g-recaptcha widget")
-			case c == "h-captcha":
-				p.captchaWidget("body: h-captcha widget")
-			case strings.HasPrefix(c, "geetest_"):
-				p.widg("body: GeeTest captcha", detailCaptcha)
-			}
-		}
+		errorCode = p.classes(a.class)
 	}
 	switch a.name {
 	case "jschl_vc", "jschl_answer":
@@ -151,6 +134,30 @@ func (p *page) element(tag string, a *attrs) (errorCode bool) {
 		p.formAction(a.action)
 	}
 	p.formElement(tag, a.typ)
+	return errorCode
+}
+
+// classes applies the class rules; it reports whether one marks Cloudflare's
+// error-code holder.
+func (p *page) classes(class string) (errorCode bool) {
+	for _, c := range strings.Fields(strings.ToLower(class)) {
+		switch {
+		case c == "cf-browser-verification" || c == "cf-im-under-attack":
+			p.chal("body: Cloudflare browser verification", detailCloudflareChallenge)
+		case c == "cf-error-code":
+			errorCode = true
+		case c == "cf-wrapper" || c == "cf-error-overview" || c == "cf-error-details":
+			p.cfPage = true
+		case c == "cf-turnstile":
+			p.captchaWidget("body: Turnstile widget")
+		case c == "g-recaptcha":
+			p.captchaWidget("body: g-recaptcha widget")
+		case c == "h-captcha":
+			p.captchaWidget("body: h-captcha widget")
+		case strings.HasPrefix(c, "geetest_"):
+			p.widg("body: GeeTest captcha", detailCaptcha)
+		}
+	}
 	return errorCode
 }
 
