@@ -38,7 +38,7 @@ type choice struct {
 	d     time.Duration
 }
 
-func words(cs []choice) []string {
+func choiceWords(cs []choice) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.words
@@ -50,18 +50,11 @@ func words(cs []choice) []string {
 func closest(cs []choice, d time.Duration) string {
 	best := cs[0]
 	for _, c := range cs {
-		if absDur(c.d-d) < absDur(best.d-d) {
+		if (c.d - d).Abs() < (best.d - d).Abs() {
 			best = c
 		}
 	}
 	return best.words
-}
-
-func absDur(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }
 
 func durationOf(cs []choice, w string) time.Duration {
@@ -76,8 +69,8 @@ func durationOf(cs []choice, w string) time.Duration {
 func newAlertsCard(u *UI) *alertsCard {
 	c := &alertsCard{u: u}
 	c.on = widget.NewCheck("Tell me when a search stops working (blocked, login expired, no results)", nil)
-	c.after = widget.NewSelect(words(afterChoices), nil)
-	c.remind = widget.NewSelect(words(remindChoices), nil)
+	c.after = widget.NewSelect(choiceWords(afterChoices), nil)
+	c.remind = widget.NewSelect(choiceWords(remindChoices), nil)
 	c.summary = widget.NewCheck("Send a daily summary, so silence can be trusted, at", nil)
 	c.summaryAt = widget.NewEntry()
 	c.summaryAt.SetPlaceHolder(poll.DefaultSummaryAt)
