@@ -24,13 +24,16 @@ func (s *Service) Wake() {
 }
 
 // siteFreed wakes the loop after a poll of site finished; it plans that site.
+// The poll stops counting as running and the wake is sent under s.mu
+// together, so whoever sees no poll running also sees the wake.
 func (s *Service) siteFreed(site string) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !slices.Contains(s.freed, site) {
 		s.freed = append(s.freed, site)
 	}
 	s.site(site).planAt = time.Time{}
-	s.mu.Unlock()
+	s.polling.Add(-1)
 	s.poke()
 }
 
@@ -136,6 +139,7 @@ func (s *Service) Run(ctx context.Context) error {
 		}
 		for _, j := range jobs {
 			s.inflight.Add(1)
+			s.polling.Add(1)
 			select {
 			case work <- j: // an idle worker takes it
 			default:

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"notifio/hostbackoff"
@@ -89,6 +90,9 @@ type Service struct {
 	outboxAt   time.Time
 	lastBackup time.Time
 	inflight   sync.WaitGroup
+	// polling counts the polls Run started whose site is not yet freed
+	// (siteFreed).
+	polling atomic.Int32
 
 	// Health alerts (alerts.go): what was told, keyed by search ID or
 	// deliveryKey; the settings; the failing channels by search; today's counts

@@ -16,10 +16,25 @@ import (
 	"notifio/storage"
 )
 
-// fakeClock is a clock the tests step by hand.
+// fakeClock is a clock the tests step by hand. Its timers fire when the test
+// moves the clock to or past their time (set, advance), as real ones would, so
+// a test of the loop (Run) decides when each of its sleeps ends.
 type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+	// made, when not nil, receives every timer made: the loop makes one each
+	// time it goes to sleep. idle, when not nil, is asked at that moment
+	// whether the loop has nothing in flight.
+	made chan sleep
+	idle func() bool
+}
+
+// sleep is one timer the loop made: for how long, and whether nothing was in
+// flight when it did.
+type sleep struct {
+	d    time.Duration
+	idle bool
 }
 
 func (c *fakeClock) Now() time.Time {
@@ -28,24 +43,63 @@ func (c *fakeClock) Now() time.Time {
 	return c.now
 }
 
-func (c *fakeClock) set(t time.Time) {
+// set moves the clock to t and fires the timers due by then; it returns how
+// many fired.
+func (c *fakeClock) set(t time.Time) int {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.now = t
-	c.mu.Unlock()
+	var keep []*fakeTimer
+	for _, tm := range c.timers {
+		if tm.at.After(t) {
+			keep = append(keep, tm)
+			continue
+		}
+		tm.ch <- t
+	}
+	fired := len(c.timers) - len(keep)
+	c.timers = keep
+	return fired
 }
+
+func (c *fakeClock) advance(d time.Duration) int { return c.set(c.Now().Add(d)) }
 
 func (c *fakeClock) NewTimer(d time.Duration) Timer {
-	// The loop tests drive plan/execute/finish directly; a timer that fires at
-	// once is enough for the paths (Once) that wait on one.
-	ch := make(chan time.Time, 1)
-	ch <- c.Now().Add(d)
-	return fakeTimer{ch}
+	c.mu.Lock()
+	tm := &fakeTimer{c: c, at: c.now.Add(d), ch: make(chan time.Time, 1)}
+	if d <= 0 {
+		tm.ch <- c.now
+	} else {
+		c.timers = append(c.timers, tm)
+	}
+	made, idle := c.made, c.idle
+	c.mu.Unlock()
+	if made != nil {
+		made <- sleep{d, idle != nil && idle()}
+	}
+	return tm
 }
 
-type fakeTimer struct{ ch chan time.Time }
+type fakeTimer struct {
+	c  *fakeClock
+	at time.Time
+	ch chan time.Time
+}
 
-func (f fakeTimer) C() <-chan time.Time { return f.ch }
-func (f fakeTimer) Stop() bool          { return true }
+func (f *fakeTimer) C() <-chan time.Time { return f.ch }
+
+// Stop takes the timer off the clock; it reports whether it had not fired.
+func (f *fakeTimer) Stop() bool {
+	f.c.mu.Lock()
+	defer f.c.mu.Unlock()
+	for i, tm := range f.c.timers {
+		if tm == f {
+			f.c.timers = append(f.c.timers[:i], f.c.timers[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
 
 // site is a loopback site whose answer the test switches.
 type site struct {
@@ -55,6 +109,7 @@ type site struct {
 	retry    string
 	listings []string
 	hits     int
+	onHit    func() // called on each request, when set
 	srv      *httptest.Server
 }
 
@@ -101,8 +156,11 @@ func (s *site) count() int {
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.hits++
-	mode, retry, ids := s.mode, s.retry, append([]string(nil), s.listings...)
+	mode, retry, ids, onHit := s.mode, s.retry, append([]string(nil), s.listings...), s.onHit
 	s.mu.Unlock()
+	if onHit != nil {
+		onHit()
+	}
 	if retry != "" {
 		w.Header().Set("Retry-After", retry)
 	}
