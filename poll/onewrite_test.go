@@ -1,0 +1,77 @@
+package poll
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// pollNext steps the fake clock second by second, up to limit, until a poll is
+// due, runs it through the pipeline (execute, finish) and returns how many
+// bbolt transactions its finish committed. It runs no health check: only the
+// poll's own writes are counted.
+func (h *harness) pollNext(limit time.Duration) uint64 {
+	h.t.Helper()
+	end := h.clock.Now().Add(limit)
+	for now := h.clock.Now(); !now.After(end); now = now.Add(time.Second) {
+		h.clock.set(now)
+		jobs, _ := h.svc.plan(now)
+		if len(jobs) == 0 {
+			continue
+		}
+		if len(jobs) > 1 {
+			h.t.Fatalf("%d polls due at once, want one", len(jobs))
+		}
+		res := h.svc.execute(context.Background(), jobs[0])
+		c0 := h.db.Commits()
+		h.svc.finish(jobs[0], res, now)
+		return h.db.Commits() - c0
+	}
+	h.t.Fatalf("no poll due within %s", limit)
+	return 0
+}
+
+// Each poll whose outcome changes something is one bbolt transaction: the
+// baseline (listings and both last answers), a refusal (the backoff wait and
+// both last answers), and the probe that ends it with a new listing (the wait
+// cleared, the listing and its digest, both last answers). Before SavePoll
+// these were 3, 3 and 4 transactions. After a restart all of it is there.
+func TestOnePollOneTransaction(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, dir)
+	a := newSite(t, "127.0.0.2", "1", "2")
+	h.add("a", a.srv.URL+"/s", time.Minute)
+	steps := []struct {
+		name  string
+		serve func()
+	}{
+		{"baseline", func() {}},
+		{"refused", func() { a.set("429", "") }},
+		{"probe finds a new listing", func() { a.set("ok", ""); a.add("3") }},
+	}
+	for _, st := range steps {
+		st.serve()
+		if n := h.pollNext(time.Hour); n != 1 {
+			t.Errorf("%s: %d transactions, want 1", st.name, n)
+		}
+	}
+	if _, ok := h.svc.reg.Lookup("127.0.0.2"); ok {
+		t.Fatal("the probe's success left the site waiting")
+	}
+
+	h.svc.Close()
+	h.svc = h.open()
+	if _, ok := h.svc.reg.Lookup("127.0.0.2"); ok {
+		t.Error("after a restart the site waits again: the cleared wait was not saved")
+	}
+	snap := h.svc.Snapshot()
+	if len(snap.Searches) != 1 || snap.Searches[0].LastOutcome != "ok" {
+		t.Errorf("after a restart the search's last answer is %+v, want ok", snap.Searches)
+	}
+	if len(snap.Sites) != 1 || snap.Sites[0].LastStatus != 200 {
+		t.Errorf("after a restart the site's last answer is %+v, want the 200", snap.Sites)
+	}
+	if out := h.outbox(); len(out) != 1 || len(out[0].Listings) != 1 {
+		t.Errorf("outbox after the new listing: %+v, want one digest of one listing", out)
+	}
+}
