@@ -179,6 +179,17 @@ func (s *Service) finish(j job, res result, now time.Time) {
 	}
 	s.mu.Unlock()
 
+	w := s.gather(j, res, sr, search, r != nil, now)
+	s.save(j, w, search, res, now)
+	res.resp.Release() // nothing refers to the body any more (keepPage wrote it)
+	s.publishSoon()
+}
+
+// gather applies a fetch's outcome to its site and the backoff registry, and
+// returns what the poll writes: the registry's state when it changed, the page's
+// listings when the search (known) read a new page.
+func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, known bool, now time.Time) storage.PollWrite {
+	out := res.outcome
 	w := storage.PollWrite{SearchID: j.searchID, Now: now}
 	switch {
 	case out.Kind == classify.OK:
@@ -190,7 +201,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		if had { // no entry, nothing changed: no write (one fsync less per poll)
 			w.Backoff = s.backoffState
 		}
-		if r != nil && !res.unchanged {
+		if known && !res.unchanged {
 			w.Page = &storage.PollPage{Found: judged(search.Filters, j.site, res.ext.Listings, now), Rules: pollRules}
 		}
 	case out.Kind == classify.SessionExpired:
@@ -220,9 +231,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		sr.fail++
 		s.mu.Unlock()
 	}
-	s.save(j, w, search, res, now)
-	res.resp.Release() // nothing refers to the body any more (keepPage wrote it)
-	s.publishSoon()
+	return w
 }
 
 // refusalKind maps an outcome to its ladder; an unexpected page climbs the error
@@ -344,8 +353,8 @@ func toStored(site string, l extract.Listing, now time.Time) storage.Listing {
 	}
 }
 
-// persistBackoff writes the registry's state at once, outside a poll (the
-// user's "probe now", a reset), so a restart never forgets a wait.
+// persistBackoff writes the registry's state at once outside a poll (the
+// user's "probe now"), so a restart never forgets a wait.
 func (s *Service) persistBackoff() {
 	raw, err := s.backoffState()
 	if err == nil {
