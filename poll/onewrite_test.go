@@ -2,8 +2,13 @@ package poll
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"notifio/storage"
 )
 
 // pollNext steps the fake clock second by second, up to limit, until a poll is
@@ -74,4 +79,64 @@ func TestOnePollOneTransaction(t *testing.T) {
 	if out := h.outbox(); len(out) != 1 || len(out[0].Listings) != 1 {
 		t.Errorf("outbox after the new listing: %+v, want one digest of one listing", out)
 	}
+}
+
+// A poll whose one write fails (the disk is full: the database is capped at its
+// size) leaves nothing of itself in the database — not its listings, not the
+// cleared wait, not the new last answers — and the search says it could not
+// save. The watcher keeps what it knows in memory, and with room again after a
+// restart the same listings are found new and saved.
+func TestFailedPollWriteLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, dir)
+	a := newSite(t, "127.0.0.2", "1", "2")
+	h.add("a", a.srv.URL+"/s", time.Minute)
+	h.pollNext(time.Hour) // baseline
+	a.set("429", "")
+	h.pollNext(time.Hour)
+	h.reopen(storage.Options{MaxSize: h.fileSize()})
+
+	a.set("ok", "")
+	for i := range 900 {
+		a.add(fmt.Sprint("new", i))
+	}
+	h.pollNext(time.Hour)
+	if s := h.svc.Snapshot().Searches[0]; s.LastOutcome != "error" {
+		t.Errorf("after a failed save the search says %q, want error", s.LastOutcome)
+	}
+	if _, waiting := h.svc.reg.Lookup("127.0.0.2"); waiting {
+		t.Error("the site's answer was forgotten in memory")
+	}
+	if ls, _ := h.db.ListListings(h.svc.Snapshot().Searches[0].ID); len(ls) != 2 {
+		t.Errorf("%d listings saved by a failed poll, want the baseline's 2", len(ls))
+	}
+
+	h.reopen(storage.Options{}) // room again
+	snap := h.svc.Snapshot()
+	if _, waiting := h.svc.reg.Lookup("127.0.0.2"); !waiting || snap.Searches[0].LastOutcome != "rate_limited" {
+		t.Fatalf("after the failed poll the database says waiting %v, last answer %q; want the refusal before it",
+			waiting, snap.Searches[0].LastOutcome)
+	}
+	h.pollNext(time.Hour)
+	if out := h.outbox(); len(out) != 1 || len(out[0].Listings) != 900 {
+		t.Fatalf("with room again: %d digests, want one of the 900 listings", len(out))
+	}
+}
+
+// reopen restarts the watcher over the same data directory with opts.
+func (h *harness) reopen(opts storage.Options) {
+	h.t.Helper()
+	h.svc.Close()
+	must(h.t, h.db.Close())
+	db, err := storage.Open(h.dir, opts)
+	must(h.t, err)
+	h.db = db
+	h.svc = h.open()
+}
+
+func (h *harness) fileSize() int {
+	h.t.Helper()
+	st, err := os.Stat(filepath.Join(h.dir, storage.FileName))
+	must(h.t, err)
+	return int(st.Size())
 }
