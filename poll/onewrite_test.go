@@ -105,7 +105,7 @@ func TestFailedPollWriteLeavesNothing(t *testing.T) {
 		t.Errorf("after a failed save the search says %q, want error", s.LastOutcome)
 	}
 	if _, waiting := h.svc.reg.Lookup("127.0.0.2"); waiting {
-		t.Error("the site's answer was forgotten in memory")
+		t.Error("in memory the site still waits after it answered")
 	}
 	if ls, _ := h.db.ListListings(h.svc.Snapshot().Searches[0].ID); len(ls) != 2 {
 		t.Errorf("%d listings saved by a failed poll, want the baseline's 2", len(ls))
