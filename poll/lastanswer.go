@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"notifio/poll/classify"
+	"notifio/storage"
 )
 
 // What a site and a search last answered, kept across restarts.
@@ -26,36 +27,51 @@ type lastAnswer struct {
 // lastKey is the settings key of a search's last answer.
 func lastKey(searchID string) string { return "last:" + searchID }
 
-// rememberLast persists the site's and the search's last answer when its kind
-// changed since it was last written.
-func (s *Service) rememberLast(j job, out classify.Outcome, now time.Time) {
+// answers are the last answers one poll writes: each only when its kind
+// changed since it was last written (nil otherwise).
+type answers struct {
+	site, search *lastAnswer
+}
+
+// lastAnswers returns the site's and the search's answers this poll changes.
+func (s *Service) lastAnswers(j job, out classify.Outcome, now time.Time) answers {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	sr := s.site(j.site)
-	site := lastAnswer{Outcome: string(out.Kind), Status: out.Status, Signal: out.Signal,
-		RetryAfter: out.RetryAfter, Page: sr.lastRefusal, NeedsLogin: sr.needsLogin, At: now}
-	writeSite := sr.savedOutcome != site.Outcome
-	sr.savedOutcome = site.Outcome
-	writeSearch := false
-	var search lastAnswer
-	if r := s.searches[j.searchID]; r != nil {
-		search = lastAnswer{Outcome: r.lastOutcome, Signal: r.lastSignal, At: now}
-		writeSearch = r.savedOutcome != search.Outcome
-		r.savedOutcome = search.Outcome
+	var a answers
+	if sr.savedOutcome != string(out.Kind) {
+		a.site = &lastAnswer{Outcome: string(out.Kind), Status: out.Status, Signal: out.Signal,
+			RetryAfter: out.RetryAfter, Page: sr.lastRefusal, NeedsLogin: sr.needsLogin, At: now}
 	}
-	s.mu.Unlock()
-	if writeSite {
-		if err := s.db.SaveSiteInfo(j.site, site); err != nil {
-			s.log.Warn("could not save the site's last answer", "site", j.site, "err", err)
-		}
+	if r := s.searches[j.searchID]; r != nil && r.savedOutcome != r.lastOutcome {
+		a.search = &lastAnswer{Outcome: r.lastOutcome, Signal: r.lastSignal, At: now}
 	}
-	if writeSearch {
-		if err := s.db.PutSetting(lastKey(j.searchID), search); err != nil {
-			s.log.Warn("could not save the search's last answer", "search_id", j.searchID, "err", err)
-		}
+	return a
+}
+
+// into adds the answers to the poll's write.
+func (a answers) into(w *storage.PollWrite, site string) {
+	if a.site != nil {
+		w.Site, w.SiteInfo = site, *a.site
+	}
+	if a.search != nil {
+		w.SettingKey, w.Setting = lastKey(w.SearchID), *a.search
 	}
 }
 
-// restoreLast reads the last answers saved by rememberLast. Called with s.mu held.
+// answered notes the answers as written, once they are.
+func (s *Service) answered(j job, a answers) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a.site != nil {
+		s.site(j.site).savedOutcome = a.site.Outcome
+	}
+	if r := s.searches[j.searchID]; r != nil && a.search != nil {
+		r.savedOutcome = a.search.Outcome
+	}
+}
+
+// restoreLast reads the last answers saved by save (pipeline.go). Called with s.mu held.
 func (s *Service) restoreLast() {
 	infos, err := s.db.LoadSiteInfos()
 	if err != nil {

@@ -112,8 +112,8 @@ var analyzing = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))
 // turn (a fetch of a slow site holds one slot for at most RequestTimeout).
 var fetching = make(chan struct{}, 16)
 
-// finish records one fetch's outcome: the registry (persisted at once), the
-// search's schedule, the storage commit for new listings, and the site's health.
+// finish records one fetch's outcome: the registry, the search's schedule, the
+// new listings and the last answers, all of it written by one save.
 func (s *Service) finish(j job, res result, now time.Time) {
 	s.mu.Lock()
 	r := s.searches[j.searchID]
@@ -179,6 +179,18 @@ func (s *Service) finish(j job, res result, now time.Time) {
 	}
 	s.mu.Unlock()
 
+	w := s.gather(j, res, sr, search, r != nil, now)
+	s.save(j, w, search, res, now)
+	res.resp.Release() // nothing refers to the body any more (keepPage wrote it)
+	s.publishSoon()
+}
+
+// gather applies a fetch's outcome to its site and the backoff registry, and
+// returns what the poll writes: the registry's state when it changed, the page's
+// listings when the search (known) read a new page.
+func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, known bool, now time.Time) storage.PollWrite {
+	out := res.outcome
+	w := storage.PollWrite{SearchID: j.searchID, Now: now}
 	switch {
 	case out.Kind == classify.OK:
 		s.mu.Lock()
@@ -187,11 +199,10 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		_, had := s.reg.Lookup(j.site)
 		s.reg.Success(j.site, now)
 		if had { // no entry, nothing changed: no write (one fsync less per poll)
-			s.persistBackoff()
+			w.Backoff = s.backoffState
 		}
-		if r != nil && !res.unchanged {
-			s.commit(j, search, res, now)
-			s.invalidateOutbox()
+		if known && !res.unchanged {
+			w.Page = &storage.PollPage{Found: judged(search.Filters, j.site, res.ext.Listings, now), Rules: pollRules}
 		}
 	case out.Kind == classify.SessionExpired:
 		s.mu.Lock()
@@ -211,7 +222,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		s.mu.Unlock()
 		kind := refusalKind(out.Kind)
 		until := s.reg.Record(j.site, kind, out.RetryAfter, now)
-		s.persistBackoff()
+		w.Backoff = s.backoffState
 		s.keepPage(j.site, res)
 		s.log.Info("site refused", "site", j.site, "search_id", j.searchID, "kind", kind.String(),
 			"status", out.Status, "signal", out.Signal, "next_check_at", until.Format(time.RFC3339))
@@ -220,9 +231,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		sr.fail++
 		s.mu.Unlock()
 	}
-	s.rememberLast(j, out, now)
-	res.resp.Release() // nothing refers to the body any more (keepPage wrote it)
-	s.publishSoon()
+	return w
 }
 
 // refusalKind maps an outcome to its ladder; an unexpected page climbs the error
@@ -239,23 +248,51 @@ func refusalKind(k classify.Kind) hostbackoff.Kind {
 	return hostbackoff.Error
 }
 
-// commit writes the listings of a successful poll in one transaction and wakes
-// the outbox relay when a digest was queued.
-func (s *Service) commit(j job, search storage.Search, res result, now time.Time) {
-	found := judged(search.Filters, j.site, res.ext.Listings, now)
-	cr, err := s.db.CommitPollRules(j.searchID, found, now, pollRules)
+// save writes one poll in one transaction (storage.SavePoll): its listings and
+// their alerts, the backoff state, the site's and the search's last answers. What
+// the watcher remembers of them changes only once they are written; when the
+// write fails none of it is, the listings are seen again next time and the
+// site's wait stays in memory.
+func (s *Service) save(j job, w storage.PollWrite, search storage.Search, res result, now time.Time) {
+	ans := s.lastAnswers(j, res.outcome, now)
+	ans.into(&w, j.site)
+	cr, err := s.db.SavePoll(w)
 	if err != nil {
-		s.log.Error("could not save the listings of a poll; they will be seen again next time",
-			"search_id", j.searchID, "err", err)
-		s.mu.Lock()
-		if r := s.searches[j.searchID]; r != nil {
-			r.lastOutcome = "error"
-			r.lastSignal = "could not save: " + err.Error()
-			r.saveErr = err
-		}
-		s.mu.Unlock()
+		s.saveFailed(j, w, err)
 		return
 	}
+	s.answered(j, ans)
+	if w.Page == nil {
+		return
+	}
+	if cr.SearchGone {
+		s.log.Info("search deleted during its poll; its listings were not saved", "search_id", j.searchID)
+		return
+	}
+	s.committed(j, search, res, len(w.Page.Found), cr, now)
+	s.invalidateOutbox()
+}
+
+// saveFailed logs a poll that could not be written and, when it had listings,
+// shows the search's problem.
+func (s *Service) saveFailed(j job, w storage.PollWrite, err error) {
+	s.log.Error("could not save a poll; its listings will be seen again next time",
+		"search_id", j.searchID, "site", j.site, "err", err)
+	if w.Page == nil {
+		return
+	}
+	s.mu.Lock()
+	if r := s.searches[j.searchID]; r != nil {
+		r.lastOutcome = "error"
+		r.lastSignal = "could not save: " + err.Error()
+		r.saveErr = err
+	}
+	s.mu.Unlock()
+}
+
+// committed updates the search after its listings were saved, and tells of the
+// new ones: the outbox relay is woken when a digest was queued.
+func (s *Service) committed(j job, search storage.Search, res result, count int, cr storage.CommitResult, now time.Time) {
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
 		r.saveErr = nil
@@ -268,7 +305,7 @@ func (s *Service) commit(j job, search storage.Search, res result, now time.Time
 			r.unseen += len(cr.New)
 			s.day.found += len(cr.New)
 		}
-		r.s.LastCount = len(found)
+		r.s.LastCount = count
 		r.s.LastPolled = now
 		r.bodyHash = res.bodyHash
 		r.structure = res.ext.Structure
@@ -316,16 +353,21 @@ func toStored(site string, l extract.Listing, now time.Time) storage.Listing {
 	}
 }
 
-// persistBackoff writes the registry's state at once, so a restart never forgets
-// a wait.
+// persistBackoff writes the registry's state at once outside a poll (the
+// user's "probe now"), so a restart never forgets a wait.
 func (s *Service) persistBackoff() {
-	raw, err := json.Marshal(s.reg.Snapshot())
+	raw, err := s.backoffState()
 	if err == nil {
 		err = s.db.SaveBackoff(raw)
 	}
 	if err != nil {
 		s.log.Error("could not save the sites' backoff state", "err", err)
 	}
+}
+
+// backoffState is the registry's state as storage keeps it.
+func (s *Service) backoffState() ([]byte, error) {
+	return json.Marshal(s.reg.Snapshot())
 }
 
 // keepPage keeps a copy of a refusal or unexpected page for the user to open.

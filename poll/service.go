@@ -126,7 +126,7 @@ type searchRun struct {
 	// (extract.Result.Structure; "" when none): the next poll looks for it
 	// first, so a search down to one result keeps reading its own list.
 	structure string
-	// savedOutcome is the outcome last persisted by rememberLast.
+	// savedOutcome is the outcome last persisted by a poll (lastanswer.go).
 	savedOutcome string
 	// stale is true when the search's own selectors found nothing at the last
 	// read page and automatic extraction was used (extract.Result.Fallback).
@@ -152,7 +152,7 @@ type siteRun struct {
 	avgResp     time.Duration
 	ok, fail    int
 	needsLogin  string
-	// savedOutcome is the outcome last persisted by rememberLast.
+	// savedOutcome is the outcome last persisted by a poll (lastanswer.go).
 	savedOutcome string
 }
 

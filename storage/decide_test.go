@@ -9,14 +9,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// commit is CommitPollRules that fails the test on an error.
+// commit is SavePoll of a page that fails the test on an error.
 func commit(t *testing.T, db *DB, s Search, found []Listing, now time.Time, rules ...PollRules) CommitResult {
 	t.Helper()
 	var r PollRules
 	if len(rules) > 0 {
 		r = rules[0]
 	}
-	res, err := db.CommitPollRules(s.ID, found, now, r)
+	res, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: found, Rules: r}, Now: now})
 	if err != nil {
 		t.Fatalf("commit: %v", err)
 	}

@@ -32,49 +32,37 @@ const appendFill = 0.9
 // changed something.
 //
 // found is in page order (top first); listings without an ID and repeats are
-// skipped. A search deleted meanwhile gives ErrNotFound and stores nothing.
+// skipped. A search deleted meanwhile stores nothing (CommitResult.SearchGone).
+// The poller records the rest of a poll with it through SavePoll, and decides
+// what is held back, changed or the same flat (PollPage.Rules, commit.go).
 func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (CommitResult, error) {
-	return d.CommitPollRules(searchID, found, now, PollRules{})
+	return d.SavePoll(PollWrite{SearchID: searchID, Page: &PollPage{Found: found}, Now: now})
 }
 
-// CommitPollRules is CommitPoll with the poll's decisions (commit.go): listings
-// whose Verdict.Held is set are recorded as held back, not announced; listings
-// seen before whose price changed or that are back after RelistAfter are
-// announced as such; the same listing found by another search, or the same
-// flat on another site (rules.SameFlat), is recorded without a second alert.
-func (d *DB) CommitPollRules(searchID string, found []Listing, now time.Time, rules PollRules) (CommitResult, error) {
-	if d.pollChangesNothing(searchID, found) {
-		return CommitResult{}, nil
-	}
-	var res CommitResult
-	err := d.update("saving the poll of search "+searchID, func(tx *bolt.Tx) (err error) {
-		res, err = d.commitPoll(tx, searchID, found, rules, now)
-		return err
-	})
-	if err != nil {
-		return CommitResult{}, err
-	}
-	return res, nil
-}
-
-// pollChangesNothing reports whether CommitPoll would only move LastPolled.
-// Any doubt (an error, a deleted search) says false: CommitPoll then decides.
+// pollChangesNothing reports whether CommitPoll would only move LastPolled, in
+// a read-only transaction. Any doubt (an error, a deleted search) says false:
+// the write transaction then decides.
 func (d *DB) pollChangesNothing(searchID string, found []Listing) bool {
 	same := false
 	_ = d.view("checking the poll of search "+searchID, func(tx *bolt.Tx) error {
-		s, err := getSearch(tx.Bucket(bucketSearches), searchID)
-		if err != nil || !s.Baselined {
-			return nil
-		}
-		lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
-		if lb == nil {
-			return nil
-		}
-		// Prices count: an unchanged list at a lower price is a change.
-		same = presentUnchanged(lb, s, onePerID(found))
+		same = changesNothing(tx, searchID, found)
 		return nil
 	})
 	return same
+}
+
+// changesNothing is pollChangesNothing inside a transaction.
+func changesNothing(tx *bolt.Tx, searchID string, found []Listing) bool {
+	s, err := getSearch(tx.Bucket(bucketSearches), searchID)
+	if err != nil || !s.Baselined {
+		return false
+	}
+	lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
+	if lb == nil {
+		return false
+	}
+	// Prices count: an unchanged list at a lower price is a change.
+	return presentUnchanged(lb, s, onePerID(found))
 }
 
 // ListListings returns every listing seen for a search, newest first. The first

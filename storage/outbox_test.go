@@ -205,7 +205,7 @@ func TestSettingsAndSiteState(t *testing.T) {
 	if err := db.SaveBackoff(snap); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SaveSiteInfo("example.org", map[string]string{"last_ok": "2026-03-02"}); err != nil {
+	if _, err := db.SavePoll(PollWrite{Site: "example.org", SiteInfo: map[string]string{"last_ok": "2026-03-02"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.PutSetting("", 1); err == nil {

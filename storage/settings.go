@@ -2,7 +2,6 @@ package storage
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -45,11 +44,6 @@ func (d *DB) LoadBackoff() ([]byte, error) {
 	return out, err
 }
 
-// SaveSiteInfo stores v as JSON for one site (e.g. "kleinanzeigen.de").
-func (d *DB) SaveSiteInfo(site string, v any) error {
-	return d.putJSON(bucketSites, "site info", site, v)
-}
-
 // LoadSiteInfo decodes one site's information into v; false when there is none.
 func (d *DB) LoadSiteInfo(site string, v any) (bool, error) {
 	return d.getJSON(bucketSites, "site info", site, v)
@@ -87,14 +81,7 @@ func (d *DB) getJSON(bucket []byte, what, key string, v any) (bool, error) {
 }
 
 func (d *DB) putJSON(bucket []byte, what, key string, v any) error {
-	if key == "" {
-		return errors.New("saving " + what + ": the key is empty")
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("saving %s %s: %w", what, key, err)
-	}
 	return d.update("saving "+what+" "+key, func(tx *bolt.Tx) error {
-		return tx.Bucket(bucket).Put([]byte(key), data)
+		return putValue(tx.Bucket(bucket), what, key, v)
 	})
 }

@@ -2,9 +2,10 @@
 // data directory holding the watched searches, the listings already seen per
 // search, the email outbox, settings and per-site backoff state.
 //
-// The one rule the package exists for: a poll result is committed in one
-// transaction (CommitPoll), so a listing is never marked seen without its alert
-// being queued in the outbox, and a crash at any point loses neither.
+// The one rule the package exists for: a poll is committed in one transaction
+// (SavePoll): its listings marked seen, their alerts queued in the outbox, the
+// sites' backoff state and the last answers. A crash keeps all of it or none, so
+// a listing is never seen without its alert, nor a site's wait forgotten.
 //
 // Open guards the file: a second instance gets ErrAlreadyRunning within about a
 // second, a database written by a newer Notifio is refused (ErrNewerSchema), the
@@ -158,7 +159,7 @@ type DB struct {
 	backupMu  sync.Mutex // one backup at a time
 	commits   atomic.Uint64
 
-	// testHookInCommit, if set, runs inside CommitPoll's transaction after the
+	// testHookInCommit, if set, runs inside SavePoll's transaction after the
 	// listings were marked seen and before the outbox item is written.
 	testHookInCommit func() error
 }

@@ -97,7 +97,7 @@ type OutboxItem struct {
 	SentAt      time.Time   `json:"sent_at,omitempty"`
 }
 
-// CommitResult is what one CommitPoll recorded.
+// CommitResult is what one CommitPoll or SavePoll recorded.
 type CommitResult struct {
 	// New are the listings not seen before, in page order, with FirstSeen set. On
 	// a baseline poll it is empty: nothing is announced.
@@ -117,6 +117,9 @@ type CommitResult struct {
 	// announced); Merged how many were already announced by another search or
 	// as the same flat on another site.
 	Held, Merged int
+	// SearchGone is true when the search was deleted during its poll: none of
+	// its listings were recorded.
+	SearchGone bool
 }
 
 // Recovery tells what Open did about a damaged or missing database, so the UI or
