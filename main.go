@@ -19,7 +19,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/notify"
 	// Imported first for its side effect: a "C" locale reads as English before
 	// Fyne initialises (no locale error on every command).
 	"notifio/cli"
@@ -144,16 +143,10 @@ type watcher struct {
 // start builds the watcher over an open database and shows the main window.
 func (w *watcher) start(a fyne.App, db *storage.DB) error {
 	w.db = db
-	secrets := notify.NewSecrets(w.dir)
-	var svc *poll.Service
-	onChange := func() { svc.OutboxChanged() }
-	pushRelay := notify.NewPushRelay(db, secrets.ServiceURL, notify.RelayOptions{Logger: w.log, OnChange: onChange})
-	relay := notify.NewRelay(db, poll.EmailSource(db, secrets), notify.RelayOptions{Logger: w.log,
-		OnChange: onChange, AlsoWake: pushRelay.Wake})
 	var u *ui.UI
 	var uiMu sync.Mutex
-	svc, err := poll.New(db, poll.Options{
-		DataDir: w.dir, Relay: relay, Secrets: secrets, Logger: w.log,
+	core, err := cli.NewWatcher(db, poll.Options{
+		DataDir: w.dir, Logger: w.log,
 		Notify: func(title, body string) {
 			uiMu.Lock()
 			defer uiMu.Unlock()
@@ -165,16 +158,17 @@ func (w *watcher) start(a fyne.App, db *storage.DB) error {
 	if err != nil {
 		return err
 	}
+	svc := core.Service
 	w.svc = svc
 	w.stopStatus = cli.StatusFile(w.dir, svc.Snapshot, w.log)
 	uiMu.Lock()
-	u = ui.New(a, svc, ui.Options{Version: version, DataDir: w.dir, Dispatch: w.dispatch})
+	u = ui.New(a, ui.NewBackend(svc, core.Ops), ui.Options{Version: version, DataDir: w.dir, Dispatch: w.dispatch})
 	uiMu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
 	w.wg.Add(3)
-	go func() { defer w.wg.Done(); _ = relay.Run(ctx) }()
-	go func() { defer w.wg.Done(); _ = pushRelay.Run(ctx) }()
+	go func() { defer w.wg.Done(); _ = core.Relay.Run(ctx) }()
+	go func() { defer w.wg.Done(); _ = core.Push.Run(ctx) }()
 	go func() {
 		defer w.wg.Done()
 		if err := svc.Run(ctx); err != nil {

@@ -294,7 +294,7 @@ func newSecrets(dir string) *notify.Secrets { return notify.NewSecrets(dir) }
 
 // serviceOptions are the options of a watcher for a data directory.
 func (env *Env) serviceOptions(dir string) poll.Options {
-	return poll.Options{DataDir: dir, Logger: env.Logger, Secrets: newSecrets(dir)}
+	return poll.Options{DataDir: dir, Logger: env.Logger}
 }
 
 func humanDur(d time.Duration) string {

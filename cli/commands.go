@@ -28,22 +28,15 @@ import (
 // `notifio sites` and `search list` can answer while it holds the database.
 const statusFile = "status.json"
 
-// newWatcher builds the watcher with its email and push relays, as run and once
-// use them: the relays tell the watcher when the outbox changed (the window's
-// summary, once's exit code and the delivery health read it).
-func (env *Env) newWatcher(db *storage.DB, dir string) (*poll.Service, *notify.Relay, *notify.PushRelay, error) {
-	var svc *poll.Service
-	relayOpts := notify.RelayOptions{Logger: env.Logger, OnChange: func() { svc.OutboxChanged() }}
-	pushRelay := newPushRelay(env, db, dir, &relayOpts)
-	relay := notify.NewRelay(db, poll.EmailSource(db, newSecrets(dir)), relayOpts)
-	opts := env.serviceOptions(dir)
-	opts.Relay = relay
-	svc, err := poll.New(db, opts)
+// newWatcher builds the watcher of a data directory with its relays, as run
+// and once use it.
+func (env *Env) newWatcher(db *storage.DB, dir string) (*Watcher, error) {
+	w, err := NewWatcher(db, env.serviceOptions(dir))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	env.applyMemoryLimit(len(svc.Snapshot().Searches))
-	return svc, relay, pushRelay, nil
+	env.applyMemoryLimit(len(w.Service.Snapshot().Searches))
+	return w, nil
 }
 
 func cmdRun(ctx context.Context, env *Env, args []string) error {
@@ -63,10 +56,11 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	svc, relay, pushRelay, err := env.newWatcher(db, dir)
+	w, err := env.newWatcher(db, dir)
 	if err != nil {
 		return err
 	}
+	svc, relay, pushRelay := w.Service, w.Relay, w.Push
 	defer svc.Close()
 	defer StatusFile(dir, svc.Snapshot, env.Logger)()
 	snap := svc.Snapshot()
@@ -108,10 +102,11 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	defer db.Close()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	svc, relay, pushRelay, err := env.newWatcher(db, dir)
+	w, err := env.newWatcher(db, dir)
 	if err != nil {
 		return err
 	}
+	svc, relay, pushRelay := w.Service, w.Relay, w.Push
 	defer svc.Close()
 	results := svc.Once(ctx)
 	drainCtx, cancel := context.WithTimeout(ctx, *wait)

@@ -10,7 +10,6 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"notifio/notify"
-	"notifio/poll"
 )
 
 func cmdEmail(ctx context.Context, env *Env, args []string) error {
@@ -29,7 +28,7 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		defer db.Close()
-		cfg, err := poll.LoadEmailConfig(db)
+		cfg, err := notify.NewEmailSettings(db, nil).Load()
 		if err != nil {
 			return err
 		}
@@ -53,7 +52,8 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := poll.LoadEmailConfig(db)
+	email := notify.NewEmailSettings(db, newSecrets(dir))
+	cfg, err := email.Load()
 	db.Close()
 	if err != nil {
 		return err
@@ -61,11 +61,9 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 	if cfg.Host == "" {
 		return fmt.Errorf("email is not set up yet: run \"notifio email set --help\"")
 	}
-	pw := ""
-	if cfg.Username != "" {
-		if pw, err = newSecrets(dir).Get(cfg.Username, cfg.Host); err != nil {
-			return err
-		}
+	pw, err := email.Password(cfg)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
@@ -93,7 +91,7 @@ func (env *Env) requeueEmails() error {
 		return err
 	}
 	defer db.Close()
-	n, err := poll.RequeueEmails(db, time.Now())
+	n, err := notify.RequeueEmails(db, time.Now())
 	if err != nil {
 		return err
 	}
@@ -162,11 +160,11 @@ func cmdEmailSet(env *Env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	warn, err := poll.SaveEmailConfig(db, newSecrets(dir), cfg, password)
+	warn, err := notify.NewEmailSettings(db, newSecrets(dir)).Save(cfg, password)
 	if err != nil {
 		return err
 	}
-	n, err := poll.RequeueEmails(db, time.Now())
+	n, err := notify.RequeueEmails(db, time.Now())
 	if err != nil {
 		return err
 	}

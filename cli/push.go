@@ -228,11 +228,3 @@ func cmdPushRemove(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "Removed push channel %q.\n", pos[0])
 	return nil
 }
-
-// newPushRelay is the push relay of a data directory; relayOpts are the email
-// relay's options, which get a hook to wake the push relay too.
-func newPushRelay(env *Env, db *storage.DB, dir string, opts *notify.RelayOptions) *notify.PushRelay {
-	pr := notify.NewPushRelay(db, newSecrets(dir).ServiceURL, notify.RelayOptions{Logger: env.Logger, OnChange: opts.OnChange})
-	opts.AlsoWake = pr.Wake
-	return pr
-}

@@ -26,4 +26,9 @@
 // a whole) in the keyring, ComposePush for a lock-screen message, SendPush, and
 // PushRelay, which sends each channel's due items as one push and holds them
 // through the channel's quiet hours (ParseQuiet).
+//
+// EmailSettings is the one owner of the saved SMTP settings and their
+// password; Ops are the delivery operations of the window over them and the
+// push channels. Notify never imports the watcher: it is told through the
+// plain hooks the composition root wires (RelayOptions.OnChange, OpsOptions).
 package notify

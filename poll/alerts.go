@@ -188,8 +188,8 @@ func (s *Service) checkHealth(now time.Time) {
 	}
 	if len(ids) > 0 {
 		s.invalidateOutbox()
-		if s.opts.Relay != nil {
-			s.opts.Relay.Wake()
+		if s.opts.Delivery != nil {
+			s.opts.Delivery.Wake()
 		}
 		s.publishSoon()
 	}

@@ -17,7 +17,7 @@ func (h *harness) withEmail() {
 	h.t.Helper()
 	cfg := notify.Config{Host: "127.0.0.1", Port: 2525, Security: notify.SecurityNone,
 		From: "notifio@example.test", To: []string{"hunter@example.test"}}
-	if _, err := SaveEmailConfig(h.db, nil, cfg, ""); err != nil {
+	if _, err := notify.NewEmailSettings(h.db, nil).Save(cfg, ""); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -306,7 +306,7 @@ func TestAlertWaitsInTheOutboxWhileTheMailServerIsDown(t *testing.T) {
 	if len(h.alerts()) != 1 {
 		t.Fatalf("%d alerts, want 1", len(h.alerts()))
 	}
-	relay := notify.NewRelay(h.db, EmailSource(h.db, nil), notify.RelayOptions{Now: h.clock.Now})
+	relay := notify.NewRelay(h.db, notify.NewEmailSettings(h.db, nil).Source, notify.RelayOptions{Now: h.clock.Now})
 	if _, err := relay.SendDue(context.Background()); err != nil {
 		t.Logf("relay: %v", err)
 	}

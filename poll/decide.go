@@ -37,8 +37,8 @@ func (s *Service) announceChanges(search storage.Search, cr storage.CommitResult
 		return
 	}
 	s.log.Info("price changes", "search_id", search.ID, "changed", len(cr.Changed))
-	if s.opts.Relay != nil {
-		s.opts.Relay.Wake()
+	if s.opts.Delivery != nil {
+		s.opts.Delivery.Wake()
 	}
 	if s.opts.Notify != nil {
 		l := cr.Changed[0]

@@ -318,8 +318,8 @@ func (s *Service) committed(j job, search storage.Search, res result, count int,
 	s.announceChanges(search, cr)
 	if len(cr.New) > 0 {
 		s.log.Info("new listings", "search_id", j.searchID, "new", len(cr.New), "outbox_id", cr.OutboxID)
-		if s.opts.Relay != nil {
-			s.opts.Relay.Wake()
+		if s.opts.Delivery != nil {
+			s.opts.Delivery.Wake()
 		}
 		if s.opts.Notify != nil {
 			s.opts.Notify(fmt.Sprintf("%d new on %s", len(cr.New), search.Name), firstTitles(cr.New))

@@ -229,6 +229,15 @@ func (s *Service) OutboxChanged() {
 	s.publish()
 }
 
+// OutboxRequeued tells the watcher that emails that needed attention went back
+// in the queue (notify.Ops.RetryOutbox), so observers see them pending. Their
+// delivery health is left as it was until the relay has tried them. Safe from
+// any goroutine.
+func (s *Service) OutboxRequeued() {
+	s.invalidateOutbox()
+	s.publish()
+}
+
 // invalidateOutbox makes the next snapshot count the outbox again.
 func (s *Service) invalidateOutbox() {
 	s.mu.Lock()

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/notify"
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
@@ -28,11 +27,9 @@ type Options struct {
 	Random func() float64
 	// Fetcher fetches pages; nil means fetch.New with its defaults.
 	Fetcher *fetch.Fetcher
-	// Relay sends the outbox; nil means no email is sent (items stay queued).
-	Relay *notify.Relay
-	// Secrets stores the SMTP password; nil means email settings cannot be saved
-	// with a password.
-	Secrets *notify.Secrets
+	// Delivery is woken when the outbox got something to send; nil means
+	// nothing is sent (items stay queued).
+	Delivery Delivery
 	// Notify is called once per digest for desktop notifications; nil means none.
 	Notify func(title, body string)
 	// SiteGap is the minimum gap between two requests to one site (0 means 5 s).
@@ -44,6 +41,13 @@ type Options struct {
 	// Browser renders the searches that read with a browser; nil means one
 	// of the Service's own, profile in DataDir (poll/render.go).
 	Browser Renderer
+}
+
+// Delivery sends what the watcher queued in the outbox (notify's relays, wired
+// by main). Wake must not block.
+type Delivery interface {
+	// Wake says the outbox has something new to send.
+	Wake()
 }
 
 // Service is the watcher: it owns the schedule, the per-site backoff registry and

@@ -212,6 +212,8 @@ type harness struct {
 	svc   *Service
 	notes []string
 	mu    sync.Mutex
+	// delivery is the Options.Delivery of the services open builds (nil: none).
+	delivery Delivery
 }
 
 var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
@@ -246,7 +248,7 @@ func (h *harness) open() *Service {
 	f := fetch.New(fetch.Options{DialContext: dial})
 	h.t.Cleanup(f.Close)
 	svc, err := New(h.db, Options{
-		DataDir: h.dir, Clock: h.clock, Fetcher: f,
+		DataDir: h.dir, Clock: h.clock, Fetcher: f, Delivery: h.delivery,
 		// A fixed sequence stands in for randomness: jitter is exercised, the
 		// test stays repeatable.
 		Random: func() float64 { seq++; return float64(seq%7) / 7 },

@@ -10,11 +10,26 @@ import (
 	"notifio/storage"
 )
 
-// Backend is everything the window needs from the watcher: the same operations the
-// command line calls (implemented by *poll.Service). Implementations are safe for
-// concurrent use; the UI calls the slow ones (TestSearch, CheckNow, SendTestEmail)
-// from a goroutine, never from a Fyne callback directly.
+// Backend is everything the window needs: the same operations the command
+// line calls, of the watcher and of delivery (NewBackend joins the two).
+// Implementations are safe for concurrent use; the UI calls the slow ones
+// (TestSearch, CheckNow, SendTestEmail) from a goroutine, never from a Fyne
+// callback directly.
 type Backend interface {
+	Watcher
+	Delivery
+}
+
+// NewBackend is the window's Backend over the watcher and delivery.
+func NewBackend(w Watcher, d Delivery) Backend {
+	return struct {
+		Watcher
+		Delivery
+	}{w, d}
+}
+
+// Watcher is what the window needs from the watcher (*poll.Service).
+type Watcher interface {
 	// Subscribe calls fn with a fresh snapshot after every change (from any
 	// goroutine) and returns a function that stops the subscription.
 	Subscribe(fn func(poll.Snapshot)) (cancel func())
@@ -54,9 +69,23 @@ type Backend interface {
 	// RefusalPage is the path of the saved copy of the site's last refusal page.
 	RefusalPage(site string) (string, bool)
 
+	// AlertSettings and SetAlertSettings are when the user is told that a
+	// search stopped working (SetAlertSettings writes the database).
+	AlertSettings() poll.AlertSettings
+	SetAlertSettings(a poll.AlertSettings) error
+}
+
+// Delivery is what the window needs about email and push channels
+// (*notify.Ops).
+type Delivery interface {
+	// EmailConfig returns the saved SMTP settings.
 	EmailConfig() (notify.Config, error)
+	// SetEmailConfig saves them and the password (slow: the keyring); the
+	// warning says when there is no keyring.
 	SetEmailConfig(cfg notify.Config, password string) (warning string, err error)
+	// SendTestEmail sends a test email ("" password: the saved one).
 	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
+	// RetryOutbox puts the emails that need attention back in the queue.
 	RetryOutbox() error
 
 	// Channels are the push channels with how their pushes are doing.
@@ -68,9 +97,4 @@ type Backend interface {
 	TestChannel(ctx context.Context, name string) error
 	// RemoveChannel removes a channel and its URL (from a goroutine).
 	RemoveChannel(name string) (warning string, err error)
-
-	// AlertSettings and SetAlertSettings are when the user is told that a
-	// search stopped working (SetAlertSettings writes the database).
-	AlertSettings() poll.AlertSettings
-	SetAlertSettings(a poll.AlertSettings) error
 }

@@ -37,8 +37,9 @@ import (
 	"notifio/storage"
 )
 
-// These tests run the window over the real watcher: a *poll.Service on a real
-// bbolt database, loopback HTTP sites and a loopback SMTP server. The service
+// These tests run the window over the real watcher and delivery operations (a
+// *poll.Service and a *notify.Ops) on a real bbolt database, loopback HTTP
+// sites and a loopback SMTP server. The service
 // publishes from its own goroutines; every UI update goes through the recording
 // dispatcher and runs on the test goroutine, so -race sees one UI goroutine.
 
@@ -61,7 +62,7 @@ func newRealHarness(t *testing.T) *realHarness {
 	}
 	fet := fetch.New(fetch.Options{NoProxy: true})
 	svc, err := poll.New(db, poll.Options{
-		DataDir: dir, Fetcher: fet, Secrets: notify.NewSecrets(dir),
+		DataDir: dir, Fetcher: fet,
 		SiteGap: 10 * time.Millisecond, RequestTimeout: 10 * time.Second,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
@@ -69,7 +70,9 @@ func newRealHarness(t *testing.T) *realHarness {
 		t.Fatal(err)
 	}
 	h := &realHarness{t: t, dir: dir, db: db, svc: svc, q: newQueue()}
-	h.u = New(test.NewTempApp(t), svc, Options{Dispatch: h.q.dispatch, TickEvery: time.Hour})
+	ops := notify.NewOps(db, notify.OpsOptions{Secrets: notify.NewSecrets(dir),
+		Requeued: svc.OutboxRequeued, Changed: svc.OutboxChanged})
+	h.u = New(test.NewTempApp(t), NewBackend(svc, ops), Options{Dispatch: h.q.dispatch, TickEvery: time.Hour})
 	h.u.win.Resize(fyne.NewSize(900, 620))
 	h.u.win.Show()
 	t.Cleanup(func() {

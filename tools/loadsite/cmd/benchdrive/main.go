@@ -43,7 +43,6 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"notifio/notify"
-	"notifio/poll"
 	"notifio/storage"
 	"notifio/tools/loadsite"
 )
@@ -111,7 +110,7 @@ func seed(dir string, bases []string, per int, iv time.Duration, smtpAddr string
 		p, _ := strconv.Atoi(port)
 		cfg := notify.Config{Host: host, Port: p, Security: notify.SecurityNone,
 			From: "notifio@example.org", To: []string{"me@example.org"}, Timeout: 10 * time.Second}
-		if _, err := poll.SaveEmailConfig(db, nil, cfg, ""); err != nil {
+		if _, err := notify.NewEmailSettings(db, nil).Save(cfg, ""); err != nil {
 			return n, err
 		}
 	}
