@@ -9,6 +9,10 @@
 # at minute 2 and at the end, and the CPU share from minute 2 on. Then it runs
 # the window again, started hidden in the tray (a private D-Bus session bus, so
 # the tray exists), for SOAK_HIDDEN_MINUTES (3) and prints its CPU share.
+# Last, what the window's figures are made of, SOAK_FLOOR_MINUTES (3) each:
+# the watcher alone (`notifio run`, the same searches, no window), and the
+# floor, tools/soak/fynefloor, a Fyne app with one label that does nothing,
+# shown and then hidden in the tray: what Fyne itself costs on this machine.
 # SOAK_OUT (build/soak) and SOAK_IP (127.0.9.1) let two soaks run side by side.
 #
 # SOAK_PPROF=127.0.0.1:PORT also saves heap profiles (minute 2 and the end) to
@@ -19,6 +23,7 @@ cd "$(dirname "$0")/../.."
 export LANG=${LANG:-en_US.UTF-8}
 MINUTES=${SOAK_MINUTES:-10}
 HIDDEN=${SOAK_HIDDEN_MINUTES:-3}
+FLOOR=${SOAK_FLOOR_MINUTES:-3}
 SEARCHES=${SOAK_SEARCHES:-20}
 BIN=${BIN:-build/notifio}
 OUT=${SOAK_OUT:-build/soak}
@@ -31,6 +36,7 @@ command -v xwininfo >/dev/null || { log "xwininfo is missing: apt-get install -y
 [ -x "$BIN" ] || { log "$BIN is missing: run make build first"; exit 1; }
 go build -o "$OUT/loadsite" ./tools/loadsite/cmd/loadsite
 go build -o "$OUT/benchdrive" ./tools/loadsite/cmd/benchdrive
+CGO_ENABLED=1 go build -o "$OUT/fynefloor" ./tools/soak/fynefloor
 
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; }
@@ -116,3 +122,44 @@ c1=$(cpu_ticks "$WIN_PID"); t1=$(date +%s); rssH=$(rss_mb "$WIN_PID")
 if DISPLAY="$disp" xwininfo -root -tree 2>/dev/null | grep -q '"Notifio".*[0-9]x[0-9]'; then shown="(a Notifio window exists on the display)"; else shown=""; fi
 kill -TERM "$WIN_PID"; wait "$WIN_PID" 2>/dev/null || true
 echo "CPU over $HIDDEN min, hidden in the tray: $(share $((c1 - c0)) $((t1 - t0)))% of a core, RSS $rssH MB $shown; goal: under 0.2%"
+
+# floor NAME [ARGS...]: the CPU share of fynefloor over FLOOR minutes.
+floor() {
+  local name=$1; shift
+  local d="$OUT/$name"
+  rm -rf "$d"; mkdir -p "$d/home/.config" "$d/run"; chmod 700 "$d/run"
+  env DISPLAY="$disp" HOME="$d/home" XDG_RUNTIME_DIR="$d/run" DBUS_SESSION_BUS_ADDRESS="unix:path=$bus" \
+    "$OUT/fynefloor" "$@" >"$d/floor.log" 2>&1 &
+  local pid=$!
+  PIDS+=($pid)
+  sleep 10
+  local c0 t0 c1 t1
+  c0=$(cpu_ticks "$pid"); t0=$(date +%s)
+  sleep $((60 * FLOOR))
+  c1=$(cpu_ticks "$pid"); t1=$(date +%s)
+  echo "$(share $((c1 - c0)) $((t1 - t0)))% of a core, RSS $(rss_mb "$pid") MB"
+  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+}
+# headless: the CPU share of `notifio run` on the same searches over FLOOR minutes.
+headless() {
+  local d="$OUT/headless"
+  rm -rf "$d"; mkdir -p "$d/data"
+  "$OUT/benchdrive" seed -data "$d/data" -urls "$OUT/site.addr" -per-site "$SEARCHES" -interval 2m >/dev/null
+  "$BIN" run --data "$d/data" >"$d/run.log" 2>&1 &
+  local pid=$!
+  PIDS+=($pid)
+  sleep 30 # the baselines
+  local c0 t0 c1 t1
+  c0=$(cpu_ticks "$pid"); t0=$(date +%s)
+  sleep $((60 * FLOOR))
+  c1=$(cpu_ticks "$pid"); t1=$(date +%s)
+  echo "$(share $((c1 - c0)) $((t1 - t0)))% of a core, RSS $(rss_mb "$pid") MB"
+  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+}
+if [ "$FLOOR" -gt 0 ]; then
+  log "the watcher alone, $FLOOR min"
+  echo "The watcher alone (notifio run, the same $SEARCHES searches, no window) over $FLOOR min: $(headless)"
+  log "the Fyne floor: an app with one label, $FLOOR min shown, $FLOOR min hidden"
+  echo "Fyne floor (tools/soak/fynefloor, one label, nothing happens) over $FLOOR min, shown: $(floor floor-shown)"
+  echo "Fyne floor over $FLOOR min, hidden in the tray: $(floor floor-hidden -hidden)"
+fi
