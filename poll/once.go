@@ -83,7 +83,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 				}
 				now := s.clock.Now()
 				s.mu.Lock()
-				sr, prevHash, structure := r.s, r.bodyHash, r.structure
+				sr := r.s
 				s.mu.Unlock()
 				d := s.reg.Admit(site, sr.ID, now)
 				if d.Verdict == hostbackoff.Wait {
@@ -92,10 +92,8 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					mu.Unlock()
 					continue
 				}
-				j := job{searchID: sr.ID, site: site, url: sr.URL, cookie: s.cookieFor(sr), browser: sr.Browser,
-					sel: toExtractSelectors(sr.Selectors), probe: d.Verdict == hostbackoff.Probe, start: now,
-					prevHash: prevHash, structure: structure}
 				s.mu.Lock()
+				j := jobFor(r, d.Verdict == hostbackoff.Probe, now)
 				r.checking = true
 				r.probing = j.probe
 				s.site(site).inFlight = true

@@ -13,7 +13,6 @@ import (
 	"notifio/poll/browser"
 	"notifio/poll/classify"
 	"notifio/poll/fetch"
-	"notifio/storage"
 )
 
 // Renderer reads pages in a real browser: *browser.Browser.
@@ -68,10 +67,14 @@ func (s *Service) closeBrowser() {
 // browser a render, returned as the same Response so that classification,
 // extraction and the site's backoff treat both alike (one request each).
 func (s *Service) get(ctx context.Context, j job) (*fetch.Response, error) {
-	if !j.browser {
-		return s.fetcher.Fetch(ctx, fetch.Request{URL: j.url, Cookie: j.cookie})
+	cookie := j.cookie
+	if cookie == "" {
+		cookie = s.cookie(j.cookieRef)
 	}
-	p, err := s.browser().Render(ctx, browser.Request{URL: j.url, Cookie: j.cookie})
+	if !j.browser {
+		return s.fetcher.Fetch(ctx, fetch.Request{URL: j.url, Cookie: cookie})
+	}
+	p, err := s.browser().Render(ctx, browser.Request{URL: j.url, Cookie: cookie})
 	if err != nil {
 		return nil, renderFailure(j.url, err)
 	}
@@ -130,13 +133,15 @@ func (s *Service) rememberBrowser(site string, on bool) {
 	}
 }
 
-// cookieFor is the Cookie header the user pasted for a search's site.
-func (s *Service) cookieFor(sr storage.Search) string {
-	if sr.CookieRef == "" {
+// cookie is the Cookie header the user pasted for a search's site, kept in the
+// setting ref ("" when none). Read when the poll starts, not when it is
+// planned: plan runs under the Service's lock and reads no storage.
+func (s *Service) cookie(ref string) string {
+	if ref == "" || s.db == nil {
 		return ""
 	}
 	var c string
-	if ok, err := s.db.GetSetting(sr.CookieRef, &c); err != nil || !ok {
+	if ok, err := s.db.GetSetting(ref, &c); err != nil || !ok {
 		return ""
 	}
 	return c

@@ -61,34 +61,23 @@ type Service struct {
 	fetcher *fetch.Fetcher
 	ownFet  bool
 	log     *slog.Logger
-	reg     *hostbackoff.Registry
 
 	wake chan struct{}
 
-	mu       sync.Mutex
-	searches map[string]*searchRun
-	sites    map[string]*siteRun
-	subs     map[int]func(Snapshot)
-	nextSub  int
-	offline  offlineState
-	running  bool
+	mu sync.Mutex
+	// schedule (schedule.go): the searches, the sites, what is due when.
+	schedule
+	subs    map[int]func(Snapshot)
+	nextSub int
+	running bool
 
 	restored bool // restoreLast ran
 	closed   bool // Close ran
 
-	lastPub     time.Time   // real time of the last publish
-	pubTimer    *time.Timer // a coalesced publish pending (publishSoon)
-	lastStagger time.Time   // when restagger last ran (service clock)
-
-	// bySite indexes searches by site for plan, with the sites sorted; nil
-	// after searches were added, changed or removed (rebuilt by plan).
-	bySite    map[string][]*searchRun
-	siteNames []string
+	lastPub  time.Time   // real time of the last publish
+	pubTimer *time.Timer // a coalesced publish pending (publishSoon)
 
 	savedPrints map[string]pagePrint // as last read or written (prints.go)
-
-	freed    []string // sites whose poll finished since the loop last planned
-	fullPlan bool     // Wake: plan every site
 
 	outboxSnap OutboxSnapshot
 	outboxAt   time.Time
@@ -169,17 +158,19 @@ type offlineState struct {
 // state so that a restart never forgets a wait.
 func New(db *storage.DB, opts Options) (*Service, error) {
 	s := &Service{
-		db:       db,
-		opts:     opts,
-		clock:    opts.Clock,
-		random:   opts.Random,
-		fetcher:  opts.Fetcher,
-		log:      opts.Logger,
-		reg:      hostbackoff.NewRegistry(),
-		wake:     make(chan struct{}, 1),
-		searches: map[string]*searchRun{},
-		sites:    map[string]*siteRun{},
-		subs:     map[int]func(Snapshot){},
+		db:      db,
+		opts:    opts,
+		clock:   opts.Clock,
+		random:  opts.Random,
+		fetcher: opts.Fetcher,
+		log:     opts.Logger,
+		wake:    make(chan struct{}, 1),
+		schedule: schedule{
+			searches: map[string]*searchRun{},
+			sites:    map[string]*siteRun{},
+			reg:      hostbackoff.NewRegistry(),
+		},
+		subs: map[int]func(Snapshot){},
 	}
 	if s.clock == nil {
 		s.clock = RealClock{}
@@ -197,6 +188,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 	if s.opts.SiteGap <= 0 {
 		s.opts.SiteGap = DefaultSiteGap
 	}
+	s.schedule.gap, s.schedule.jitter = s.opts.SiteGap, s.jittered
 	if s.opts.RequestTimeout <= 0 {
 		s.opts.RequestTimeout = 30 * time.Second
 	}
@@ -301,15 +293,6 @@ func intervalOf(sr storage.Search) time.Duration {
 // jittered returns d ± 10%.
 func (s *Service) jittered(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * (0.9 + 0.2*s.random()))
-}
-
-func (s *Service) site(name string) *siteRun {
-	sr, ok := s.sites[name]
-	if !ok {
-		sr = &siteRun{}
-		s.sites[name] = sr
-	}
-	return sr
 }
 
 func toExtractSelectors(sel storage.Selectors) extract.Selectors {
