@@ -47,27 +47,27 @@ func (s *Service) execute(ctx context.Context, j job) result {
 	defer cancel()
 	start := s.clock.Now()
 	resp, err := s.get(ctx, j)
-	res := result{resp: resp, err: err}
-	res.elapsed = s.clock.Now().Sub(start)
-	if resp != nil && resp.Elapsed > 0 {
-		res.elapsed = resp.Elapsed
+	elapsed := s.clock.Now().Sub(start)
+	canceled := err != nil && ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled)
+	res := analyze(j, resp, err, start)
+	res.canceled = canceled
+	if res.elapsed == 0 {
+		res.elapsed = elapsed
 	}
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
-			res.canceled = true
-		}
-		if fetch.IsNetworkUnreachable(err) {
-			res.offline = true
-		}
-	}
+	return res
+}
+
+// analyze is the pipeline after the fetch, a function of the job and what the
+// fetch returned: the page is classified and its listings extracted, from one
+// parse — or, when it is byte-identical to the last committed page, not
+// parsed at all.
+func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
+	res := result{resp: resp, err: err, offline: err != nil && fetch.IsNetworkUnreachable(err)}
 	in := classify.Input{Err: err, Now: start}
 	if resp != nil {
-		in.Status = resp.Status
-		in.Header = resp.Header
-		in.Body = resp.Body
-		in.RequestURL = resp.RequestURL
-		in.FinalURL = resp.FinalURL
-		in.Redirect = resp.Redirect
+		res.elapsed = resp.Elapsed
+		in.Status, in.Header, in.Body = resp.Status, resp.Header, resp.Body
+		in.RequestURL, in.FinalURL, in.Redirect = resp.RequestURL, resp.FinalURL, resp.Redirect
 		if err == nil && resp.Status == 200 && len(resp.Body) > 0 {
 			res.bodyHash = extract.Fingerprint(resp.Body, j.url, j.sel)
 			if res.bodyHash == j.prevHash {
@@ -84,17 +84,7 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		if err == nil && len(resp.Body) > 0 {
 			analyzing <- struct{}{} // bounds parse trees in memory at once
 			defer func() { <-analyzing }()
-			page := resp.FinalURL
-			if page == nil {
-				page = resp.RequestURL
-			}
-			// One parse, shared by extraction and the classifier.
-			in.Doc = extract.Parse(resp.Body)
-			res.ext, res.extErr = extract.ExtractTree(in.Doc, page, j.sel, extract.Options{Structure: j.structure})
-			in.Listings = len(res.ext.Listings)
-			in.NoResultsMarker = res.ext.NoResults
-			in.ResultsContainer = res.ext.Container
-			res.title = extract.PageTitle(in.Doc)
+			extractPage(j, resp, &in, &res)
 		}
 	}
 	res.outcome = classify.Classify(in)
@@ -102,6 +92,20 @@ func (s *Service) execute(ctx context.Context, j job) result {
 		res.outcome.Detail = res.extErr.Error()
 	}
 	return res
+}
+
+// extractPage parses the page once, for extraction and the classifier.
+func extractPage(j job, resp *fetch.Response, in *classify.Input, res *result) {
+	page := resp.FinalURL
+	if page == nil {
+		page = resp.RequestURL
+	}
+	in.Doc = extract.Parse(resp.Body)
+	res.ext, res.extErr = extract.ExtractTree(in.Doc, page, j.sel, extract.Options{Structure: j.structure})
+	in.Listings = len(res.ext.Listings)
+	in.NoResultsMarker = res.ext.NoResults
+	in.ResultsContainer = res.ext.Container
+	res.title = extract.PageTitle(in.Doc)
 }
 
 // analyzing bounds how many pages are parsed at once: a parse tree is about ten

@@ -18,6 +18,7 @@ import (
 
 	"notifio/poll/classify"
 	"notifio/poll/extract"
+	"notifio/poll/fetch"
 	"notifio/storage"
 	"notifio/tools/loadsite"
 )
@@ -74,15 +75,11 @@ func pipePages(b *testing.B) []pipePage {
 	return out
 }
 
-// analyze mirrors execute after the fetch: extraction, the page title, classify.
-func analyze(body []byte, u *url.URL) classify.Outcome {
-	in := classify.Input{Status: 200, Header: http.Header{"Content-Type": {"text/html; charset=utf-8"}},
-		Body: body, RequestURL: u, FinalURL: u, Now: time.Unix(1e9, 0)}
-	in.Doc = extract.Parse(body)
-	ext, _ := extract.ExtractTree(in.Doc, u, extract.Selectors{}, extract.Options{})
-	in.Listings, in.NoResultsMarker, in.ResultsContainer = len(ext.Listings), ext.NoResults, ext.Container
-	_ = extract.PageTitle(in.Doc)
-	return classify.Classify(in)
+// analyzeBody runs the pipeline after the fetch (analyze) on a page served 200.
+func analyzeBody(body []byte, u *url.URL) classify.Outcome {
+	resp := &fetch.Response{Status: 200, Header: http.Header{"Content-Type": {"text/html; charset=utf-8"}},
+		Body: body, RequestURL: u, FinalURL: u}
+	return analyze(job{url: u.String()}, resp, nil, time.Unix(1e9, 0)).outcome
 }
 
 // BenchmarkPipeline is what execute does with a fetched page.
@@ -92,7 +89,7 @@ func BenchmarkPipeline(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(pg.body)))
 			for b.Loop() {
-				analyze(pg.body, pg.url)
+				analyzeBody(pg.body, pg.url)
 			}
 		})
 	}
