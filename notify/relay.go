@@ -279,108 +279,150 @@ func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 		r.mu.Unlock()
 	}()
 
-	cfg, password, err := r.cfgFn()
-	if err != nil {
-		return 0, true, fmt.Errorf("email settings: %w", err)
-	}
-	if !cfg.Configured() {
-		return 0, true, ErrNotConfigured
-	}
-	sender, err := NewSender(cfg, password)
+	p, err := r.startPass()
 	if err != nil {
 		return 0, true, err
 	}
-	key := settingsKey(cfg, password)
-	if b := r.blockedFor(key); b != nil {
-		return 0, true, fmt.Errorf("not contacting the server until the email settings change: %w", b)
-	}
-
-	var sess *Session
-	defer func() {
-		if sess != nil {
-			_ = sess.Close()
-		}
-	}()
+	defer p.close()
 	seen := make(map[uint64]bool)
 	for {
 		if err := ctx.Err(); err != nil {
-			return sent, false, err
+			return p.sent, false, err
 		}
 		items, err := r.fresh(seen)
 		if err != nil {
-			return sent, sent == 0, err
+			return p.sent, p.sent == 0, err
 		}
 		if len(items) == 0 {
-			return sent, false, nil
+			return p.sent, false, nil
 		}
 		tried = true
-		for i, item := range items {
-			if err := ctx.Err(); err != nil {
-				return sent, false, err // untouched items stay due
-			}
-			if done, err := r.recordEarlierDelivery(item); done || err != nil {
-				if err != nil {
-					return sent, true, err
-				}
-				continue
-			}
-			msg, err := ComposeDigest(item, cfg)
-			if err != nil {
-				if err := r.needsAttention(item, fmt.Errorf("building the digest: %w", err),
-					"This digest could not be built; the search's listings are still in Notifio"); err != nil {
-					return sent, true, err
-				}
-				continue
-			}
-			if sess == nil {
-				sess, err = sender.Dial(ctx)
-				if err != nil {
-					sess = nil
-					if ctx.Err() != nil {
-						return sent, false, ctx.Err()
-					}
-					// Nothing can be sent on this pass: every due item shares the
-					// failure (one connection attempt, one AUTH, per pass).
-					if temp, _ := Classify(err); !temp {
-						r.block(key, err)
-					}
-					if serr := r.failAll(items[i:], seen, err); serr != nil {
-						return sent, true, serr
-					}
-					return sent, false, err
-				}
-			}
-			err = sess.Send(msg)
-			if err == nil {
-				sent++
-				if err := r.outbox.MarkSent(item.ID, r.now()); err != nil {
-					// Delivered but not recorded. Remember it, so that this
-					// process does not send it again while storage is in
-					// trouble (after a restart it would go again, with the same
-					// Message-ID), and stop: storage needs to recover first.
-					r.rememberDelivery(item.ID)
-					r.log.Error("email sent but not recorded as sent", "item", item.ID, "err", err)
-					return sent, true, fmt.Errorf("recording item %d as sent: %w", item.ID, err)
-				}
-				r.log.Info("email sent", "item", item.ID, "search", item.SearchName,
-					"listings", len(item.Listings), "message_id", messageID(item))
-				continue
-			}
-			if ctx.Err() != nil {
-				return sent, false, ctx.Err()
-			}
-			if connectionLost(err) {
-				// The connection is gone: this item and the rest wait together.
-				if serr := r.failAll(items[i:], seen, err); serr != nil {
-					return sent, true, serr
-				}
-				return sent, false, err
-			}
-			if serr := r.fail(item, err); serr != nil {
-				return sent, true, serr
+		for i := range items {
+			if goOn, stalled, err := p.deliver(ctx, items[i:], seen); !goOn {
+				return p.sent, stalled, err
 			}
 		}
 	}
+}
+
+// relayPass is one pass's settings, its connection (dialled when the first
+// message is ready) and what it has sent.
+type relayPass struct {
+	r      *Relay
+	cfg    Config
+	sender *Sender
+	key    [32]byte
+	sess   *Session
+	sent   int
+}
+
+// startPass reads the settings; an error means nothing can be sent now.
+func (r *Relay) startPass() (*relayPass, error) {
+	cfg, password, err := r.cfgFn()
+	if err != nil {
+		return nil, fmt.Errorf("email settings: %w", err)
+	}
+	if !cfg.Configured() {
+		return nil, ErrNotConfigured
+	}
+	sender, err := NewSender(cfg, password)
+	if err != nil {
+		return nil, err
+	}
+	key := settingsKey(cfg, password)
+	if b := r.blockedFor(key); b != nil {
+		return nil, fmt.Errorf("not contacting the server until the email settings change: %w", b)
+	}
+	return &relayPass{r: r, cfg: cfg, sender: sender, key: key}, nil
+}
+
+func (p *relayPass) close() {
+	if p.sess != nil {
+		_ = p.sess.Close()
+	}
+}
+
+// deliver sends rest[0], the next due item, on the pass's connection. goOn is
+// false when the pass must stop, with stalled and err as pass returns them;
+// rest is the items not yet handled, which share a failure of the connection.
+func (p *relayPass) deliver(ctx context.Context, rest []storage.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
+	r, item := p.r, rest[0]
+	if err := ctx.Err(); err != nil {
+		return false, false, err // untouched items stay due
+	}
+	if done, err := r.recordEarlierDelivery(item); done || err != nil {
+		return err == nil, err != nil, err
+	}
+	msg, err := ComposeDigest(item, p.cfg)
+	if err != nil {
+		if err := r.needsAttention(item, fmt.Errorf("building the digest: %w", err),
+			"This digest could not be built; the search's listings are still in Notifio"); err != nil {
+			return false, true, err
+		}
+		return true, false, nil
+	}
+	if p.sess == nil {
+		if goOn, stalled, err := p.dial(ctx, rest, seen); !goOn {
+			return false, stalled, err
+		}
+	}
+	err = p.sess.Send(msg)
+	if err == nil {
+		return p.recordSent(item)
+	}
+	if ctx.Err() != nil {
+		return false, false, ctx.Err()
+	}
+	if connectionLost(err) {
+		// The connection is gone: this item and the rest wait together.
+		if serr := r.failAll(rest, seen, err); serr != nil {
+			return false, true, serr
+		}
+		return false, false, err
+	}
+	if serr := r.fail(item, err); serr != nil {
+		return false, true, serr
+	}
+	return true, false, nil
+}
+
+// dial opens the pass's connection. When it cannot, nothing can be sent on
+// this pass: every due item shares the failure (one connection attempt, one
+// AUTH, per pass).
+func (p *relayPass) dial(ctx context.Context, rest []storage.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
+	sess, err := p.sender.Dial(ctx)
+	if err == nil {
+		p.sess = sess
+		return true, false, nil
+	}
+	if ctx.Err() != nil {
+		return false, false, ctx.Err()
+	}
+	if temp, _ := Classify(err); !temp {
+		p.r.block(p.key, err)
+	}
+	if serr := p.r.failAll(rest, seen, err); serr != nil {
+		return false, true, serr
+	}
+	return false, false, err
+}
+
+// recordSent marks an accepted item sent.
+func (p *relayPass) recordSent(item storage.OutboxItem) (goOn, stalled bool, err error) {
+	r := p.r
+	p.sent++
+	if err := r.outbox.MarkSent(item.ID, r.now()); err != nil {
+		// Delivered but not recorded. Remember it, so that this process does
+		// not send it again while storage is in trouble (after a restart it
+		// would go again, with the same Message-ID), and stop: storage needs
+		// to recover first.
+		r.rememberDelivery(item.ID)
+		r.log.Error("email sent but not recorded as sent", "item", item.ID, "err", err)
+		return false, true, fmt.Errorf("recording item %d as sent: %w", item.ID, err)
+	}
+	r.log.Info("email sent", "item", item.ID, "search", item.SearchName,
+		"listings", len(item.Listings), "message_id", messageID(item))
+	return true, false, nil
 }
 
 // rememberDelivery notes an item the server accepted but storage did not record.
