@@ -152,77 +152,88 @@ func (c Config) Configured() bool {
 // Validate checks the settings and returns every problem found (joined), each a
 // *FieldError in words a user can act on, or nil.
 func (c Config) Validate() error {
-	var errs []error
-	add := func(field, format string, args ...any) {
-		errs = append(errs, &FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
+	var p problems
+	c.checkServer(&p)
+	c.checkSecurity(&p)
+	c.checkAddresses(&p)
+	if c.PinnedCertSHA256 != "" {
+		if _, err := parseFingerprint(c.PinnedCertSHA256); err != nil {
+			p.add("pinned_cert_sha256", "The pinned certificate fingerprint must be a SHA-256 fingerprint: 64 hex digits (colons allowed).")
+		}
 	}
+	if c.Timeout < 0 {
+		p.add("timeout", "The timeout must not be negative.")
+	}
+	return errors.Join(p...)
+}
 
+// problems collects what Validate found, one *FieldError each.
+type problems []error
+
+func (p *problems) add(field, format string, args ...any) {
+	*p = append(*p, &FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
+}
+
+// checkServer checks the server's name and port.
+func (c Config) checkServer(p *problems) {
 	host := normalizeHost(c.Host)
 	switch {
 	case host == "":
-		add("host", "Enter the SMTP server, e.g. smtp.gmail.com.")
+		p.add("host", "Enter the SMTP server, e.g. smtp.gmail.com.")
 	case strings.Contains(host, "://") || strings.ContainsAny(host, "/ @") || strings.ContainsFunc(host, unicode.IsControl):
-		add("host", "The SMTP server must be a host name like smtp.example.com, without \"smtp://\", a path or spaces.")
+		p.add("host", "The SMTP server must be a host name like smtp.example.com, without \"smtp://\", a path or spaces.")
 	case net.ParseIP(strings.Trim(host, "[]")) == nil && !validHostname(host):
-		add("host", "%q is not a valid server name.", sanitizeLine(c.Host, 80))
+		p.add("host", "%q is not a valid server name.", sanitizeLine(c.Host, 80))
 	}
-
 	switch {
 	case c.Port == 0:
-		add("port", "Enter the port: 587 for STARTTLS or 465 for TLS.")
+		p.add("port", "Enter the port: 587 for STARTTLS or 465 for TLS.")
 	case c.Port < 1 || c.Port > 65535:
-		add("port", "The port must be between 1 and 65535 (usually 587 or 465).")
+		p.add("port", "The port must be between 1 and 65535 (usually 587 or 465).")
 	}
+}
 
+// checkSecurity checks the security against the port and the server.
+func (c Config) checkSecurity(p *problems) {
 	switch c.Security {
 	case SecurityStartTLS:
 		if c.Port == 465 {
-			add("security", "Port 465 uses TLS, 587 uses STARTTLS: choose security \"tls\" for port 465.")
+			p.add("security", "Port 465 uses TLS, 587 uses STARTTLS: choose security \"tls\" for port 465.")
 		}
 	case SecurityTLS:
 		if c.Port == 587 || c.Port == 25 {
-			add("security", "Port 465 uses TLS, 587 uses STARTTLS: choose security \"starttls\" for port %d.", c.Port)
+			p.add("security", "Port 465 uses TLS, 587 uses STARTTLS: choose security \"starttls\" for port %d.", c.Port)
 		}
 	case SecurityNone:
-		if host != "" && !IsLoopbackHost(host) {
-			add("security", "Security \"none\" would send your mail unencrypted over the network; it is only "+
+		if host := normalizeHost(c.Host); host != "" && !IsLoopbackHost(host) {
+			p.add("security", "Security \"none\" would send your mail unencrypted over the network; it is only "+
 				"allowed for a server on this computer (localhost). Choose \"starttls\" (port 587) or \"tls\" (port 465).")
 		}
 	case "":
-		add("security", "Choose the security: \"starttls\" (port 587) or \"tls\" (port 465).")
+		p.add("security", "Choose the security: \"starttls\" (port 587) or \"tls\" (port 465).")
 	default:
-		add("security", "Unknown security %q: choose \"starttls\", \"tls\" or \"none\".", sanitizeLine(string(c.Security), 20))
+		p.add("security", "Unknown security %q: choose \"starttls\", \"tls\" or \"none\".", sanitizeLine(string(c.Security), 20))
 	}
+}
 
+// checkAddresses checks the username, the sender and the recipients.
+func (c Config) checkAddresses(p *problems) {
 	if strings.ContainsFunc(c.Username, unicode.IsControl) {
-		add("username", "The username must not contain line breaks or control characters.")
+		p.add("username", "The username must not contain line breaks or control characters.")
 	}
-
 	if strings.TrimSpace(c.From) == "" {
-		add("from", "Enter the sender address (From), usually your own email address.")
+		p.add("from", "Enter the sender address (From), usually your own email address.")
 	} else if _, err := parseAddress(c.From); err != nil {
-		add("from", "The sender address %q is not a valid email address.", sanitizeLine(c.From, 80))
+		p.add("from", "The sender address %q is not a valid email address.", sanitizeLine(c.From, 80))
 	}
-
 	if len(c.To) == 0 {
-		add("to", "Enter at least one recipient address (To).")
+		p.add("to", "Enter at least one recipient address (To).")
 	}
 	for _, to := range c.To {
 		if _, err := parseAddress(to); err != nil {
-			add("to", "The recipient address %q is not a valid email address.", sanitizeLine(to, 80))
+			p.add("to", "The recipient address %q is not a valid email address.", sanitizeLine(to, 80))
 		}
 	}
-
-	if c.PinnedCertSHA256 != "" {
-		if _, err := parseFingerprint(c.PinnedCertSHA256); err != nil {
-			add("pinned_cert_sha256", "The pinned certificate fingerprint must be a SHA-256 fingerprint: 64 hex digits (colons allowed).")
-		}
-	}
-
-	if c.Timeout < 0 {
-		add("timeout", "The timeout must not be negative.")
-	}
-	return errors.Join(errs...)
 }
 
 // timeout is the effective per-step timeout.
