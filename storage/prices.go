@@ -42,29 +42,16 @@ func (p *pollTx) again(l Listing, held bool) error {
 	}
 	change := priceChange(rec, l)
 	if change != "" {
-		rec.OldPrice = rec.Price
-		if len(rec.Prices) == 0 && rec.PriceValue > 0 {
-			rec.Prices = []PricePoint{{At: rec.FirstSeen, Price: rec.Price, Value: rec.PriceValue}}
-		}
-		rec.Prices = append(rec.Prices, PricePoint{At: p.now, Price: l.Price, Value: l.PriceValue})
-		rec.Price, rec.PriceValue, rec.Currency = l.Price, l.PriceValue, orKeep(l.Currency, rec.Currency)
+		rec.newPrice(l, p.now)
 	}
 	rec.Held, rec.Marks = l.Held, l.Marks // as the filters see it now
 	announce := l.Held == "" && (change == ChangePriceDrop && !p.s.Filters.NoPriceDrops ||
 		change == ChangePriceRise && p.s.Filters.PriceRises)
-	if held {
-		if !announce || !p.s.Baselined {
-			return putJSON(p.held, id, rec)
-		}
-		// Its price fell under the user's limit: it is delivered now, as a drop.
-		if err := p.held.Delete(id); err != nil {
-			return err
-		}
-		if err := p.putOrdered(rec); err != nil {
-			return err
-		}
-	} else if err := putJSON(p.order, where, rec); err != nil {
+	if err := p.putBack(rec, where, held, announce); err != nil {
 		return err
+	}
+	if held && (!announce || !p.s.Baselined) {
+		return nil // still held back: the window offers it when a filter is loosened
 	}
 	switch {
 	case !p.s.Baselined:
@@ -76,6 +63,33 @@ func (p *pollTx) again(l Listing, held bool) error {
 		p.fresh = append(p.fresh, rec)
 	}
 	return nil
+}
+
+// newPrice records the price l shows now in the listing's history.
+func (rec *Listing) newPrice(l Listing, now time.Time) {
+	rec.OldPrice = rec.Price
+	if len(rec.Prices) == 0 && rec.PriceValue > 0 {
+		rec.Prices = []PricePoint{{At: rec.FirstSeen, Price: rec.Price, Value: rec.PriceValue}}
+	}
+	rec.Prices = append(rec.Prices, PricePoint{At: now, Price: l.Price, Value: l.PriceValue})
+	rec.Price, rec.PriceValue, rec.Currency = l.Price, l.PriceValue, orKeep(l.Currency, rec.Currency)
+}
+
+// putBack writes the listing's record back where it is kept (where: its key
+// there, as record returned it). A held-back listing whose price fell under
+// the user's limit (announce, after the baseline) is delivered now, as a drop:
+// it moves from the held ones to the search's listings.
+func (p *pollTx) putBack(rec Listing, where []byte, held, announce bool) error {
+	if !held {
+		return putJSON(p.order, where, rec)
+	}
+	if !announce || !p.s.Baselined {
+		return putJSON(p.held, where, rec)
+	}
+	if err := p.held.Delete(where); err != nil {
+		return err
+	}
+	return p.putOrdered(rec)
 }
 
 // record reads the stored listing and, for a delivered one, its order key.
