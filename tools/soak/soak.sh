@@ -123,6 +123,17 @@ if DISPLAY="$disp" xwininfo -root -tree 2>/dev/null | grep -q '"Notifio".*[0-9]x
 kill -TERM "$WIN_PID"; wait "$WIN_PID" 2>/dev/null || true
 echo "CPU over $HIDDEN min, hidden in the tray: $(share $((c1 - c0)) $((t1 - t0)))% of a core, RSS $rssH MB $shown; goal: under 0.2%"
 
+# measure_and_stop PID SETTLE: after SETTLE seconds, the process's CPU share
+# over FLOOR minutes and its RSS; then it is stopped.
+measure_and_stop() {
+  local pid=$1 c0 t0 c1 t1
+  sleep "$2"
+  c0=$(cpu_ticks "$pid"); t0=$(date +%s)
+  sleep $((60 * FLOOR))
+  c1=$(cpu_ticks "$pid"); t1=$(date +%s)
+  echo "$(share $((c1 - c0)) $((t1 - t0)))% of a core, RSS $(rss_mb "$pid") MB"
+  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+}
 # floor NAME [ARGS...]: the CPU share of fynefloor over FLOOR minutes.
 floor() {
   local name=$1; shift
@@ -130,15 +141,7 @@ floor() {
   rm -rf "$d"; mkdir -p "$d/home/.config" "$d/run"; chmod 700 "$d/run"
   env DISPLAY="$disp" HOME="$d/home" XDG_RUNTIME_DIR="$d/run" DBUS_SESSION_BUS_ADDRESS="unix:path=$bus" \
     "$OUT/fynefloor" "$@" >"$d/floor.log" 2>&1 &
-  local pid=$!
-  PIDS+=($pid)
-  sleep 10
-  local c0 t0 c1 t1
-  c0=$(cpu_ticks "$pid"); t0=$(date +%s)
-  sleep $((60 * FLOOR))
-  c1=$(cpu_ticks "$pid"); t1=$(date +%s)
-  echo "$(share $((c1 - c0)) $((t1 - t0)))% of a core, RSS $(rss_mb "$pid") MB"
-  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+  measure_and_stop $! 10
 }
 # headless: the CPU share of `notifio run` on the same searches over FLOOR minutes.
 headless() {
@@ -146,15 +149,7 @@ headless() {
   rm -rf "$d"; mkdir -p "$d/data"
   "$OUT/benchdrive" seed -data "$d/data" -urls "$OUT/site.addr" -per-site "$SEARCHES" -interval 2m >/dev/null
   "$BIN" run --data "$d/data" >"$d/run.log" 2>&1 &
-  local pid=$!
-  PIDS+=($pid)
-  sleep 30 # the baselines
-  local c0 t0 c1 t1
-  c0=$(cpu_ticks "$pid"); t0=$(date +%s)
-  sleep $((60 * FLOOR))
-  c1=$(cpu_ticks "$pid"); t1=$(date +%s)
-  echo "$(share $((c1 - c0)) $((t1 - t0)))% of a core, RSS $(rss_mb "$pid") MB"
-  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+  measure_and_stop $! 30 # 30 s: the baselines
 }
 if [ "$FLOOR" -gt 0 ]; then
   log "the watcher alone, $FLOOR min"
