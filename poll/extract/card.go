@@ -39,7 +39,7 @@ func readCard(c card, base *url.URL, fs fieldSel) Listing {
 		l.Price = firstNonEmpty(findPrice(l.Price), l.Price)
 	}
 	l.PriceValue, l.Currency = priceValue(l.Price)
-	l.Location = pick(s, fs.Location, func() string { return cardLocation(c.lines, f, nm) })
+	l.Location = pick(s, fs.Location, func() string { return cardLocation(c.lines, f, nm, l.Title) })
 	if _, after, ok := strings.Cut(l.Location, fs.LocationAfter); ok && fs.LocationAfter != "" {
 		l.Location = after
 	}
@@ -375,9 +375,9 @@ var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|pro m|per m|mtl\.
 func perUnit(line string) bool { return rePerUnit.MatchString(line) }
 
 // cardLocation: an element named as the address or place, a labelled address,
-// else a postcode line; a trailing distance ("(0.6 km)") is dropped.
-func cardLocation(ls []string, f facts, nm []named) string {
-	var named string
+// else an address line, else a line that names a place; a trailing distance
+// ("(0.6 km)") is dropped.
+func cardLocation(ls []string, f facts, nm []named, title string) string {
 	for _, e := range nm {
 		if !placeHint.in(e.words) {
 			continue
@@ -386,23 +386,25 @@ func cardLocation(ls []string, f facts, nm []named) string {
 		if t == "" && e.node.Parent != nil {
 			t = text(e.node.Parent) // an icon: the place is written beside it
 		}
-		if t != "" && len(t) < 120 {
-			named = t
-			break
+		// A place has letters: a map marker's number or a counter is none.
+		if len(t) < 120 && letters(t) >= 2 {
+			return t
 		}
 	}
-	if named == "" {
-		named = f.get(placeLabels)
+	if v := f.get(placeLabels); v != "" {
+		return v
 	}
-	if named == "" {
-		for _, ln := range ls {
-			if rePostcode.MatchString(ln) && len(ln) < 80 {
-				named = ln
-				break
-			}
+	for _, ln := range ls {
+		if reAddress.MatchString(ln) && len(ln) < 80 {
+			return ln
 		}
 	}
-	return named
+	for _, ln := range ls {
+		if p := placeLine(ln); p != "" && ln != title {
+			return p
+		}
+	}
+	return ""
 }
 
 // cardSize: a labelled living area, else the first area shown.
@@ -432,7 +434,7 @@ func factLines(ls []string, title string) []string {
 	var short, long []string
 	for _, ln := range ls {
 		switch {
-		case ln == title || strings.Contains(title, ln):
+		case ln == title || strings.Contains(title, ln) && !wholeFact(ln):
 		case len(ln) <= 30:
 			short = append(short, ln)
 		default:
@@ -440,6 +442,13 @@ func factLines(ls []string, title string) []string {
 		}
 	}
 	return append(short, long...)
+}
+
+// wholeFact: the line is a size or a room count and nothing else — a fact of
+// the card even where the title mentions it too ("2 Zi." beside
+// "Altbau 2 Zi. mit Balkon").
+func wholeFact(ln string) bool {
+	return findSize(ln) == ln || findRooms(ln) == ln
 }
 
 // cardRooms: a labelled room count, else the first room count shown.
