@@ -435,13 +435,28 @@ func factLines(ls []string, title string) []string {
 	for _, ln := range ls {
 		switch {
 		case ln == title || strings.Contains(title, ln) && !wholeFact(ln):
-		case len(ln) <= 30:
+		case len(ln) <= 30 || factList(ln):
 			short = append(short, ln)
 		default:
 			long = append(long, ln)
 		}
 	}
 	return append(short, long...)
+}
+
+// reFactSep separates the parts of a line of facts ("50 m² · 2 Zi. · Balkon").
+var reFactSep = regexp.MustCompile(`\s+[·•|]\s+`)
+
+// factList: a line of short parts between separators lists facts; it is no
+// sentence of a description.
+func factList(ln string) bool {
+	parts := reFactSep.Split(ln, -1)
+	for _, p := range parts {
+		if len(p) > 30 {
+			return false
+		}
+	}
+	return len(parts) > 1
 }
 
 // wholeFact: the line is a size or a room count and nothing else — a fact of

@@ -167,13 +167,15 @@ func TestRulePlaces(t *testing.T) {
 
 // Rule 12: a size keeps the label word written after it; a fact shown on its
 // own counts even when the title mentions it; an aria-label that words a fact
-// is read when the text glues label and value; a room count keeps its word.
+// is read when the text glues label and value; a room count keeps its word;
+// a line of facts ("50 m² · 2,5 Zi.") beats a description's figures.
 func TestRuleSizesAndRooms(t *testing.T) {
 	r := readRule(t, "facts", "https://www.hannover-wohnen.de/suche", Options{})
 	checkListings(t, r, []want{
 		{id: "4201", size: "68 m² Wohnfläche", rooms: "3 Zimmer"},
 		{id: "4202", size: "95 m²", rooms: "4"},
 		{id: "4203", size: "54 m²", rooms: "2,5-Zimmer-Wohnung"},
+		{id: "4204", size: "50 m²", rooms: "2,5 Zi."},
 	})
 }
 
