@@ -374,39 +374,6 @@ var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|pro m|per m|mtl\.
 
 func perUnit(line string) bool { return rePerUnit.MatchString(line) }
 
-// cardLocation: an element named as the address or place, a labelled address,
-// else an address line, else a line that names a place; a trailing distance
-// ("(0.6 km)") is dropped.
-func cardLocation(ls []string, f facts, nm []named, title string) string {
-	for _, e := range nm {
-		if !placeHint.in(e.words) {
-			continue
-		}
-		t := text(e.node)
-		if t == "" && e.node.Parent != nil {
-			t = text(e.node.Parent) // an icon: the place is written beside it
-		}
-		// A place has letters: a map marker's number or a counter is none.
-		if len(t) < 120 && letters(t) >= 2 {
-			return t
-		}
-	}
-	if v := f.get(placeLabels); v != "" {
-		return v
-	}
-	for _, ln := range ls {
-		if reAddress.MatchString(ln) && len(ln) < 80 {
-			return ln
-		}
-	}
-	for _, ln := range ls {
-		if p := placeLine(ln); p != "" && ln != title {
-			return p
-		}
-	}
-	return ""
-}
-
 // cardSize: a labelled living area, else the first area shown.
 func cardSize(ls []string, f facts, title string) string {
 	if v := f.get(sizeLabels); v != "" {

@@ -131,8 +131,8 @@ func (f facts) read(e *html.Node, m *skipMemo) {
 			if v := m.text(e); v != "" && len(v) < 40 {
 				f.add(strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(a, v, "")), ":"), v)
 			}
-			if m := reSpokenFact.FindStringSubmatch(a); m != nil {
-				f.add(m[1]+m[3], m[2]) // what a screen reader says: "4 Zimmer"
+			if sf := reSpokenFact.FindStringSubmatch(a); sf != nil {
+				f.add(sf[1]+sf[3], sf[2]) // what a screen reader says: "4 Zimmer"
 			}
 		}
 	}

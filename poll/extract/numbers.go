@@ -26,7 +26,7 @@ var (
 
 	// reSize keeps the word a card writes after the area ("149 m² Wohnfläche"):
 	// it tells a living area from a plot.
-	reSize = regexp.MustCompile(`(?i)(?:ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?\s?(?:m²|m2|qm|m\x{b2}|sq\.?\s?ft|sqm)(?:\s(?:wohnfläche|wohnfl\.|living area|living space)\b)?`)
+	reSize = regexp.MustCompile(`(?i)(?:ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?\s?(?:m²|m2|qm|m\x{b2}|sq\.?\s?ft|sqm)(?:\s(?:(?:wohnfläche|living area|living space)\b|wohnfl\.))?`)
 	// reRooms keeps the word the count is part of ("2-Zimmer-Wohnung").
 	reRooms = regexp.MustCompile(`(?i)\d+(?:[.,]\d)?(?:\s?[-–]\s?\d+(?:[.,]\d)?)?\s?(?:-?\s?zimmer\b(?:-\p{L}+)*|zi\b\.?|zkb\b|raum\b|rooms?\b|bedrooms?\b|beds?\b|pokoje\b|pokój|pok\.|habitaci(?:ones|ón)\b|hab\.|locali\b|vær(?:elser)?\b|rum\b)`)
 )

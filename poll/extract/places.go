@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// This file tells which line of a card names the place when no element is
-// named as the address: a postcode line, or a place name with its region,
-// district or street ("Houston, TX", "Düsseldorf / Oberkassel",
-// "2-Zimmer-Wohnung | Berlin Mitte | Brunnenstraße").
+// This file reads where a listing is: an element named as the place, a
+// labelled address, else the line of the card that names a place — a postcode
+// line, or a place name with its region, district or street ("Houston, TX",
+// "Düsseldorf / Oberkassel", "2-Zimmer-Wohnung | Berlin Mitte | Brunnenstraße").
 
 var (
 	// reAddress: a postcode and a town, at the start or after the street
@@ -21,6 +21,42 @@ var (
 	// rePlaceSep: the separators a card puts between a place's parts.
 	rePlaceSep = regexp.MustCompile(`\s+[|/·•]\s+|\s*\|\s*|,\s+`)
 )
+
+// cardLocation: an element named as the address or place, a labelled address,
+// else an address line, else a line that names a place (readCard drops a
+// trailing distance).
+func cardLocation(ls []string, f facts, nm []named, title string) string {
+	for _, e := range nm {
+		if !placeHint.in(e.words) {
+			continue
+		}
+		t := text(e.node)
+		if t == "" && e.node.Parent != nil {
+			t = text(e.node.Parent) // an icon: the place is written beside it
+		}
+		// A place has letters: a map marker's number or a counter is none.
+		if len(t) < 120 && letters(t) >= 2 {
+			return t
+		}
+	}
+	if v := f.get(placeLabels); v != "" {
+		return v
+	}
+	for _, ln := range ls {
+		if reAddress.MatchString(ln) && len(ln) < 80 {
+			return ln
+		}
+	}
+	for _, ln := range ls {
+		if ln == title {
+			continue
+		}
+		if p := placeLine(ln); p != "" {
+			return p
+		}
+	}
+	return ""
+}
 
 // placeLine returns the place a line names, "" when it names none. A place
 // is a name followed by its region code ("Houston, TX"), its district

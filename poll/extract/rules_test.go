@@ -174,7 +174,7 @@ func TestRuleSizesAndRooms(t *testing.T) {
 	checkListings(t, r, []want{
 		{id: "4201", size: "68 m² Wohnfläche", rooms: "3 Zimmer"},
 		{id: "4202", size: "95 m²", rooms: "4"},
-		{id: "4203", size: "54 m²", rooms: "2,5-Zimmer-Wohnung"},
+		{id: "4203", size: "54 m² Wohnfl.", rooms: "2,5-Zimmer-Wohnung"},
 		{id: "4204", size: "50 m²", rooms: "2,5 Zi."},
 	})
 }
