@@ -39,7 +39,7 @@ func readCard(c card, base *url.URL, fs fieldSel) Listing {
 		l.Price = firstNonEmpty(findPrice(l.Price), l.Price)
 	}
 	l.PriceValue, l.Currency = priceValue(l.Price)
-	l.Location = pick(s, fs.Location, func() string { return cardLocation(c.lines, f, nm) })
+	l.Location = pick(s, fs.Location, func() string { return cardLocation(c.lines, f, nm, l.Title) })
 	if _, after, ok := strings.Cut(l.Location, fs.LocationAfter); ok && fs.LocationAfter != "" {
 		l.Location = after
 	}
@@ -374,37 +374,6 @@ var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|pro m|per m|mtl\.
 
 func perUnit(line string) bool { return rePerUnit.MatchString(line) }
 
-// cardLocation: an element named as the address or place, a labelled address,
-// else a postcode line; a trailing distance ("(0.6 km)") is dropped.
-func cardLocation(ls []string, f facts, nm []named) string {
-	var named string
-	for _, e := range nm {
-		if !placeHint.in(e.words) {
-			continue
-		}
-		t := text(e.node)
-		if t == "" && e.node.Parent != nil {
-			t = text(e.node.Parent) // an icon: the place is written beside it
-		}
-		if t != "" && len(t) < 120 {
-			named = t
-			break
-		}
-	}
-	if named == "" {
-		named = f.get(placeLabels)
-	}
-	if named == "" {
-		for _, ln := range ls {
-			if rePostcode.MatchString(ln) && len(ln) < 80 {
-				named = ln
-				break
-			}
-		}
-	}
-	return named
-}
-
 // cardSize: a labelled living area, else the first area shown.
 func cardSize(ls []string, f facts, title string) string {
 	if v := f.get(sizeLabels); v != "" {
@@ -432,14 +401,36 @@ func factLines(ls []string, title string) []string {
 	var short, long []string
 	for _, ln := range ls {
 		switch {
-		case ln == title || strings.Contains(title, ln):
-		case len(ln) <= 30:
+		case ln == title || strings.Contains(title, ln) && !wholeFact(ln):
+		case len(ln) <= 30 || factList(ln):
 			short = append(short, ln)
 		default:
 			long = append(long, ln)
 		}
 	}
 	return append(short, long...)
+}
+
+// reFactSep separates the parts of a line of facts ("50 m² · 2 Zi. · Balkon").
+var reFactSep = regexp.MustCompile(`\s+[·•|]\s+`)
+
+// factList: a line of short parts between separators lists facts; it is no
+// sentence of a description.
+func factList(ln string) bool {
+	parts := reFactSep.Split(ln, -1)
+	for _, p := range parts {
+		if len(p) > 30 {
+			return false
+		}
+	}
+	return len(parts) > 1
+}
+
+// wholeFact: the line is a size or a room count and nothing else — a fact of
+// the card even where the title mentions it too ("2 Zi." beside
+// "Altbau 2 Zi. mit Balkon").
+func wholeFact(ln string) bool {
+	return findSize(ln) == ln || findRooms(ln) == ln
 }
 
 // cardRooms: a labelled room count, else the first room count shown.

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
@@ -114,6 +115,11 @@ func mayHoldFact(e *html.Node) bool {
 	return kids <= 3
 }
 
+// reSpokenFact is a fact a title or aria-label words whole, the label before
+// or after the value ("Wohnfläche 95 m²", "4 Zimmer"): the element's own text
+// may glue the two ("Zimmer4").
+var reSpokenFact = regexp.MustCompile(`^(\pL[\pL. ]*?)?\s*(\d+(?:[.,]\d+)?(?:\s?m²)?)\s*(\pL[\pL.]*)?$`)
+
 // maxFactElements is the most elements a label-and-value pair spans.
 const maxFactElements = 8
 
@@ -124,6 +130,9 @@ func (f facts) read(e *html.Node, m *skipMemo) {
 		if a := attrOf(e, key); a != "" && e.DataAtom != atom.A {
 			if v := m.text(e); v != "" && len(v) < 40 {
 				f.add(strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(a, v, "")), ":"), v)
+			}
+			if sf := reSpokenFact.FindStringSubmatch(a); sf != nil {
+				f.add(sf[1]+sf[3], sf[2]) // what a screen reader says: "4 Zimmer"
 			}
 		}
 	}

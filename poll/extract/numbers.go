@@ -24,8 +24,11 @@ var (
 	// reDiscount is a price that is a saving, not the price ("$900 OFF", "-20 %").
 	reDiscount = regexp.MustCompile(`(?i)\b(off|sparen|save|rabatt|discount)\b`)
 
-	reSize  = regexp.MustCompile(`(?i)(?:ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?\s?(?:m²|m2|qm|m\x{b2}|sq\.?\s?ft|sqm)`)
-	reRooms = regexp.MustCompile(`(?i)\d+(?:[.,]\d)?(?:\s?[-–]\s?\d+(?:[.,]\d)?)?\s?(?:-?\s?zimmer\b|zi\b\.?|zkb\b|raum\b|rooms?\b|bedrooms?\b|beds?\b|pokoje\b|pokój|pok\.|habitaci(?:ones|ón)\b|hab\.|locali\b|vær(?:elser)?\b|rum\b)`)
+	// reSize keeps the word a card writes after the area ("149 m² Wohnfläche"):
+	// it tells a living area from a plot.
+	reSize = regexp.MustCompile(`(?i)(?:ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?\s?(?:m²|m2|qm|m\x{b2}|sq\.?\s?ft|sqm)(?:\s(?:(?:wohnfläche|living area|living space)\b|wohnfl\.))?`)
+	// reRooms keeps the word the count is part of ("2-Zimmer-Wohnung").
+	reRooms = regexp.MustCompile(`(?i)\d+(?:[.,]\d)?(?:\s?[-–]\s?\d+(?:[.,]\d)?)?\s?(?:-?\s?zimmer\b(?:-\p{L}+)*|zi\b\.?|zkb\b|raum\b|rooms?\b|bedrooms?\b|beds?\b|pokoje\b|pokój|pok\.|habitaci(?:ones|ón)\b|hab\.|locali\b|vær(?:elser)?\b|rum\b)`)
 )
 
 // findPrice returns the first price shown in s ("1.950 € VB", "€ 3.500",

@@ -26,6 +26,8 @@ func readRule(t *testing.T, name, pageURL string, opt Options) Result {
 // want is what a case asks of one listing; empty fields are not checked.
 type want struct {
 	id, url, title, price string
+	location, size, rooms string
+	noLocation            bool // the listing must have no location
 	value                 float64
 	promoted              bool
 }
@@ -43,10 +45,14 @@ func checkListings(t *testing.T, r Result, ws []want) {
 		l := r.Listings[i]
 		for _, f := range []struct{ name, got, want string }{
 			{"id", l.ID, w.id}, {"url", l.URL, w.url}, {"title", l.Title, w.title}, {"price", l.Price, w.price},
+			{"location", l.Location, w.location}, {"size", l.Size, w.size}, {"rooms", l.Rooms, w.rooms},
 		} {
 			if f.want != "" && f.got != f.want {
 				t.Errorf("listing %d %s = %q, want %q", i, f.name, f.got, f.want)
 			}
+		}
+		if w.noLocation && l.Location != "" {
+			t.Errorf("listing %d location = %q, want none", i, l.Location)
 		}
 		if w.value != 0 && l.PriceValue != w.value {
 			t.Errorf("listing %d price value = %v, want %v", i, l.PriceValue, w.value)
@@ -143,6 +149,34 @@ func TestRulePrices(t *testing.T) {
 	if len(r.Listings) > 0 && r.Listings[0].Currency != "PLN" {
 		t.Errorf("currency %q, want PLN", r.Listings[0].Currency)
 	}
+}
+
+// Rule 11: a place has letters (a map marker's number is none); it is an
+// address line with its postcode, or a town with its state code, district or
+// street, after the facts a line starts with; features alone name no place.
+func TestRulePlaces(t *testing.T) {
+	r := readRule(t, "places", "https://www.leipzig-wohnen.de/suche", Options{})
+	checkListings(t, r, []want{
+		{id: "3101", location: "Leipzig Gohlis | Lindenthaler Straße", rooms: "2-Zimmer-Wohnung"},
+		{id: "3102", location: "Am Stadtpark 4, 04109 Leipzig"},
+		{id: "3103", location: "Portland, OR"},
+		{id: "3104", title: "Loft an der Weißen Elster", location: "Leipzig / Plagwitz"},
+		{id: "3105", noLocation: true},
+	})
+}
+
+// Rule 12: a size keeps the label word written after it; a fact shown on its
+// own counts even when the title mentions it; an aria-label that words a fact
+// is read when the text glues label and value; a room count keeps its word;
+// a line of facts ("50 m² · 2,5 Zi.") beats a description's figures.
+func TestRuleSizesAndRooms(t *testing.T) {
+	r := readRule(t, "facts", "https://www.hannover-wohnen.de/suche", Options{})
+	checkListings(t, r, []want{
+		{id: "4201", size: "68 m² Wohnfläche", rooms: "3 Zimmer"},
+		{id: "4202", size: "95 m²", rooms: "4"},
+		{id: "4203", size: "54 m² Wohnfl.", rooms: "2,5-Zimmer-Wohnung"},
+		{id: "4204", size: "50 m²", rooms: "2,5 Zi."},
+	})
 }
 
 // Rule 7: paid placements outside the results are not results; a featured

@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+)
+
+// This file reads where a listing is: an element named as the place, a
+// labelled address, else the line of the card that names a place — a postcode
+// line, or a place name with its region, district or street ("Houston, TX",
+// "Düsseldorf / Oberkassel", "2-Zimmer-Wohnung | Berlin Mitte | Brunnenstraße").
+
+var (
+	// reAddress: a postcode and a town, at the start or after the street
+	// ("40627 Düsseldorf", "Am Albertussee 41, 40549 Düsseldorf").
+	reAddress = regexp.MustCompile(`(?:^|, )(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}`)
+	// rePlaceName: one to three capitalised words — a town or a district.
+	rePlaceName = regexp.MustCompile(`^\p{Lu}[\p{L}.'-]*(?: \p{Lu}[\p{L}.'-]*){0,2}$`)
+	// reRegionCode: a town's state or province code ("TX", "NSW").
+	reRegionCode = regexp.MustCompile(`^[A-Z]{2,3}$`)
+	// rePlaceSep: the separators a card puts between a place's parts.
+	rePlaceSep = regexp.MustCompile(`\s+[|/·•]\s+|\s*\|\s*|,\s+`)
+)
+
+// cardLocation: an element named as the address or place, a labelled address,
+// else an address line, else a line that names a place (readCard drops a
+// trailing distance).
+func cardLocation(ls []string, f facts, nm []named, title string) string {
+	for _, e := range nm {
+		if !placeHint.in(e.words) {
+			continue
+		}
+		t := text(e.node)
+		if t == "" && e.node.Parent != nil {
+			t = text(e.node.Parent) // an icon: the place is written beside it
+		}
+		// A place has letters: a map marker's number or a counter is none.
+		if len(t) < 120 && letters(t) >= 2 {
+			return t
+		}
+	}
+	if v := f.get(placeLabels); v != "" {
+		return v
+	}
+	for _, ln := range ls {
+		if reAddress.MatchString(ln) && len(ln) < 80 {
+			return ln
+		}
+	}
+	for _, ln := range ls {
+		if ln == title {
+			continue
+		}
+		if p := placeLine(ln); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// placeLine returns the place a line names, "" when it names none. A place
+// is a name followed by its region code ("Houston, TX"), its district
+// ("Düsseldorf / Oberkassel") or its street ("Berlin Mitte | Brunnenstraße");
+// the facts a line starts with ("2-Zimmer-Wohnung |", "3er WG |") are not
+// part of the place. A name alone is not enough: "Balkon" is a word too.
+func placeLine(ln string) string {
+	seps := rePlaceSep.FindAllStringIndex(ln, -1)
+	start := 0
+	for _, sep := range seps {
+		if hasDigit(ln[start:sep[0]]) {
+			start = sep[1] // a leading fact: the place follows it
+			continue
+		}
+		break
+	}
+	rest := ln[start:]
+	parts := rePlaceSep.Split(rest, -1)
+	if len(parts) < 2 || !rePlaceName.MatchString(parts[0]) {
+		return ""
+	}
+	sep := strings.TrimSpace(rePlaceSep.FindString(rest))
+	switch {
+	case sep == "," && len(parts) == 2 && reRegionCode.MatchString(parts[1]):
+	case sep == "/" && len(parts) == 2 && rePlaceName.MatchString(parts[1]):
+	case sep == "|" && start > 0:
+	default:
+		return ""
+	}
+	return rest
+}
