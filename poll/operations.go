@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode"
 
-	"notifio/hostbackoff"
 	"notifio/poll/extract"
 	"notifio/poll/filter"
 	"notifio/storage"
@@ -284,22 +283,9 @@ func (s *Service) waitFor(site string, now time.Time) *WaitError {
 		return nil
 	}
 	if e.NextRetry.After(now) {
-		return &WaitError{Site: site, Until: e.NextRetry, Reason: kindReason(site, e.Kind)}
+		return &WaitError{Site: site, Until: e.NextRetry, Wait: WaitSite, Reason: kindReason(site, e.Kind)}
 	}
 	return nil
-}
-
-// kindReason says in plain words why a site is being left alone.
-func kindReason(site string, k hostbackoff.Kind) string {
-	switch k {
-	case hostbackoff.Challenge:
-		return site + " asked for a captcha (challenge page)"
-	case hostbackoff.RateLimited:
-		return site + " is rate-limiting us"
-	case hostbackoff.Denied:
-		return site + " refused access"
-	}
-	return site + " had errors"
 }
 
 // SiteRate is the request rate of a site's searches (per minute) if a search

@@ -149,7 +149,7 @@ func (e *searchEditor) open(id string) {
 		if iv <= 0 {
 			iv = poll.DefaultInterval
 		}
-		e.interval.SetText(humanDuration(iv))
+		e.interval.SetText(poll.DurationWords(iv))
 		e.item.SetText(s.Selectors.Item)
 		e.link.SetText(s.Selectors.Link)
 		e.title.SetText(s.Selectors.Title)
@@ -191,7 +191,7 @@ func (e *searchEditor) reset() {
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 	e.scroll.ScrollToTop()
 	e.saveSerial++ // a save still running belongs to the last opening
-	e.interval.SetText(humanDuration(e.u.defaultInterval()))
+	e.interval.SetText(poll.DurationWords(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.browser.reset(false)
 	e.filters.set(storage.Filters{})
@@ -319,7 +319,7 @@ func rateWords(perMin float64) string {
 		return "not at all"
 	case perMin < 0.95:
 		every := time.Duration(float64(time.Minute) / perMin).Round(time.Second)
-		return "once every " + humanDuration(every)
+		return "once every " + poll.DurationWords(every)
 	case perMin < 1.05:
 		return "once a minute"
 	case perMin > 1.95 && perMin < 2.05:

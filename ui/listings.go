@@ -319,8 +319,8 @@ func (v *listingsView) setLoadedNote(baselined bool) {
 	case len(v.items) == 0:
 		v.note.SetText("No listings recorded yet.")
 	case v.searchID == allSearches:
-		v.note.SetText(plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
+		v.note.SetText(poll.Plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
 	default:
-		v.note.SetText(plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
+		v.note.SetText(poll.Plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
 	}
 }

@@ -124,7 +124,7 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 // fill writes a site snapshot into its card.
 func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	c.snap = st
-	setText(c.headline, siteHeadline(st, now))
+	setText(c.headline, poll.SiteWords(st, now))
 	login := v.needsLogin(st.Site)
 	switch {
 	case login:
@@ -137,7 +137,7 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	default:
 		showText(c.why, siteWhy(st))
 	}
-	showText(c.next, siteNextProbe(st, now))
+	showText(c.next, poll.NextProbeWords(st, now))
 	last := ""
 	if siteTroubled(st) || login {
 		last = siteLastResponse(st)
@@ -200,7 +200,7 @@ func (v *sitesView) needsLogin(site string) bool {
 func (v *sitesView) tick(now time.Time) {
 	for _, site := range v.order {
 		c := v.cards[site]
-		showText(c.next, siteNextProbe(c.snap, now))
+		showText(c.next, poll.NextProbeWords(c.snap, now))
 		if !c.tooEarly.IsZero() {
 			if now.Before(c.tooEarly) {
 				setText(c.message, tooEarlyWords(site, c.tooEarly, now))
@@ -211,7 +211,7 @@ func (v *sitesView) tick(now time.Time) {
 			}
 		}
 		if c.snap.Waiting && !v.needsLogin(site) {
-			setText(c.headline, siteHeadline(c.snap, now))
+			setText(c.headline, poll.SiteWords(c.snap, now))
 		}
 	}
 }
@@ -290,7 +290,7 @@ func (v *sitesView) probeNow(site string) {
 
 // tooEarlyWords says from when a manual probe is allowed, counting down.
 func tooEarlyWords(site string, at, now time.Time) string {
-	return "Too early: Notifio can probe " + site + " from " + clockTime(at) + " (in " + countdown(at, now) +
+	return "Too early: Notifio can probe " + site + " from " + clockTime(at) + " (in " + poll.Countdown(at, now) +
 		"). Asking sooner would look like another refusal and make the wait longer."
 }
 

@@ -64,51 +64,6 @@ func siteWhy(s poll.SiteSnapshot) string {
 		"); one good answer ends it. " + todo
 }
 
-// siteHeadline is the one-line state of a site, beside its name.
-func siteHeadline(s poll.SiteSnapshot, now time.Time) string {
-	switch {
-	case s.ProbeInFlight:
-		return "checking now whether the site lets Notifio back in"
-	case s.Waiting && s.NextProbe.After(now):
-		if s.Rung > 1 {
-			return kindWords(s.Kind) + " — " + ordinal(s.Rung) + " time in a row"
-		}
-		return kindWords(s.Kind)
-	case s.Kind != "":
-		return "pause over after it " + kindWords(s.Kind) + " — the next search checks it"
-	}
-	return "reads normally"
-}
-
-// ordinal is "2nd", "3rd", "11th".
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
-}
-
-// siteNextProbe is the countdown line of a site card, "" for a site that
-// is not waiting.
-func siteNextProbe(s poll.SiteSnapshot, now time.Time) string {
-	switch {
-	case s.ProbeInFlight:
-		return "One search is asking now; the others wait for its answer."
-	case s.NextProbe.IsZero() || !s.Waiting:
-		return ""
-	case !s.NextProbe.After(now):
-		return "Notifio asks again any moment."
-	}
-	return fmt.Sprintf("Notifio asks again in %s (at %s).", countdown(s.NextProbe, now), clockTime(s.NextProbe))
-}
-
 // siteLastResponse describes the last answer a site gave and what showed it.
 func siteLastResponse(s poll.SiteSnapshot) string {
 	var b strings.Builder
@@ -157,7 +112,7 @@ func siteRetryAfter(s poll.SiteSnapshot) string {
 	if s.RetryAfter <= 0 {
 		return ""
 	}
-	return "The site asked Notifio to wait " + humanDuration(s.RetryAfter) + "."
+	return "The site asked Notifio to wait " + poll.DurationWords(s.RetryAfter) + "."
 }
 
 // siteStats is the searches line of a site card: which searches it holds and
@@ -168,16 +123,16 @@ func siteStats(s poll.SiteSnapshot, names []string) string {
 	case len(names) > 0:
 		parts = append(parts, "Searches: "+strings.Join(names, ", "))
 	default:
-		parts = append(parts, plural(s.Searches, "search", "searches"))
+		parts = append(parts, poll.Plural(s.Searches, "search", "searches"))
 	}
 	switch {
 	case s.AvgResponse <= 0:
 	case s.AvgResponse < time.Second:
 		parts = append(parts, "answers quickly")
 	case s.AvgResponse < 5*time.Second:
-		parts = append(parts, "answers in about "+plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
+		parts = append(parts, "answers in about "+poll.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
 	default:
-		parts = append(parts, "answers slowly (about "+plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
+		parts = append(parts, "answers slowly (about "+poll.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
 	}
 	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads
 	// "50%" for a site that has let nothing through, so it is not shown.

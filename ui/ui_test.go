@@ -26,17 +26,17 @@ func sample() poll.Snapshot {
 				Site: "wg-gesucht.de", State: poll.StateChecking, Baselined: true, BaselineCount: 20, LastCount: 21, LastNew: 1},
 			{ID: "c", Name: "Madrid centro", URL: "https://www.idealista.com/alquiler-viviendas/madrid/centro/",
 				Site: "idealista.com", State: poll.StateWaiting, NextCheck: t0.Add(271 * time.Second),
-				Reason: "idealista.com is rate-limiting us", Baselined: true, BaselineCount: 30, LastCount: 30},
+				Wait: poll.WaitSite, Reason: "idealista.com is rate-limiting us", Baselined: true, BaselineCount: 30, LastCount: 30},
 			{ID: "d", Name: "Gràcia", URL: "https://www.fotocasa.es/es/alquiler/viviendas/barcelona/gracia/l",
 				Site: "fotocasa.es", State: poll.StateWaiting, NextCheck: t0.Add(-5 * time.Second),
-				Reason: "waiting for the probe on fotocasa.es"},
+				Wait: poll.WaitProbe, Reason: "waiting for the probe on fotocasa.es"},
 			{ID: "e", Name: "Eixample", URL: "https://www.fotocasa.es/es/alquiler/viviendas/barcelona/eixample/l",
 				Site: "fotocasa.es", State: poll.StateProbing, Reason: "probing fotocasa.es"},
 			{ID: "f", Name: "Mitte", URL: "https://www.immowelt.de/suche/berlin-mitte/wohnungen/mieten",
 				Site: "immowelt.de", State: poll.StatePaused},
 			{ID: "g", Name: "Prenzlauer Berg", URL: "https://www.immobilienscout24.de/Suche/de/berlin/wohnung-mieten",
 				Site: "immobilienscout24.de", State: poll.StateAttention, LastOutcome: "session_expired",
-				Reason: "session expired — log in again"},
+				Wait: poll.WaitLogin, Reason: "session expired — log in again"},
 			{ID: "h", Name: "Friedrichshain", URL: "https://www.wohnungsboerse.net/searches/index?estate_marketing_types=miete",
 				Site: "wohnungsboerse.net", State: poll.StateScheduled, NextCheck: t0.Add(60 * time.Second),
 				LastOutcome: "unexpected_page", Reason: "the page did not look like results", Baselined: true},
@@ -150,7 +150,7 @@ func TestCheckNowOnAWaitingSiteExplainsAndDoesNotFetch(t *testing.T) {
 
 func TestCheckNowReportsAWaitTheBackendFound(t *testing.T) {
 	h := newHarness(t, sample())
-	h.b.checkNowErr = &poll.WaitError{Site: "kleinanzeigen.de", Until: t0.Add(90 * time.Second), Reason: "kleinanzeigen.de refused access"}
+	h.b.checkNowErr = &poll.WaitError{Site: "kleinanzeigen.de", Until: t0.Add(90 * time.Second), Wait: poll.WaitSite, Reason: "kleinanzeigen.de refused access"}
 	h.u.searches.selectSearch("a")
 	test.Tap(h.u.searches.check)
 	h.q.runNext(t)
