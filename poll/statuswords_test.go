@@ -152,4 +152,3 @@ func TestDurationWords(t *testing.T) {
 		}
 	}
 }
-
