@@ -13,7 +13,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"notifio/notify"
 	"notifio/poll"
@@ -295,18 +294,4 @@ func newSecrets(dir string) *notify.Secrets { return notify.NewSecrets(dir) }
 // serviceOptions are the options of a watcher for a data directory.
 func (env *Env) serviceOptions(dir string) poll.Options {
 	return poll.Options{DataDir: dir, Logger: env.Logger, Secrets: newSecrets(dir)}
-}
-
-func humanDur(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	d = d.Round(time.Second)
-	h := int(d / time.Hour)
-	m := int(d % time.Hour / time.Minute)
-	s := int(d % time.Minute / time.Second)
-	if h > 0 {
-		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
-	}
-	return fmt.Sprintf("%d:%02d", m, s)
 }

@@ -235,3 +235,11 @@ func NextProbeWords(s SiteSnapshot, now time.Time) string {
 	}
 	return fmt.Sprintf("Notifio asks again in %s (at %s).", Countdown(s.NextProbe, now), s.NextProbe.Local().Format("15:04"))
 }
+
+// RetryAfterWords says how long the site itself asked Notifio to wait, or "".
+func RetryAfterWords(s SiteSnapshot) string {
+	if s.RetryAfter <= 0 {
+		return ""
+	}
+	return "The site asked Notifio to wait " + DurationWords(s.RetryAfter) + "."
+}

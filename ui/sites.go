@@ -143,7 +143,7 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 		last = siteLastResponse(st)
 	}
 	showText(c.last, last)
-	showText(c.retryAf, siteRetryAfter(st))
+	showText(c.retryAf, poll.RetryAfterWords(st))
 	c.stats.SetText(siteStats(st, v.searchNames(st.Site)))
 
 	v.probeAnswered(c, st)

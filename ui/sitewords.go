@@ -107,14 +107,6 @@ func signalWords(sig string) string {
 	return sig
 }
 
-// siteRetryAfter says how long the site itself asked us to wait, or "".
-func siteRetryAfter(s poll.SiteSnapshot) string {
-	if s.RetryAfter <= 0 {
-		return ""
-	}
-	return "The site asked Notifio to wait " + poll.DurationWords(s.RetryAfter) + "."
-}
-
 // siteStats is the searches line of a site card: which searches it holds and
 // how fast it answers.
 func siteStats(s poll.SiteSnapshot, names []string) string {

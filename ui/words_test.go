@@ -115,7 +115,7 @@ func TestSiteWordsHaveNoJargon(t *testing.T) {
 		{Site: "a.de", Waiting: true, Kind: "challenge", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastSignal: "challenge marker: cf-chl"},
 	}
 	for _, st := range snaps {
-		text := strings.Join([]string{poll.SiteWords(st, t0), poll.NextProbeWords(st, t0), siteLastResponse(st), siteRetryAfter(st), siteStats(st, nil), siteWhy(st)}, "\n")
+		text := strings.Join([]string{poll.SiteWords(st, t0), poll.NextProbeWords(st, t0), siteLastResponse(st), poll.RetryAfterWords(st), siteStats(st, nil), siteWhy(st)}, "\n")
 		for _, jargon := range []string{"backoff", "step ", "decided by", "ms", "marker", "Retry-After", "HTTP", "probe in"} {
 			if strings.Contains(text, jargon) {
 				t.Errorf("%q in:\n%s", jargon, text)
