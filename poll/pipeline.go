@@ -73,7 +73,7 @@ func (s *Service) execute(ctx context.Context, j job) result {
 			if res.bodyHash == j.prevHash {
 				resp.Release()
 				res.unchanged = true
-				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "page unchanged"}
+				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: SignalUnchanged}
 				return res
 			}
 		}

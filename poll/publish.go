@@ -150,7 +150,7 @@ func (s *Service) Snapshot() Snapshot {
 		sr := s.site(n)
 		ok, fail := sr.ok, sr.fail
 		st := SiteSnapshot{
-			Site: n, LastStatus: sr.lastStatus, LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
+			Site: n, LastStatus: sr.lastStatus, LastOutcome: sr.savedOutcome, LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
 			LastRefusal: sr.lastRefusal, AvgResponse: sr.avgResp,
 			SuccessRate: float64(ok+1) / float64(ok+fail+1), Searches: siteCount[n],
 			ProbeInFlight: probeOf[n] != "",

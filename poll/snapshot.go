@@ -68,13 +68,18 @@ type SiteSnapshot struct {
 	ProbeInFlight bool          // a single probe is out now
 	RetryAfter    time.Duration // the last Retry-After the site sent, 0 if none
 	LastStatus    int           // HTTP status of the last response, 0 if none
-	LastSignal    string        // the evidence that decided the last outcome
+	LastOutcome   string        `json:",omitempty"` // what the last answer was (classify.Kind: ok, challenge, denied, …)
+	LastSignal    string        // the evidence that decided the last outcome; words to show, never parsed
 	LastRefusal   string        // path of the saved copy of the last refusal page, if any
 	AvgResponse   time.Duration // smoothed: 0.7*previous + 0.3*latest
 	SuccessRate   float64       // (ok+1)/(ok+fail+1)
 	Searches      int           // how many searches watch this site
 	Attention     string        // what the user must do for this site (e.g. log in again), "" if nothing
 }
+
+// SignalUnchanged is the evidence of an answer whose page is byte for byte the
+// last one read (SiteSnapshot.LastSignal with LastOutcome "ok").
+const SignalUnchanged = "page unchanged"
 
 // OutboxSnapshot summarises the outbox (email and push).
 type OutboxSnapshot struct {

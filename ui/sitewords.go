@@ -9,6 +9,7 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/poll"
+	"notifio/poll/classify"
 )
 
 // The words of the Sites view: what a site's state means, in the user's words
@@ -78,31 +79,33 @@ func siteLastResponse(s poll.SiteSnapshot) string {
 	default:
 		fmt.Fprintf(&b, "Last answer: refused (%d %s)", s.LastStatus, http.StatusText(s.LastStatus))
 	}
-	if w := signalWords(s.LastSignal); w != "" {
+	if w := signalWords(s); w != "" {
 		b.WriteString(" — " + w)
 	}
 	return b.String()
 }
 
-// signalWords is the evidence behind an outcome in plain words, "" when the
-// status already says it.
-func signalWords(sig string) string {
-	low := strings.ToLower(sig)
-	switch {
-	case sig == "" || strings.HasPrefix(low, "status "):
+// signalWords is the evidence behind a site's last answer in plain words, ""
+// when its status already says it. It goes by the answer's kind: the
+// evidence itself is the classifier's, shown but never read.
+func signalWords(s poll.SiteSnapshot) string {
+	sig := s.LastSignal
+	if sig == "" || sig == "status "+strconv.Itoa(s.LastStatus) {
 		return ""
-	case low == "page unchanged":
-		return "the page had not changed"
-	case low == "results container found":
-		return "the results were on the page"
-	case low == "no-results marker":
-		return "the page said there are no results"
-	case strings.HasSuffix(low, " listing") || strings.HasSuffix(low, " listings"):
-		return sig + " on the page"
-	case strings.Contains(low, "challenge") || strings.Contains(low, "captcha") || strings.Contains(low, "waf"):
+	}
+	switch classify.Kind(s.LastOutcome) {
+	case classify.Challenge:
 		return "the page was a captcha or browser check"
-	case strings.Contains(low, "denial") || strings.Contains(low, "blocked"):
+	case classify.Denied:
 		return "the page said access is blocked"
+	case classify.OK:
+		switch sig {
+		case poll.SignalUnchanged:
+			return "the page had not changed"
+		case classify.SignalNoResults:
+			return "the page said there are no results"
+		}
+		return sig + " on the page" // the classifier's count: "12 listings"
 	}
 	return sig
 }

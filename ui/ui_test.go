@@ -43,11 +43,11 @@ func sample() poll.Snapshot {
 		},
 		Sites: []poll.SiteSnapshot{
 			{Site: "fotocasa.es", Waiting: false, Kind: "challenge", Rung: 1, NextProbe: t0.Add(-5 * time.Second),
-				ProbeInFlight: true, LastStatus: 403, LastSignal: "challenge marker: cf-chl", Searches: 2},
+				ProbeInFlight: true, LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2},
 			{Site: "idealista.com", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(271 * time.Second),
-				RetryAfter: 10 * time.Minute, LastStatus: 429, LastSignal: "status 429", Searches: 1,
+				RetryAfter: 10 * time.Minute, LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429", Searches: 1,
 				LastRefusal: "/home/u/.local/share/notifio/refusals/idealista.com.html", SuccessRate: 0.5},
-			{Site: "kleinanzeigen.de", LastStatus: 200, LastSignal: "results container found",
+			{Site: "kleinanzeigen.de", LastStatus: 200, LastOutcome: "ok", LastSignal: "25 listings",
 				AvgResponse: 420 * time.Millisecond, SuccessRate: 1, Searches: 1},
 		},
 	}

@@ -110,9 +110,9 @@ func TestSiteStatsResponseTime(t *testing.T) {
 // evidence, no milliseconds.
 func TestSiteWordsHaveNoJargon(t *testing.T) {
 	snaps := []poll.SiteSnapshot{
-		{Site: "a.de", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(time.Minute), LastStatus: 429, LastSignal: "status 429", RetryAfter: time.Minute},
-		{Site: "a.de", Kind: "", LastStatus: 200, LastSignal: "page unchanged", AvgResponse: 3 * time.Millisecond},
-		{Site: "a.de", Waiting: true, Kind: "challenge", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastSignal: "challenge marker: cf-chl"},
+		{Site: "a.de", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(time.Minute), LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429", RetryAfter: time.Minute},
+		{Site: "a.de", Kind: "", LastStatus: 200, LastOutcome: "ok", LastSignal: "page unchanged", AvgResponse: 3 * time.Millisecond},
+		{Site: "a.de", Waiting: true, Kind: "challenge", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl"},
 	}
 	for _, st := range snaps {
 		text := strings.Join([]string{poll.SiteWords(st, t0), poll.NextProbeWords(st, t0), siteLastResponse(st), poll.RetryAfterWords(st), siteStats(st, nil), siteWhy(st)}, "\n")
@@ -234,6 +234,31 @@ func TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge(t *testing.T) {
 		tc.edit(&s)
 		if got := searchDetail(s, tc.now); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSignalWordsGoByTheAnswersKind: what a site's last answer was comes from
+// its kind, not from words in the classifier's evidence. Before, a challenge
+// whose evidence named no "captcha" was shown raw, and an error page whose
+// evidence said "blocked" read as "access is blocked".
+func TestSignalWordsGoByTheAnswersKind(t *testing.T) {
+	for _, tc := range []struct {
+		s    poll.SiteSnapshot
+		want string
+	}{
+		{poll.SiteSnapshot{LastStatus: 403, LastOutcome: "challenge", LastSignal: "title: Just a moment..."},
+			"the page was a captcha or browser check"},
+		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "denied", LastSignal: "text: Zugriff verweigert"},
+			"the page said access is blocked"},
+		{poll.SiteSnapshot{LastStatus: 0, LastOutcome: "error", LastSignal: "connection blocked by proxy"},
+			"connection blocked by proxy"},
+		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "12 listings"}, "12 listings on the page"},
+		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "no-results marker"}, "the page said there are no results"},
+		{poll.SiteSnapshot{LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429"}, ""},
+	} {
+		if got := signalWords(tc.s); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.s.LastOutcome, tc.s.LastSignal, got, tc.want)
 		}
 	}
 }
