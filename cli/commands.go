@@ -214,7 +214,7 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] [filters] URL\n       notifio search edit ID [--name N] [--every 2m] [--url URL] [filters] [--show-held]\n       notifio search list [--json]\n       notifio search remove|pause|resume ID\n  filters: " + filterUsage
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stderr, "Usage: "+usage)
-		return fmt.Errorf("%w: say what to do: add, edit, list, remove, pause or resume", ErrUsage)
+		return usagef("say what to do: add, edit, list, remove, pause or resume")
 	}
 	switch args[0] {
 	case "add":
@@ -230,7 +230,7 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 			return flagErr(err)
 		}
 		if len(pos) != 1 {
-			return fmt.Errorf("%w: give the ID of one search (see \"notifio search list\")", ErrUsage)
+			return usagef("give the ID of one search (see \"notifio search list\")")
 		}
 		svc, db, done, err := env.openService()
 		if err != nil {
@@ -255,7 +255,7 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "%s: done (%s)\n", args[0], id)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown search command %q; use add, edit, list, remove, pause or resume", ErrUsage, args[0])
+	return usagef("unknown search command %q; use add, edit, list, remove, pause or resume", args[0])
 }
 
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
@@ -276,10 +276,10 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give exactly one search URL (quote it if it contains & or ?)", ErrUsage)
+		return usagef("give exactly one search URL (quote it if it contains & or ?)")
 	}
 	if *every == 0 {
-		return fmt.Errorf("%w: --every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", ErrUsage, poll.MinInterval)
+		return usagef("--every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", poll.MinInterval)
 	}
 	svc, _, done, err := env.openService()
 	if err != nil {
@@ -548,7 +548,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		return flagErr(err)
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give exactly one URL", ErrUsage)
+		return usagef("give exactly one URL")
 	}
 	var db *storage.DB
 	note := ""
@@ -624,10 +624,10 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 		return flagErr(err)
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give exactly one saved page (an .html file)", ErrUsage)
+		return usagef("give exactly one saved page (an .html file)")
 	}
 	if *pageURL == "" {
-		return fmt.Errorf("%w: --url is needed: the address the page came from, e.g. --url 'https://www.kleinanzeigen.de/s-wohnung-mieten/c203'", ErrUsage)
+		return usagef("--url is needed: the address the page came from, e.g. --url 'https://www.kleinanzeigen.de/s-wohnung-mieten/c203'")
 	}
 	u, err := poll.ParseSearchURL(*pageURL)
 	if err != nil {

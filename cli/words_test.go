@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -60,5 +61,26 @@ func TestSiteLineHasNoJargon(t *testing.T) {
 		if strings.Contains(got, jargon) {
 			t.Errorf("the line says %q: %s", jargon, got)
 		}
+	}
+}
+
+// TestErrorsPrintTheirWordsWhateverTheWrapping: the command line prints the
+// words of a worded error, message and hint, wherever in the chain it is;
+// the old prefix list left the words of the wrappers between them ("add: ")
+// and the cause's sentinel ("not a usable search URL: ").
+func TestErrorsPrintTheirWordsWhateverTheWrapping(t *testing.T) {
+	worded := &poll.UserError{Msg: "The search b (\"Mitte\") already watches this page.", Hint: "Edit that one instead.", Err: poll.ErrDuplicate}
+	err := fmt.Errorf("cli: add: %w", fmt.Errorf("poll: check input: %w", worded))
+	if got, want := userMessage(err), "The search b (\"Mitte\") already watches this page. Edit that one instead."; got != want {
+		t.Errorf("userMessage = %q, want %q", got, want)
+	}
+	dir := t.TempDir()
+	code, _, errOut := run(t, dir, "search", "add", "ftp://example.test/x")
+	if want := "notifio: Notifio can only watch web pages (addresses starting with https:// or http://), not \"ftp:\" addresses.\n"; code != 1 || errOut != want {
+		t.Errorf("exit %d, %q; want 1, %q", code, errOut, want)
+	}
+	code, _, errOut = run(t, dir, "search", "add", "--bogus", "https://example.test/x")
+	if code != 2 || strings.Contains(errOut, "cli:") || !strings.Contains(errOut, "notifio: flag provided but not defined: -bogus") {
+		t.Errorf("a usage mistake: exit %d, %q", code, errOut)
 	}
 }

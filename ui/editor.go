@@ -139,7 +139,7 @@ func (e *searchEditor) open(id string) {
 		s, err := e.u.b.Search(id)
 		if err != nil {
 			slog.Warn("load search", "search_id", id, "err", err)
-			e.u.showError("Could not open the search", "Notifio could not read this search: "+err.Error())
+			e.u.showError("Could not open the search", "Notifio could not read this search: "+backendWords(err))
 			return
 		}
 		title = "Edit “" + s.Name + "”"
@@ -217,7 +217,7 @@ func (e *searchEditor) refuse(err error) {
 	e.testSerial++ // a test still running reports to nobody
 	e.cancelTest()
 	e.clearResult()
-	e.setProblem(err.Error())
+	e.setProblem(backendWords(err))
 }
 
 // clearResult removes a test's outcome and what it found.

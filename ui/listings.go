@@ -268,7 +268,7 @@ func (v *listingsView) load() {
 		got, err := v.u.b.Listings(id)
 		if err != nil {
 			slog.Warn("list listings", "search_id", id, "err", err)
-			v.note.SetText("Notifio could not read the listings: " + err.Error())
+			v.note.SetText("Notifio could not read the listings: " + backendWords(err))
 			v.list.Refresh()
 			return
 		}

@@ -433,7 +433,7 @@ func (v *searchesView) confirmRemove() {
 		d.Hide()
 		if err := v.u.b.RemoveSearch(s.ID); err != nil {
 			slog.Warn("remove search", "search_id", s.ID, "err", err)
-			v.u.showError("Could not remove the search", "Notifio could not remove “"+s.Name+"”: "+err.Error())
+			v.u.showError("Could not remove the search", "Notifio could not remove “"+s.Name+"”: "+backendWords(err))
 			return
 		}
 		v.u.refresh()
@@ -454,7 +454,7 @@ func (v *searchesView) togglePause() {
 	paused := s.State != poll.StatePaused
 	if err := v.u.b.SetPaused(s.ID, paused); err != nil {
 		slog.Warn("pause search", "search_id", s.ID, "paused", paused, "err", err)
-		v.u.showError("Could not change the search", "Notifio could not pause or resume “"+s.Name+"”: "+err.Error())
+		v.u.showError("Could not change the search", "Notifio could not pause or resume “"+s.Name+"”: "+backendWords(err))
 		return
 	}
 	v.u.refresh()
@@ -505,7 +505,7 @@ func (v *searchesView) checkNow() {
 				v.showWait(w, v.u.now())
 			case err != nil:
 				slog.Warn("check now", "search_id", id, "err", err)
-				v.u.showError("Could not check now", "Notifio could not check “"+s.Name+"” now: "+err.Error())
+				v.u.showError("Could not check now", "Notifio could not check “"+s.Name+"” now: "+backendWords(err))
 			default:
 				v.u.refresh()
 			}
@@ -522,7 +522,7 @@ func (v *searchesView) showWait(w *poll.WaitError, now time.Time) {
 func (v *searchesView) retryOutbox() {
 	if err := v.u.b.RetryOutbox(); err != nil {
 		slog.Warn("retry outbox", "err", err)
-		v.u.showError("Could not retry the emails", "Notifio could not queue the emails again: "+err.Error())
+		v.u.showError("Could not retry the emails", "Notifio could not queue the emails again: "+backendWords(err))
 		return
 	}
 	v.retry.Disable()

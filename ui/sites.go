@@ -278,7 +278,7 @@ func (v *sitesView) probeNow(site string) {
 	case err != nil:
 		slog.Warn("probe now", "site", site, "err", err)
 		c.message.Importance = widget.DangerImportance
-		c.message.SetText("Notifio could not probe " + site + ": " + err.Error())
+		c.message.SetText("Notifio could not probe " + site + ": " + backendWords(err))
 	default:
 		c.probedAt = now
 		c.message.Importance = widget.SuccessImportance

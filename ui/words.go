@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"slices"
@@ -140,33 +140,17 @@ func parseWordsDuration(t string) (time.Duration, error) {
 	return total, nil
 }
 
-// userError is a message written for the user, shown as it is.
-type userError string
+// userError is a message the window wrote for the user, shown as it is.
+func userError(msg string) error { return &poll.UserError{Msg: msg} }
 
-func (e userError) Error() string { return string(e) }
-
-// checkSearchURL validates what the user pasted as a search address and returns
-// it trimmed, or an error that says what to do.
+// checkSearchURL validates what the user pasted as a search address, with
+// the watcher's own check, and returns it trimmed, or an error that says what
+// to do.
 func checkSearchURL(raw string) (string, error) {
-	s := strings.TrimSpace(raw)
-	if s == "" {
-		return "", userError("Paste the address of a search results page (copy it from your browser's address bar).")
+	if _, err := poll.ParseSearchURL(raw); err != nil {
+		return "", err
 	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return "", userError("That does not look like a web address. Copy the whole address from your browser's address bar; it starts with https://.")
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http", "https":
-	case "":
-		return "", userError("The address must start with https:// (or http://). Copy the whole address from your browser's address bar.")
-	default:
-		return "", userError(fmt.Sprintf("Notifio can only watch web pages (addresses starting with https:// or http://), not %q addresses.", u.Scheme+":"))
-	}
-	if u.Hostname() == "" {
-		return "", userError("The address has no website name after https://. Copy the whole address from your browser's address bar.")
-	}
-	return s, nil
+	return strings.TrimSpace(raw), nil
 }
 
 // suggestName suggests a search name for a results page: its title without
@@ -321,17 +305,19 @@ func upperFirst(s string) string {
 	return s
 }
 
-// backendWords is an error from the watcher as the user reads it: without the
-// package prefixes meant for logs, and for a refused address just the reason.
+// unexpectedWords is what the window says of an error nobody worded for the
+// user (a failing disk, a bug): the log has it whole.
+const unexpectedWords = "Something unexpected went wrong. Notifio's log has the details."
+
+// backendWords is an error from the watcher as the user reads it: the words
+// of its *poll.UserError, however wrapped. Anything else is logged whole and
+// said plainly.
 func backendWords(err error) string {
-	msg := err.Error()
-	if errors.Is(err, poll.ErrBadURL) {
-		msg = strings.TrimPrefix(msg, poll.ErrBadURL.Error()+": ")
+	if w, ok := poll.UserWords(err); ok {
+		return w
 	}
-	for strings.HasPrefix(msg, "poll: ") {
-		msg = strings.TrimPrefix(msg, "poll: ")
-	}
-	return msg
+	slog.Error("unexpected error", "err", err)
+	return unexpectedWords
 }
 
 // trayHealthWords is the tray's line about the searches: all working, or
