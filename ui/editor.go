@@ -464,7 +464,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	}
 	msg := res.Message
 	if msg == "" {
-		msg = dryRunWords(res)
+		msg = poll.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
 	}
 	e.outcome.Importance = widget.MediumImportance
 	if res.Outcome != "ok" {
@@ -524,30 +524,6 @@ func methodWords(method string) string {
 		return "the listings the page carries as data, found automatically"
 	}
 	return "nothing Notifio recognised"
-}
-
-// dryRunWords describes a dry run when the backend gave no message.
-func dryRunWords(r poll.DryRun) string {
-	switch r.Outcome {
-	case "ok":
-		if r.NoResults {
-			return "The page works; it says there are no results right now."
-		}
-		return "The page works."
-	case "waiting":
-		return "Not fetched: the site asked us to wait until " + clockTime(r.WaitUntil) + "."
-	case "challenge":
-		return "The site showed a captcha (challenge page) instead of results."
-	case "rate_limited":
-		return "The site says we asked too often."
-	case "denied":
-		return "The site refused access."
-	case "session_expired":
-		return "The site wants you to log in. Paste a fresh cookie under Advanced."
-	case "unexpected_page":
-		return "The page did not look like results. Check the address, or tell Notifio where the listings are under Advanced."
-	}
-	return "The page could not be loaded."
 }
 
 // listingLine is one found listing, in one line.
