@@ -14,7 +14,7 @@ import (
 func cmdAlerts(_ context.Context, env *Env, args []string) error {
 	if len(args) == 0 || (args[0] != "show" && args[0] != "set") {
 		fmt.Fprintln(env.Stderr, "Usage: notifio alerts show\n       notifio alerts set [--on|--off] [--after DURATION] [--remind DURATION|off] [--summary on|off] [--summary-at 20:00]")
-		return fmt.Errorf("%w: say what to do: show or set", ErrUsage)
+		return usagef("say what to do: show or set")
 	}
 	if args[0] == "set" {
 		return cmdAlertsSet(env, args[1:])
@@ -73,7 +73,7 @@ func cmdAlertsSet(env *Env, args []string) error {
 		return flagErr(err)
 	}
 	if *on && *off {
-		return fmt.Errorf("%w: choose --on or --off, not both", ErrUsage)
+		return usagef("choose --on or --off, not both")
 	}
 	db, _, err := env.openDB()
 	if err != nil {
@@ -111,7 +111,7 @@ func applyAlertFlags(fs *flag.FlagSet, a poll.AlertSettings, off bool, after tim
 		} else {
 			d, err := time.ParseDuration(remind)
 			if err != nil {
-				return a, fmt.Errorf("%w: --remind %q: write a duration such as 24h or 12h, or off", ErrUsage, remind)
+				return a, usagef("--remind %q: write a duration such as 24h or 12h, or off", remind)
 			}
 			a.NoRemind, a.Remind = false, d
 		}
@@ -123,7 +123,7 @@ func applyAlertFlags(fs *flag.FlagSet, a poll.AlertSettings, off bool, after tim
 		case "off":
 			a.Summary = false
 		default:
-			return a, fmt.Errorf("%w: --summary %q: say on or off", ErrUsage, summary)
+			return a, usagef("--summary %q: say on or off", summary)
 		}
 	}
 	if given["summary-at"] {

@@ -13,7 +13,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"notifio/notify"
 	"notifio/poll"
@@ -62,6 +61,11 @@ func memoryLimitFor(base int64, searches int) int64 {
 // ErrUsage marks an error in how a command was called; main prints usage for it.
 var ErrUsage = errors.New("cli: usage")
 
+// usagef is a mistake in how a command was called, in words (exit 2).
+func usagef(format string, args ...any) error {
+	return &poll.UserError{Msg: fmt.Sprintf(format, args...), Err: ErrUsage}
+}
+
 // ExitError carries a specific exit code (e.g. `once` when an email needs
 // attention).
 type ExitError struct {
@@ -84,7 +88,7 @@ func IsCommand(args []string) bool {
 }
 
 // errEmptyData refuses `--data ""`, which would silently mean the default folder.
-var errEmptyData = fmt.Errorf("%w: --data was given an empty directory; name the folder, or leave --data out for the default", ErrUsage)
+var errEmptyData = usagef("--data was given an empty directory; name the folder, or leave --data out for the default")
 
 // SplitGlobal takes --data DIR and --json out of args wherever they stand
 // (before or after the subcommand) and returns the rest.
@@ -94,7 +98,7 @@ func SplitGlobal(args []string) (rest []string, dataDir string, jsonOut bool, er
 		switch {
 		case a == "--data" || a == "-data":
 			if i+1 >= len(args) {
-				return nil, "", false, fmt.Errorf("%w: --data needs a directory", ErrUsage)
+				return nil, "", false, usagef("--data needs a directory")
 			}
 			dataDir = args[i+1]
 			i++
@@ -170,13 +174,15 @@ func Run(ctx context.Context, env *Env, args []string) int {
 	return 1
 }
 
-// userMessage strips package prefixes that mean nothing to a user.
+// userMessage is err as the user reads it: the words of the *poll.UserError
+// (or notify.FieldError) in it, however wrapped. Any other error is printed
+// whole: nobody worded it for the user, and on a headless box standard error
+// is the log, where the detail is what helps.
 func userMessage(err error) string {
-	msg := err.Error()
-	for _, p := range []string{"cli: usage: ", "cli: ", "poll: ", "storage: ", "notify: ", "extract: ", "fetch: ", "classify: "} {
-		msg = strings.ReplaceAll(msg, p, "")
+	if w, ok := poll.UserWords(err); ok {
+		return w
 	}
-	return msg
+	return err.Error()
 }
 
 func dispatch(ctx context.Context, env *Env, args []string) error {
@@ -191,7 +197,7 @@ func dispatch(ctx context.Context, env *Env, args []string) error {
 	c, ok := commands[args[0]]
 	if !ok {
 		printUsage(env.Stderr)
-		return fmt.Errorf("%w: unknown command %q", ErrUsage, args[0])
+		return usagef("unknown command %q", args[0])
 	}
 	return c.run(ctx, env, args[1:])
 }
@@ -247,7 +253,7 @@ func flagErr(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return &ExitError{Code: 0}
 	}
-	return fmt.Errorf("%w: %v", ErrUsage, err)
+	return usagef("%v", err)
 }
 
 // dataDir returns the data directory to use.
@@ -259,9 +265,9 @@ func (env *Env) dataDir() (string, error) {
 }
 
 // alreadyRunningHint says what to do when another Notifio holds the database.
-const alreadyRunningHint = "this command needs the database it holds. Stop it first " +
+const alreadyRunningHint = "This command needs the database it holds. Stop it first " +
 	"(Ctrl-C where \"notifio run\" runs, or Quit from the window's tray icon), then run this again. " +
-	"\"notifio search list\", \"notifio sites\" and \"notifio check URL\" work while it runs"
+	"\"notifio search list\", \"notifio sites\" and \"notifio check URL\" work while it runs."
 
 // openDB opens the database; the caller closes it. When another process holds
 // it, the error says so and what to do.
@@ -272,7 +278,7 @@ func (env *Env) openDB() (*storage.DB, string, error) {
 	}
 	db, err := storage.Open(dir, env.dbOptions)
 	if errors.Is(err, storage.ErrAlreadyRunning) {
-		return nil, dir, fmt.Errorf("%w; %s", err, alreadyRunningHint)
+		return nil, dir, &poll.UserError{Msg: "Notifio is already running (data: " + dir + ").", Hint: alreadyRunningHint, Err: err}
 	}
 	if err != nil {
 		return nil, dir, err
@@ -295,18 +301,4 @@ func newSecrets(dir string) *notify.Secrets { return notify.NewSecrets(dir) }
 // serviceOptions are the options of a watcher for a data directory.
 func (env *Env) serviceOptions(dir string) poll.Options {
 	return poll.Options{DataDir: dir, Logger: env.Logger}
-}
-
-func humanDur(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	d = d.Round(time.Second)
-	h := int(d / time.Hour)
-	m := int(d % time.Hour / time.Minute)
-	s := int(d % time.Minute / time.Second)
-	if h > 0 {
-		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
-	}
-	return fmt.Sprintf("%d:%02d", m, s)
 }

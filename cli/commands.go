@@ -209,7 +209,7 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] [filters] URL\n       notifio search edit ID [--name N] [--every 2m] [--url URL] [filters] [--show-held]\n       notifio search list [--json]\n       notifio search remove|pause|resume ID\n  filters: " + filterUsage
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stderr, "Usage: "+usage)
-		return fmt.Errorf("%w: say what to do: add, edit, list, remove, pause or resume", ErrUsage)
+		return usagef("say what to do: add, edit, list, remove, pause or resume")
 	}
 	switch args[0] {
 	case "add":
@@ -225,7 +225,7 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 			return flagErr(err)
 		}
 		if len(pos) != 1 {
-			return fmt.Errorf("%w: give the ID of one search (see \"notifio search list\")", ErrUsage)
+			return usagef("give the ID of one search (see \"notifio search list\")")
 		}
 		svc, db, done, err := env.openService()
 		if err != nil {
@@ -250,7 +250,7 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "%s: done (%s)\n", args[0], id)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown search command %q; use add, edit, list, remove, pause or resume", ErrUsage, args[0])
+	return usagef("unknown search command %q; use add, edit, list, remove, pause or resume", args[0])
 }
 
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
@@ -271,10 +271,10 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give exactly one search URL (quote it if it contains & or ?)", ErrUsage)
+		return usagef("give exactly one search URL (quote it if it contains & or ?)")
 	}
 	if *every == 0 {
-		return fmt.Errorf("%w: --every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", ErrUsage, poll.MinInterval)
+		return usagef("--every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", poll.MinInterval)
 	}
 	svc, _, done, err := env.openService()
 	if err != nil {
@@ -352,39 +352,27 @@ func cmdSearchList(env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, "No searches yet. Add one: notifio search add URL")
 		return nil
 	}
+	sites := make(map[string]*poll.SiteSnapshot, len(snap.Sites))
+	for i := range snap.Sites {
+		sites[snap.Sites[i].Site] = &snap.Sites[i]
+	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSITE\tEVERY\tSTATUS\tFILTERS\tURL")
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), s.Interval,
-			printable(SearchStatus(s, snap.At, live)), printable(orNone(filter.Describe(s.Filters))), printable(s.URL))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), poll.DurationWords(s.Interval),
+			printable(SearchStatus(s, sites[s.Site], snap.At, live)), printable(orNone(filter.Describe(s.Filters))), printable(s.URL))
 	}
 	return tw.Flush()
 }
 
-// SearchStatus is a search's state in plain words, as `search list` prints it.
-func SearchStatus(s poll.SearchSnapshot, now time.Time, live bool) string {
-	switch s.State {
-	case poll.StatePaused:
-		return "paused"
-	case poll.StateAttention:
-		return "needs attention: " + s.Reason
-	case poll.StateChecking:
-		return "checking…"
-	case poll.StateProbing:
-		return s.Reason
-	case poll.StateWaiting:
-		if s.NextCheck.After(now) {
-			return s.Reason + " — next try in " + humanDur(s.NextCheck.Sub(now))
-		}
-		return s.Reason
-	}
-	if !live {
+// SearchStatus is a search's state in plain words, as `search list` prints
+// it: the window's words (poll.StatusWords); site is the search's site, or nil.
+// A snapshot read while no Notifio runs has no schedule to count down.
+func SearchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time, live bool) string {
+	if !live && s.State == poll.StateScheduled {
 		return "not running"
 	}
-	if s.Reason != "" {
-		return s.Reason
-	}
-	return "next check in " + humanDur(s.NextCheck.Sub(now))
+	return poll.StatusWords(s, site, now)
 }
 
 // snapshot returns the watcher's state: from a running Notifio's status file
@@ -456,34 +444,29 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// SiteLine describes one site's state in plain words.
+// SiteLine describes one site's state in the window's words (poll.SiteWords,
+// poll.NextProbeWords), then the evidence a headless user wants to see.
 func SiteLine(s poll.SiteSnapshot, now time.Time) string {
-	var b strings.Builder
-	b.WriteString(s.Site + ": ")
-	switch {
-	case s.Attention != "":
-		b.WriteString("needs you: " + s.Attention)
-	case s.Waiting:
-		fmt.Fprintf(&b, "waiting (%s, step %d) — next probe in %s at %s", s.Kind, s.Rung,
-			humanDur(s.NextProbe.Sub(now)), s.NextProbe.Local().Format("15:04:05"))
-	case s.ProbeInFlight:
-		b.WriteString("probing now")
-	case s.Kind != "":
-		fmt.Fprintf(&b, "wait over (%s, step %d): the next check is a single probe", s.Kind, s.Rung)
-	default:
-		b.WriteString("ok")
+	state := poll.SiteWords(s, now)
+	if s.Attention != "" {
+		state = "needs you: " + s.Attention
+	}
+	parts := []string{s.Site + ": " + state + "."}
+	if w := poll.NextProbeWords(s, now); w != "" {
+		parts = append(parts, w)
 	}
 	if s.LastStatus != 0 || s.LastSignal != "" {
-		fmt.Fprintf(&b, "; last answer: status %d", s.LastStatus)
+		last := fmt.Sprintf("Last answer: status %d", s.LastStatus)
 		if s.LastSignal != "" {
-			b.WriteString(", signal: " + s.LastSignal)
+			last += ", signal: " + s.LastSignal
 		}
+		parts = append(parts, last+".")
 	}
-	if s.RetryAfter > 0 {
-		fmt.Fprintf(&b, "; Retry-After %s", s.RetryAfter.Round(time.Second))
+	if w := poll.RetryAfterWords(s); w != "" {
+		parts = append(parts, w)
 	}
-	fmt.Fprintf(&b, "; %d search(es)", s.Searches)
-	return b.String()
+	parts = append(parts, poll.Plural(s.Searches, "search", "searches")+".")
+	return strings.Join(parts, " ")
 }
 
 func cmdListings(_ context.Context, env *Env, args []string) error {
@@ -560,7 +543,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		return flagErr(err)
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give exactly one URL", ErrUsage)
+		return usagef("give exactly one URL")
 	}
 	var db *storage.DB
 	note := ""
@@ -636,10 +619,10 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 		return flagErr(err)
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give exactly one saved page (an .html file)", ErrUsage)
+		return usagef("give exactly one saved page (an .html file)")
 	}
 	if *pageURL == "" {
-		return fmt.Errorf("%w: --url is needed: the address the page came from, e.g. --url 'https://www.kleinanzeigen.de/s-wohnung-mieten/c203'", ErrUsage)
+		return usagef("--url is needed: the address the page came from, e.g. --url 'https://www.kleinanzeigen.de/s-wohnung-mieten/c203'")
 	}
 	u, err := poll.ParseSearchURL(*pageURL)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 func cmdEmail(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 || (args[0] != "set" && args[0] != "test" && args[0] != "show" && args[0] != "retry") {
 		fmt.Fprintln(env.Stderr, "Usage: notifio email set --host H --port P --security starttls|tls|none --user U --from F --to T[,T2]\n       notifio email test\n       notifio email show\n       notifio email retry")
-		return fmt.Errorf("%w: say what to do: set, test, show or retry", ErrUsage)
+		return usagef("say what to do: set, test, show or retry")
 	}
 	switch args[0] {
 	case "set":
@@ -123,7 +123,7 @@ func cmdEmailSet(env *Env, args []string) error {
 	if *preset != "" {
 		p, ok := presetByName(*preset)
 		if !ok {
-			return fmt.Errorf("%w: unknown preset %q; use gmail, outlook, fastmail or icloud", ErrUsage, *preset)
+			return usagef("unknown preset %q; use gmail, outlook, fastmail or icloud", *preset)
 		}
 		cfg.Host, cfg.Port, cfg.Security = p.Host, p.Port, p.Security
 	}

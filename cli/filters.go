@@ -103,7 +103,7 @@ func filterFlags(fs *flag.FlagSet) (apply func(base storage.Filters) (storage.Fi
 			}
 		})
 		if err := filter.Check(base); err != nil {
-			return base, fmt.Errorf("%w: %v", ErrUsage, err)
+			return base, usagef("%v", err)
 		}
 		return base, nil
 	}
@@ -122,7 +122,7 @@ func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 		return flagErr(err)
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give the ID of one search (see \"notifio search list\")", ErrUsage)
+		return usagef("give the ID of one search (see \"notifio search list\")")
 	}
 	svc, _, done, err := env.openService()
 	if err != nil {

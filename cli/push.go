@@ -26,7 +26,7 @@ The URL is kept in the system keyring, never in the database.`
 func cmdPush(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stderr, "Usage: "+pushUsage)
-		return fmt.Errorf("%w: say what to do: add, list, test or remove", ErrUsage)
+		return usagef("say what to do: add, list, test or remove")
 	}
 	switch args[0] {
 	case "add":
@@ -38,7 +38,7 @@ func cmdPush(ctx context.Context, env *Env, args []string) error {
 	case "remove", "rm":
 		return cmdPushRemove(env, args[1:])
 	}
-	return fmt.Errorf("%w: unknown push command %q; use add, list, test or remove", ErrUsage, args[0])
+	return usagef("unknown push command %q; use add, list, test or remove", args[0])
 }
 
 func cmdPushAdd(env *Env, args []string) error {
@@ -52,7 +52,7 @@ func cmdPushAdd(env *Env, args []string) error {
 		return flagErr(err)
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give exactly one service URL, e.g. ntfy://ntfy.sh/your-topic (quote it in the shell)", ErrUsage)
+		return usagef("give exactly one service URL, e.g. ntfy://ntfy.sh/your-topic (quote it in the shell)")
 	}
 	evs, err := parseEvents(*events)
 	if err != nil {
@@ -86,7 +86,7 @@ func parseEvents(s string) ([]storage.Event, error) {
 	for _, e := range splitList(s) {
 		ev := storage.Event(strings.ReplaceAll(strings.ToLower(e), "-", "_"))
 		if !slices.Contains(storage.Events, ev) {
-			return nil, fmt.Errorf("%w: unknown event %q: use new_listings, price_drop or health", ErrUsage, e)
+			return nil, usagef("unknown event %q: use new_listings, price_drop or health", e)
 		}
 		out = append(out, ev)
 	}
@@ -209,7 +209,7 @@ func cmdPushRemove(env *Env, args []string) error {
 		return flagErr(err)
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: give the name of one push channel (see \"notifio push list\")", ErrUsage)
+		return usagef("give the name of one push channel (see \"notifio push list\")")
 	}
 	db, dir, err := env.openDB()
 	if err != nil {

@@ -22,7 +22,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 		return DryRun{}, err
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
-		return DryRun{}, fmt.Errorf("poll: %w", err)
+		return DryRun{}, badSelectors(err)
 	}
 	now := s.clock.Now()
 	dr := DryRun{URL: u.String(), Site: site}

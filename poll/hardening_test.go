@@ -30,8 +30,13 @@ func TestSavingASearchChecksItsInput(t *testing.T) {
 		{SearchInput{URL: "https://www.x.de/s?q=3", Interval: 8 * 24 * time.Hour}, "too long"},
 		{SearchInput{URL: "https://www.x.de:0/s"}, "from 1 to 65535"},
 	} {
-		if _, err := h.svc.AddSearch(ctx, tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
+		_, err := h.svc.AddSearch(ctx, tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("AddSearch(%+v) = %v, want an error with %q", tc.in, err, tc.want)
+		}
+		// Worded for the user, with no package prefix for the window or CLI to cut.
+		if w, ok := UserWords(err); !ok || !strings.Contains(w, tc.want) || strings.Contains(w, "poll:") {
+			t.Errorf("AddSearch(%+v): the user reads %q (worded %v)", tc.in, w, ok)
 		}
 		if _, err := h.svc.UpdateSearch(ctx, b.ID, tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("UpdateSearch(%+v) = %v, want an error with %q", tc.in, err, tc.want)

@@ -16,7 +16,7 @@ func (h *Health) describe(site string) {
 	case HealthBlocked:
 		h.Problem, h.Hint = blockedWords(site, h.Refusal)
 	case HealthNotResults:
-		h.Problem = "the page did not look like search results"
+		h.Problem = wordsNotResults
 		h.Hint = "Open the page in your browser. If you see a check or a login, solve it, then press Check now. " +
 			"If the listings are there, the site changed its layout: in Edit, press Test this search and use " +
 			"\"Not these? Show me one\"."

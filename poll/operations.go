@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode"
 
-	"notifio/hostbackoff"
 	"notifio/poll/extract"
 	"notifio/poll/filter"
 	"notifio/storage"
@@ -116,20 +115,20 @@ func (s *Service) checkInput(in SearchInput, exceptID string) (string, *url.URL,
 		return "", nil, 0, err
 	}
 	if strings.ContainsFunc(in.Name, unicode.IsControl) {
-		return "", nil, 0, errors.New("poll: the name must be on one line, without tabs or control characters")
+		return "", nil, 0, userErr(nil, "The name must be on one line, without tabs or control characters.", "")
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
-		return "", nil, 0, fmt.Errorf("poll: %w", err)
+		return "", nil, 0, badSelectors(err)
 	}
 	if err := filter.Check(in.Filters); err != nil {
-		return "", nil, 0, fmt.Errorf("poll: %w", err)
+		return "", nil, 0, userErr(err, sentence(err.Error()), "")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, r := range s.searches {
 		if id != exceptID && sameSearchURL(r.s.URL, u.String()) {
-			return "", nil, 0, fmt.Errorf("%w: the search %s (%q) already watches this page; edit that one instead",
-				ErrDuplicate, id, r.s.Name)
+			return "", nil, 0, userErr(ErrDuplicate, fmt.Sprintf("The search %s (%q) already watches this page.", id, r.s.Name),
+				"Edit that one instead.")
 		}
 	}
 	return site, u, iv, nil
@@ -145,10 +144,12 @@ func checkInterval(iv time.Duration) (time.Duration, error) {
 		return DefaultInterval, nil
 	}
 	if iv < MinInterval {
-		return 0, fmt.Errorf("poll: the interval %s is too short: check at most every %s, so the site does not block you", iv, MinInterval)
+		return 0, userErr(nil, fmt.Sprintf("The interval %s is too short: Notifio checks a search at most every %s, so the site does not block you.", iv, MinInterval),
+			"Choose 30 seconds or more.")
 	}
 	if iv > MaxInterval {
-		return 0, fmt.Errorf("poll: the interval %s is too long: check at least once every %s (7 days), or pause the search instead", iv, MaxInterval)
+		return 0, userErr(nil, fmt.Sprintf("The interval %s is too long: Notifio checks a search at least once every %s (7 days).", iv, MaxInterval),
+			"Choose 7 days or less, or pause the search instead.")
 	}
 	return iv, nil
 }
@@ -168,7 +169,7 @@ func defaultName(host, path string) string {
 func (s *Service) saveCookie(site, cookie string) (string, error) {
 	cookie = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cookie), "Cookie:"))
 	if strings.ContainsAny(cookie, "\r\n") {
-		return "", errors.New("poll: the cookie must be on one line (copy the value of the Cookie header)")
+		return "", userErr(nil, "The cookie must be on one line.", "Copy the value of the Cookie header.")
 	}
 	ref := "cookie:" + site
 	if err := s.db.PutSetting(ref, cookie); err != nil {
@@ -261,7 +262,7 @@ func (s *Service) CheckNow(id string) error {
 	r, ok := s.searches[id]
 	if !ok {
 		s.mu.Unlock()
-		return fmt.Errorf("poll: no search with id %s", id)
+		return userErr(nil, fmt.Sprintf("There is no search with ID %s.", id), "It may have been removed a moment ago.")
 	}
 	site := r.s.Site
 	s.mu.Unlock()
@@ -284,22 +285,9 @@ func (s *Service) waitFor(site string, now time.Time) *WaitError {
 		return nil
 	}
 	if e.NextRetry.After(now) {
-		return &WaitError{Site: site, Until: e.NextRetry, Reason: kindReason(site, e.Kind)}
+		return &WaitError{Site: site, Until: e.NextRetry, Wait: WaitSite, Reason: kindReason(site, e.Kind)}
 	}
 	return nil
-}
-
-// kindReason says in plain words why a site is being left alone.
-func kindReason(site string, k hostbackoff.Kind) string {
-	switch k {
-	case hostbackoff.Challenge:
-		return site + " asked for a captcha (challenge page)"
-	case hostbackoff.RateLimited:
-		return site + " is rate-limiting us"
-	case hostbackoff.Denied:
-		return site + " refused access"
-	}
-	return site + " had errors"
 }
 
 // SiteRate is the request rate of a site's searches (per minute) if a search

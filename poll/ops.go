@@ -83,8 +83,11 @@ var ErrSiteWaiting = errors.New("poll: site is backing off")
 
 // WaitError says why and until when a site cannot be checked.
 type WaitError struct {
-	Site   string
-	Until  time.Time
+	Site  string
+	Until time.Time
+	// Wait is what the search waits for: WaitSite or WaitProbe.
+	Wait WaitKind
+	// Reason is Wait in words, as a snapshot's Reason; never parsed.
 	Reason string
 }
 

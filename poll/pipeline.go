@@ -73,7 +73,7 @@ func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
 			if res.bodyHash == j.prevHash {
 				resp.Release()
 				res.unchanged = true
-				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: "page unchanged"}
+				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: SignalUnchanged}
 				return res
 			}
 		}

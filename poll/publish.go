@@ -117,25 +117,25 @@ func (s *Service) Snapshot() Snapshot {
 			ss.State = StatePaused
 			ss.NextCheck = time.Time{}
 		case r.attention != "":
-			ss.State = StateAttention
+			ss.State, ss.Wait = StateAttention, WaitLogin
 			ss.Reason = r.attention
 			ss.NextCheck = time.Time{}
 		case r.probing:
 			ss.State = StateProbing
-			ss.Reason = "probing " + r.s.Site
+			ss.Reason = probingWords(r.s.Site)
 		case r.checking:
 			ss.State = StateChecking
 		case waiting && e.NextRetry.After(now):
-			ss.State = StateWaiting
+			ss.State, ss.Wait = StateWaiting, WaitSite
 			ss.Reason = kindReason(r.s.Site, e.Kind)
 			if e.NextRetry.After(ss.NextCheck) {
 				ss.NextCheck = e.NextRetry
 			}
 		case probeOf[r.s.Site] != "":
-			ss.State = StateWaiting
-			ss.Reason = "waiting for the probe on " + r.s.Site
+			ss.State, ss.Wait = StateWaiting, WaitProbe
+			ss.Reason = probeWaitWords(r.s.Site)
 		case r.lastOutcome == string(classify.UnexpectedPage):
-			ss.Reason = "the page did not look like results"
+			ss.Reason = wordsNotResults
 		}
 		snap.Searches = append(snap.Searches, ss)
 	}
@@ -150,7 +150,7 @@ func (s *Service) Snapshot() Snapshot {
 		sr := s.site(n)
 		ok, fail := sr.ok, sr.fail
 		st := SiteSnapshot{
-			Site: n, LastStatus: sr.lastStatus, LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
+			Site: n, LastStatus: sr.lastStatus, LastOutcome: sr.savedOutcome, LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
 			LastRefusal: sr.lastRefusal, AvgResponse: sr.avgResp,
 			SuccessRate: float64(ok+1) / float64(ok+fail+1), Searches: siteCount[n],
 			ProbeInFlight: probeOf[n] != "",

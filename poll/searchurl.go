@@ -24,28 +24,39 @@ func siteOf(raw string) (string, *url.URL, error) {
 // ErrBadURL is wrapped by every error about a search URL the user typed.
 var ErrBadURL = errors.New("poll: not a usable search URL")
 
-// ParseSearchURL checks a URL a user pasted: http or https, with a host.
+// copyAgain is what to do about most addresses that are not one.
+const copyAgain = "Copy the whole address from your browser's address bar."
+
+// ParseSearchURL checks a URL a user pasted: http or https, with a host. Its
+// errors are *UserError wrapping ErrBadURL.
 func ParseSearchURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return nil, fmt.Errorf("%w: the URL is empty — paste the address of a search-results page", ErrBadURL)
+		return nil, userErr(ErrBadURL, "The address is empty.",
+			"Paste the address of a search results page (copy it from your browser's address bar).")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q is not a web address", ErrBadURL, raw)
+		return nil, userErr(ErrBadURL, "That does not look like a web address.",
+			"Copy the whole address from your browser's address bar; it starts with https://.")
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("%w: %q must start with https:// or http://", ErrBadURL, raw)
+	switch u.Scheme {
+	case "http", "https":
+	case "":
+		return nil, userErr(ErrBadURL, "The address must start with https:// (or http://).", copyAgain)
+	default:
+		return nil, userErr(ErrBadURL, fmt.Sprintf("Notifio can only watch web pages (addresses starting with https:// or http://), not %q addresses.", u.Scheme+":"), "")
 	}
 	if u.Hostname() == "" {
-		return nil, fmt.Errorf("%w: %q has no site name in it", ErrBadURL, raw)
+		return nil, userErr(ErrBadURL, "The address has no website name after "+u.Scheme+"://.", copyAgain)
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("%w: %q contains a user name or password; paste the plain search address", ErrBadURL, raw)
+		return nil, userErr(ErrBadURL, "The address contains a user name or password.", "Paste the plain search address.")
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return nil, fmt.Errorf("%w: %q has the port %s, but a port is a number from 1 to 65535; copy the address again from your browser", ErrBadURL, raw, p)
+			return nil, userErr(ErrBadURL, fmt.Sprintf("The address has the port %s, but a port is a number from 1 to 65535.", p),
+				"Copy the address again from your browser.")
 		}
 	}
 	normaliseSearchURL(u)

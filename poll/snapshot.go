@@ -21,6 +21,18 @@ const (
 	StateAttention SearchState = "needs_attention" // the user must act (session expired, page not results)
 )
 
+// WaitKind is what a waiting search waits for, typed so that observers
+// switch on it and never read Reason back (Reason is only words).
+type WaitKind string
+
+// The things a search can wait for.
+const (
+	WaitNone  WaitKind = ""      // not waiting
+	WaitSite  WaitKind = "site"  // its site's pause after a refusal (the backoff)
+	WaitProbe WaitKind = "probe" // another search of its site is the single probe
+	WaitLogin WaitKind = "login" // the user must log in to the site again
+)
+
 // SearchSnapshot is one search as observers see it. Zero times mean "not yet".
 type SearchSnapshot struct {
 	ID            string
@@ -30,7 +42,8 @@ type SearchSnapshot struct {
 	Interval      time.Duration
 	State         SearchState
 	NextCheck     time.Time // when the next check is due (or the site's wait ends)
-	Reason        string    // plain-language reason for Waiting/Attention, e.g. "idealista.com is rate-limiting us"
+	Wait          WaitKind  `json:",omitempty"` // what a Waiting or Attention search waits for
+	Reason        string    // the reason in words (statuswords.go), e.g. "idealista.com is rate-limiting us"; never parsed
 	LastChecked   time.Time
 	LastOutcome   string // ok, challenge, rate_limited, denied, error, session_expired, unexpected_page
 	LastSignal    string // the evidence behind LastOutcome, e.g. "status 429"
@@ -55,13 +68,18 @@ type SiteSnapshot struct {
 	ProbeInFlight bool          // a single probe is out now
 	RetryAfter    time.Duration // the last Retry-After the site sent, 0 if none
 	LastStatus    int           // HTTP status of the last response, 0 if none
-	LastSignal    string        // the evidence that decided the last outcome
+	LastOutcome   string        `json:",omitempty"` // what the last answer was (classify.Kind: ok, challenge, denied, …)
+	LastSignal    string        // the evidence that decided the last outcome; words to show, never parsed
 	LastRefusal   string        // path of the saved copy of the last refusal page, if any
 	AvgResponse   time.Duration // smoothed: 0.7*previous + 0.3*latest
 	SuccessRate   float64       // (ok+1)/(ok+fail+1)
 	Searches      int           // how many searches watch this site
 	Attention     string        // what the user must do for this site (e.g. log in again), "" if nothing
 }
+
+// SignalUnchanged is the evidence of an answer whose page is byte for byte the
+// last one read (SiteSnapshot.LastSignal with LastOutcome "ok").
+const SignalUnchanged = "page unchanged"
 
 // OutboxSnapshot summarises the outbox (email and push).
 type OutboxSnapshot struct {

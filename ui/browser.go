@@ -182,7 +182,13 @@ func (v *sitesView) solved(c *siteCard, site string, res poll.SolveResult, err e
 	v.u.refresh()
 }
 
-// browserWords is a browser error in the user's words, without package prefixes.
+// browserWords is a browser error in the user's words. poll/browser cannot
+// return a poll.UserError (poll imports it), so its errors are words under
+// package prefixes, cut off here: the one place left that does (issue 20).
 func browserWords(err error) string {
-	return upperFirst(strings.ReplaceAll(backendWords(err), "browser: ", ""))
+	if w, ok := poll.UserWords(err); ok {
+		return w
+	}
+	msg := strings.ReplaceAll(err.Error(), "poll: ", "")
+	return upperFirst(strings.ReplaceAll(msg, "browser: ", ""))
 }

@@ -151,13 +151,13 @@ func (v *channelsView) channelDetail(c notify.ChannelState) string {
 func channelStateWords(c notify.ChannelState, now time.Time) (widget.Importance, string) {
 	switch {
 	case c.NeedsAttention > 0:
-		text := "Needs attention: " + plural(c.NeedsAttention, "push was", "pushes were") + " not delivered: " + c.LastError
+		text := "Needs attention: " + poll.Plural(c.NeedsAttention, "push was", "pushes were") + " not delivered: " + c.LastError
 		if h := channelHint(c.Hint); h != "" {
 			text += " — " + h
 		}
 		return widget.DangerImportance, text
 	case c.Pending > 0 && c.LastError != "":
-		return widget.WarningImportance, plural(c.Pending, "push is", "pushes are") + " not delivered yet; Notifio keeps trying: " + c.LastError
+		return widget.WarningImportance, poll.Plural(c.Pending, "push is", "pushes are") + " not delivered yet; Notifio keeps trying: " + c.LastError
 	case !c.HeldUntil.IsZero():
 		return widget.MediumImportance, "Quiet hours: new listings wait until " + c.HeldUntil.Local().Format("15:04") + " and then arrive as one push."
 	case !c.LastSent.IsZero():

@@ -139,7 +139,7 @@ func (e *searchEditor) open(id string) {
 		s, err := e.u.b.Search(id)
 		if err != nil {
 			slog.Warn("load search", "search_id", id, "err", err)
-			e.u.showError("Could not open the search", "Notifio could not read this search: "+err.Error())
+			e.u.showError("Could not open the search", "Notifio could not read this search: "+backendWords(err))
 			return
 		}
 		title = "Edit “" + s.Name + "”"
@@ -149,7 +149,7 @@ func (e *searchEditor) open(id string) {
 		if iv <= 0 {
 			iv = poll.DefaultInterval
 		}
-		e.interval.SetText(humanDuration(iv))
+		e.interval.SetText(poll.DurationWords(iv))
 		e.item.SetText(s.Selectors.Item)
 		e.link.SetText(s.Selectors.Link)
 		e.title.SetText(s.Selectors.Title)
@@ -191,7 +191,7 @@ func (e *searchEditor) reset() {
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 	e.scroll.ScrollToTop()
 	e.saveSerial++ // a save still running belongs to the last opening
-	e.interval.SetText(humanDuration(e.u.defaultInterval()))
+	e.interval.SetText(poll.DurationWords(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.browser.reset(false)
 	e.filters.set(storage.Filters{})
@@ -217,7 +217,7 @@ func (e *searchEditor) refuse(err error) {
 	e.testSerial++ // a test still running reports to nobody
 	e.cancelTest()
 	e.clearResult()
-	e.setProblem(err.Error())
+	e.setProblem(backendWords(err))
 }
 
 // clearResult removes a test's outcome and what it found.
@@ -319,7 +319,7 @@ func rateWords(perMin float64) string {
 		return "not at all"
 	case perMin < 0.95:
 		every := time.Duration(float64(time.Minute) / perMin).Round(time.Second)
-		return "once every " + humanDuration(every)
+		return "once every " + poll.DurationWords(every)
 	case perMin < 1.05:
 		return "once a minute"
 	case perMin > 1.95 && perMin < 2.05:
@@ -464,7 +464,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	}
 	msg := res.Message
 	if msg == "" {
-		msg = dryRunWords(res)
+		msg = poll.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
 	}
 	e.outcome.Importance = widget.MediumImportance
 	if res.Outcome != "ok" {
@@ -524,30 +524,6 @@ func methodWords(method string) string {
 		return "the listings the page carries as data, found automatically"
 	}
 	return "nothing Notifio recognised"
-}
-
-// dryRunWords describes a dry run when the backend gave no message.
-func dryRunWords(r poll.DryRun) string {
-	switch r.Outcome {
-	case "ok":
-		if r.NoResults {
-			return "The page works; it says there are no results right now."
-		}
-		return "The page works."
-	case "waiting":
-		return "Not fetched: the site asked us to wait until " + clockTime(r.WaitUntil) + "."
-	case "challenge":
-		return "The site showed a captcha (challenge page) instead of results."
-	case "rate_limited":
-		return "The site says we asked too often."
-	case "denied":
-		return "The site refused access."
-	case "session_expired":
-		return "The site wants you to log in. Paste a fresh cookie under Advanced."
-	case "unexpected_page":
-		return "The page did not look like results. Check the address, or tell Notifio where the listings are under Advanced."
-	}
-	return "The page could not be loaded."
 }
 
 // listingLine is one found listing, in one line.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -168,15 +169,34 @@ func TestTestThisSearchSaysHowItRead(t *testing.T) {
 	h.requireText("profile found nothing on this page")
 }
 
+// TestTestThisSearchShowsFailure: a worded error shows its message and hint
+// however often it was wrapped, with no package prefix; any other error is
+// said plainly (and logged whole). The window cut "poll: " off the front
+// before, so a prefix inside, after another wrapper's words, stayed.
 func TestTestThisSearchShowsFailure(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
-	h.b.dryRunErr = errors.New("could not reach www.example.com: no such host")
-	e := h.u.searches.editor
-	test.Tap(h.u.searches.add)
-	test.Type(e.url, "https://www.example.com/search")
-	test.Tap(e.testBtn)
-	h.q.runNext(t)
-	h.requireText("The test did not work: could not reach www.example.com: no such host")
+	worded := &poll.UserError{Msg: "Could not reach www.example.com.", Hint: "Check that this computer is online.",
+		Err: errors.New("dial tcp: lookup www.example.com: no such host")}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("dry run: %w", fmt.Errorf("poll: test search: %w", worded)),
+			"The test did not work: Could not reach www.example.com. Check that this computer is online."},
+		{fmt.Errorf("poll: read the page: %w", errors.New("storage: bolt: tx closed")),
+			"The test did not work: Something unexpected went wrong. Notifio's log has the details."},
+	} {
+		h := newHarness(t, poll.Snapshot{})
+		h.b.dryRunErr = tc.err
+		e := h.u.searches.editor
+		test.Tap(h.u.searches.add)
+		test.Type(e.url, "https://www.example.com/search")
+		test.Tap(e.testBtn)
+		h.q.runNext(t)
+		h.requireText(tc.want)
+		if strings.Contains(e.outcome.Text, "poll:") || strings.Contains(e.outcome.Text, "lookup") {
+			t.Errorf("the user sees the log's words: %q", e.outcome.Text)
+		}
+	}
 }
 
 func TestEditStartsFromTheStoredSearch(t *testing.T) {

@@ -268,7 +268,7 @@ func (v *listingsView) load() {
 		got, err := v.u.b.Listings(id)
 		if err != nil {
 			slog.Warn("list listings", "search_id", id, "err", err)
-			v.note.SetText("Notifio could not read the listings: " + err.Error())
+			v.note.SetText("Notifio could not read the listings: " + backendWords(err))
 			v.list.Refresh()
 			return
 		}
@@ -319,8 +319,8 @@ func (v *listingsView) setLoadedNote(baselined bool) {
 	case len(v.items) == 0:
 		v.note.SetText("No listings recorded yet.")
 	case v.searchID == allSearches:
-		v.note.SetText(plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
+		v.note.SetText(poll.Plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
 	default:
-		v.note.SetText(plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
+		v.note.SetText(poll.Plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
 	}
 }

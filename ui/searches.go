@@ -185,7 +185,7 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 // stateLook is the icon and text colour of a search's state (theme colours only,
 // so light and dark themes both read well). site is the search's site, or nil.
 func stateLook(s poll.SearchSnapshot, site *poll.SiteSnapshot) (fyne.Resource, widget.Importance) {
-	if retrying(s, site) {
+	if poll.Retrying(s, site) {
 		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
 	}
 	switch s.State {
@@ -201,7 +201,7 @@ func stateLook(s poll.SearchSnapshot, site *poll.SiteSnapshot) (fyne.Resource, w
 	case poll.StateAttention:
 		return theme.NewErrorThemedResource(theme.ErrorIcon()), widget.DangerImportance
 	}
-	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
+	if s.LastOutcome == "unexpected_page" {
 		return theme.NewWarningThemedResource(theme.WarningIcon()), widget.WarningImportance
 	}
 	return stateIconOK(), widget.MediumImportance
@@ -226,7 +226,7 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 		icon, imp := stateLook(ss, site)
 		v.rows = append(v.rows, searchRow{
 			snap:   ss,
-			status: searchStatus(ss, site, now),
+			status: poll.StatusWords(ss, site, now),
 			detail: searchDetail(ss, now),
 			unseen: unseenWords(ss.Unseen),
 			icon:   icon, imp: imp,
@@ -319,12 +319,12 @@ func siteOf(s poll.Snapshot, site string) *poll.SiteSnapshot {
 // refreshes the whole list and List.Refresh re-binds and re-shapes every label
 // of every visible row (34% and 6.3% of a core with 50 searches:
 // docs/PERFORMANCE.md). Rows not on screen get their words when the list binds
-// them. Countdowns more than secondsWithin away change only when the clock's
-// minute does (countdown), so most ticks set no label and the window draws no
+// them. Countdowns more than a few minutes away change only when the clock's
+// minute does (poll.Countdown), so most ticks set no label and the window draws no
 // frame.
 func (v *searchesView) tick(now time.Time) {
 	for i := range v.rows {
-		v.rows[i].status = searchStatus(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
+		v.rows[i].status = poll.StatusWords(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
 	}
 	first, last := v.shownRows()
 	for id, w := range v.bound {
@@ -362,7 +362,7 @@ func (v *searchesView) applyOutbox(s poll.Snapshot) {
 	var text string
 	switch {
 	case o.NeedsAttention > 0:
-		text = fmt.Sprintf("%s could not be sent.", plural(o.NeedsAttention, "email", "emails"))
+		text = fmt.Sprintf("%s could not be sent.", poll.Plural(o.NeedsAttention, "email", "emails"))
 		if o.LastError != "" {
 			text += " The mail server said: " + o.LastError
 		}
@@ -370,7 +370,7 @@ func (v *searchesView) applyOutbox(s poll.Snapshot) {
 		// Still retrying, and the error may not come from the server at all
 		// (it may not be reachable).
 		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
-			plural(o.Pending, "email is", "emails are"), o.LastError)
+			poll.Plural(o.Pending, "email is", "emails are"), o.LastError)
 	}
 	if text != "" && o.Hint != "" {
 		text += "\n" + o.Hint
@@ -433,7 +433,7 @@ func (v *searchesView) confirmRemove() {
 		d.Hide()
 		if err := v.u.b.RemoveSearch(s.ID); err != nil {
 			slog.Warn("remove search", "search_id", s.ID, "err", err)
-			v.u.showError("Could not remove the search", "Notifio could not remove “"+s.Name+"”: "+err.Error())
+			v.u.showError("Could not remove the search", "Notifio could not remove “"+s.Name+"”: "+backendWords(err))
 			return
 		}
 		v.u.refresh()
@@ -454,7 +454,7 @@ func (v *searchesView) togglePause() {
 	paused := s.State != poll.StatePaused
 	if err := v.u.b.SetPaused(s.ID, paused); err != nil {
 		slog.Warn("pause search", "search_id", s.ID, "paused", paused, "err", err)
-		v.u.showError("Could not change the search", "Notifio could not pause or resume “"+s.Name+"”: "+err.Error())
+		v.u.showError("Could not change the search", "Notifio could not pause or resume “"+s.Name+"”: "+backendWords(err))
 		return
 	}
 	v.u.refresh()
@@ -470,9 +470,9 @@ func (v *searchesView) waitOf(s poll.SearchSnapshot, now time.Time) *poll.WaitEr
 		if hasSite && site.NextProbe.After(until) {
 			until = site.NextProbe
 		}
-		return &poll.WaitError{Site: s.Site, Until: until, Reason: s.Reason}
+		return &poll.WaitError{Site: s.Site, Until: until, Wait: s.Wait, Reason: s.Reason}
 	case hasSite && site.Waiting && site.NextProbe.After(now):
-		return &poll.WaitError{Site: s.Site, Until: site.NextProbe, Reason: s.Site + " " + kindWords(site.Kind)}
+		return &poll.WaitError{Site: s.Site, Until: site.NextProbe, Wait: poll.WaitSite, Reason: s.Site + " " + poll.KindWords(site.Kind)}
 	}
 	return nil
 }
@@ -505,7 +505,7 @@ func (v *searchesView) checkNow() {
 				v.showWait(w, v.u.now())
 			case err != nil:
 				slog.Warn("check now", "search_id", id, "err", err)
-				v.u.showError("Could not check now", "Notifio could not check “"+s.Name+"” now: "+err.Error())
+				v.u.showError("Could not check now", "Notifio could not check “"+s.Name+"” now: "+backendWords(err))
 			default:
 				v.u.refresh()
 			}
@@ -522,7 +522,7 @@ func (v *searchesView) showWait(w *poll.WaitError, now time.Time) {
 func (v *searchesView) retryOutbox() {
 	if err := v.u.b.RetryOutbox(); err != nil {
 		slog.Warn("retry outbox", "err", err)
-		v.u.showError("Could not retry the emails", "Notifio could not queue the emails again: "+err.Error())
+		v.u.showError("Could not retry the emails", "Notifio could not queue the emails again: "+backendWords(err))
 		return
 	}
 	v.retry.Disable()

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/notify"
+	"notifio/poll"
 )
 
 // testEmailTimeout bounds "Send test email" as a whole.
@@ -119,7 +120,7 @@ func newSettingsView(u *UI) *settingsView {
 	emailBox := container.NewVBox(v.presetHint, email)
 
 	v.interval = widget.NewSelectEntry(intervalOptions())
-	v.interval.SetText(humanDuration(u.defaultInterval()))
+	v.interval.SetText(poll.DurationWords(u.defaultInterval()))
 	v.intervalProblem = wrapped("")
 	v.intervalProblem.Importance = widget.DangerImportance
 	v.intervalProblem.Hide()

@@ -124,7 +124,7 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 // fill writes a site snapshot into its card.
 func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	c.snap = st
-	setText(c.headline, siteHeadline(st, now))
+	setText(c.headline, poll.SiteWords(st, now))
 	login := v.needsLogin(st.Site)
 	switch {
 	case login:
@@ -137,13 +137,13 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	default:
 		showText(c.why, siteWhy(st))
 	}
-	showText(c.next, siteNextProbe(st, now))
+	showText(c.next, poll.NextProbeWords(st, now))
 	last := ""
 	if siteTroubled(st) || login {
 		last = siteLastResponse(st)
 	}
 	showText(c.last, last)
-	showText(c.retryAf, siteRetryAfter(st))
+	showText(c.retryAf, poll.RetryAfterWords(st))
 	c.stats.SetText(siteStats(st, v.searchNames(st.Site)))
 
 	v.probeAnswered(c, st)
@@ -200,7 +200,7 @@ func (v *sitesView) needsLogin(site string) bool {
 func (v *sitesView) tick(now time.Time) {
 	for _, site := range v.order {
 		c := v.cards[site]
-		showText(c.next, siteNextProbe(c.snap, now))
+		showText(c.next, poll.NextProbeWords(c.snap, now))
 		if !c.tooEarly.IsZero() {
 			if now.Before(c.tooEarly) {
 				setText(c.message, tooEarlyWords(site, c.tooEarly, now))
@@ -211,7 +211,7 @@ func (v *sitesView) tick(now time.Time) {
 			}
 		}
 		if c.snap.Waiting && !v.needsLogin(site) {
-			setText(c.headline, siteHeadline(c.snap, now))
+			setText(c.headline, poll.SiteWords(c.snap, now))
 		}
 	}
 }
@@ -278,7 +278,7 @@ func (v *sitesView) probeNow(site string) {
 	case err != nil:
 		slog.Warn("probe now", "site", site, "err", err)
 		c.message.Importance = widget.DangerImportance
-		c.message.SetText("Notifio could not probe " + site + ": " + err.Error())
+		c.message.SetText("Notifio could not probe " + site + ": " + backendWords(err))
 	default:
 		c.probedAt = now
 		c.message.Importance = widget.SuccessImportance
@@ -290,7 +290,7 @@ func (v *sitesView) probeNow(site string) {
 
 // tooEarlyWords says from when a manual probe is allowed, counting down.
 func tooEarlyWords(site string, at, now time.Time) string {
-	return "Too early: Notifio can probe " + site + " from " + clockTime(at) + " (in " + countdown(at, now) +
+	return "Too early: Notifio can probe " + site + " from " + clockTime(at) + " (in " + poll.Countdown(at, now) +
 		"). Asking sooner would look like another refusal and make the wait longer."
 }
 

@@ -55,7 +55,7 @@ func TestSiteCardActions(t *testing.T) {
 	s := sample()
 	// fotocasa.es: its probe came back refused, the challenge ladder climbed.
 	s.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
-		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastSignal: "challenge marker: cf-chl", Searches: 2}
+		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2}
 	h := newHarness(t, s)
 	h.u.win.Resize(fyne.NewSize(900, 1400))
 	h.u.selectView(viewSites)
@@ -114,7 +114,7 @@ func TestSitesComeAndGo(t *testing.T) {
 func TestProbeNowTicksAndClearsAfterTheAnswer(t *testing.T) {
 	s := sample()
 	s.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
-		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastSignal: "challenge marker: cf-chl", Searches: 2,
+		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2,
 		LastRefusal: "/home/u/.local/share/notifio/refusals/fotocasa.es.html"}
 	h := newHarness(t, s)
 	h.u.selectView(viewSites)

@@ -9,6 +9,7 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/poll"
+	"notifio/poll/classify"
 )
 
 // The words of the Sites view: what a site's state means, in the user's words
@@ -64,51 +65,6 @@ func siteWhy(s poll.SiteSnapshot) string {
 		"); one good answer ends it. " + todo
 }
 
-// siteHeadline is the one-line state of a site, beside its name.
-func siteHeadline(s poll.SiteSnapshot, now time.Time) string {
-	switch {
-	case s.ProbeInFlight:
-		return "checking now whether the site lets Notifio back in"
-	case s.Waiting && s.NextProbe.After(now):
-		if s.Rung > 1 {
-			return kindWords(s.Kind) + " — " + ordinal(s.Rung) + " time in a row"
-		}
-		return kindWords(s.Kind)
-	case s.Kind != "":
-		return "pause over after it " + kindWords(s.Kind) + " — the next search checks it"
-	}
-	return "reads normally"
-}
-
-// ordinal is "2nd", "3rd", "11th".
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
-}
-
-// siteNextProbe is the countdown line of a site card, "" for a site that
-// is not waiting.
-func siteNextProbe(s poll.SiteSnapshot, now time.Time) string {
-	switch {
-	case s.ProbeInFlight:
-		return "One search is asking now; the others wait for its answer."
-	case s.NextProbe.IsZero() || !s.Waiting:
-		return ""
-	case !s.NextProbe.After(now):
-		return "Notifio asks again any moment."
-	}
-	return fmt.Sprintf("Notifio asks again in %s (at %s).", countdown(s.NextProbe, now), clockTime(s.NextProbe))
-}
-
 // siteLastResponse describes the last answer a site gave and what showed it.
 func siteLastResponse(s poll.SiteSnapshot) string {
 	var b strings.Builder
@@ -123,41 +79,35 @@ func siteLastResponse(s poll.SiteSnapshot) string {
 	default:
 		fmt.Fprintf(&b, "Last answer: refused (%d %s)", s.LastStatus, http.StatusText(s.LastStatus))
 	}
-	if w := signalWords(s.LastSignal); w != "" {
+	if w := signalWords(s); w != "" {
 		b.WriteString(" — " + w)
 	}
 	return b.String()
 }
 
-// signalWords is the evidence behind an outcome in plain words, "" when the
-// status already says it.
-func signalWords(sig string) string {
-	low := strings.ToLower(sig)
-	switch {
-	case sig == "" || strings.HasPrefix(low, "status "):
+// signalWords is the evidence behind a site's last answer in plain words, ""
+// when its status already says it. It goes by the answer's kind: the
+// evidence itself is the classifier's, shown but never read.
+func signalWords(s poll.SiteSnapshot) string {
+	sig := s.LastSignal
+	if sig == "" || sig == "status "+strconv.Itoa(s.LastStatus) {
 		return ""
-	case low == "page unchanged":
-		return "the page had not changed"
-	case low == "results container found":
-		return "the results were on the page"
-	case low == "no-results marker":
-		return "the page said there are no results"
-	case strings.HasSuffix(low, " listing") || strings.HasSuffix(low, " listings"):
-		return sig + " on the page"
-	case strings.Contains(low, "challenge") || strings.Contains(low, "captcha") || strings.Contains(low, "waf"):
+	}
+	switch classify.Kind(s.LastOutcome) {
+	case classify.Challenge:
 		return "the page was a captcha or browser check"
-	case strings.Contains(low, "denial") || strings.Contains(low, "blocked"):
+	case classify.Denied:
 		return "the page said access is blocked"
+	case classify.OK:
+		switch sig {
+		case poll.SignalUnchanged:
+			return "the page had not changed"
+		case classify.SignalNoResults:
+			return "the page said there are no results"
+		}
+		return sig + " on the page" // the classifier's count: "12 listings"
 	}
 	return sig
-}
-
-// siteRetryAfter says how long the site itself asked us to wait, or "".
-func siteRetryAfter(s poll.SiteSnapshot) string {
-	if s.RetryAfter <= 0 {
-		return ""
-	}
-	return "The site asked Notifio to wait " + humanDuration(s.RetryAfter) + "."
 }
 
 // siteStats is the searches line of a site card: which searches it holds and
@@ -168,16 +118,16 @@ func siteStats(s poll.SiteSnapshot, names []string) string {
 	case len(names) > 0:
 		parts = append(parts, "Searches: "+strings.Join(names, ", "))
 	default:
-		parts = append(parts, plural(s.Searches, "search", "searches"))
+		parts = append(parts, poll.Plural(s.Searches, "search", "searches"))
 	}
 	switch {
 	case s.AvgResponse <= 0:
 	case s.AvgResponse < time.Second:
 		parts = append(parts, "answers quickly")
 	case s.AvgResponse < 5*time.Second:
-		parts = append(parts, "answers in about "+plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
+		parts = append(parts, "answers in about "+poll.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
 	default:
-		parts = append(parts, "answers slowly (about "+plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
+		parts = append(parts, "answers slowly (about "+poll.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
 	}
 	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads
 	// "50%" for a site that has let nothing through, so it is not shown.

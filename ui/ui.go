@@ -500,7 +500,7 @@ func (u *UI) allPaused() bool {
 func (u *UI) pauseAll(paused bool) {
 	if err := u.b.PauseAll(paused); err != nil {
 		slog.Warn("pause all searches", "paused", paused, "err", err)
-		u.showError("Could not change the searches", "Notifio could not pause or resume the searches: "+err.Error())
+		u.showError("Could not change the searches", "Notifio could not pause or resume the searches: "+backendWords(err))
 		return
 	}
 	u.refresh()

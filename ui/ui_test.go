@@ -26,28 +26,28 @@ func sample() poll.Snapshot {
 				Site: "wg-gesucht.de", State: poll.StateChecking, Baselined: true, BaselineCount: 20, LastCount: 21, LastNew: 1},
 			{ID: "c", Name: "Madrid centro", URL: "https://www.idealista.com/alquiler-viviendas/madrid/centro/",
 				Site: "idealista.com", State: poll.StateWaiting, NextCheck: t0.Add(271 * time.Second),
-				Reason: "idealista.com is rate-limiting us", Baselined: true, BaselineCount: 30, LastCount: 30},
+				Wait: poll.WaitSite, Reason: "idealista.com is rate-limiting us", Baselined: true, BaselineCount: 30, LastCount: 30},
 			{ID: "d", Name: "Gràcia", URL: "https://www.fotocasa.es/es/alquiler/viviendas/barcelona/gracia/l",
 				Site: "fotocasa.es", State: poll.StateWaiting, NextCheck: t0.Add(-5 * time.Second),
-				Reason: "waiting for the probe on fotocasa.es"},
+				Wait: poll.WaitProbe, Reason: "waiting for the probe on fotocasa.es"},
 			{ID: "e", Name: "Eixample", URL: "https://www.fotocasa.es/es/alquiler/viviendas/barcelona/eixample/l",
 				Site: "fotocasa.es", State: poll.StateProbing, Reason: "probing fotocasa.es"},
 			{ID: "f", Name: "Mitte", URL: "https://www.immowelt.de/suche/berlin-mitte/wohnungen/mieten",
 				Site: "immowelt.de", State: poll.StatePaused},
 			{ID: "g", Name: "Prenzlauer Berg", URL: "https://www.immobilienscout24.de/Suche/de/berlin/wohnung-mieten",
 				Site: "immobilienscout24.de", State: poll.StateAttention, LastOutcome: "session_expired",
-				Reason: "session expired — log in again"},
+				Wait: poll.WaitLogin, Reason: "session expired — log in again"},
 			{ID: "h", Name: "Friedrichshain", URL: "https://www.wohnungsboerse.net/searches/index?estate_marketing_types=miete",
 				Site: "wohnungsboerse.net", State: poll.StateScheduled, NextCheck: t0.Add(60 * time.Second),
 				LastOutcome: "unexpected_page", Reason: "the page did not look like results", Baselined: true},
 		},
 		Sites: []poll.SiteSnapshot{
 			{Site: "fotocasa.es", Waiting: false, Kind: "challenge", Rung: 1, NextProbe: t0.Add(-5 * time.Second),
-				ProbeInFlight: true, LastStatus: 403, LastSignal: "challenge marker: cf-chl", Searches: 2},
+				ProbeInFlight: true, LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2},
 			{Site: "idealista.com", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(271 * time.Second),
-				RetryAfter: 10 * time.Minute, LastStatus: 429, LastSignal: "status 429", Searches: 1,
+				RetryAfter: 10 * time.Minute, LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429", Searches: 1,
 				LastRefusal: "/home/u/.local/share/notifio/refusals/idealista.com.html", SuccessRate: 0.5},
-			{Site: "kleinanzeigen.de", LastStatus: 200, LastSignal: "results container found",
+			{Site: "kleinanzeigen.de", LastStatus: 200, LastOutcome: "ok", LastSignal: "25 listings",
 				AvgResponse: 420 * time.Millisecond, SuccessRate: 1, Searches: 1},
 		},
 	}
@@ -150,7 +150,7 @@ func TestCheckNowOnAWaitingSiteExplainsAndDoesNotFetch(t *testing.T) {
 
 func TestCheckNowReportsAWaitTheBackendFound(t *testing.T) {
 	h := newHarness(t, sample())
-	h.b.checkNowErr = &poll.WaitError{Site: "kleinanzeigen.de", Until: t0.Add(90 * time.Second), Reason: "kleinanzeigen.de refused access"}
+	h.b.checkNowErr = &poll.WaitError{Site: "kleinanzeigen.de", Until: t0.Add(90 * time.Second), Wait: poll.WaitSite, Reason: "kleinanzeigen.de refused access"}
 	h.u.searches.selectSearch("a")
 	test.Tap(h.u.searches.check)
 	h.q.runNext(t)

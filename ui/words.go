@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"regexp"
 	"slices"
@@ -16,128 +16,8 @@ import (
 // This file turns snapshots into the words the window shows. Everything here is a
 // pure function of its arguments (the clock included), so it is tested by tables.
 
-// secondsWithin is how close a countdown shows seconds. Further away it shows
-// whole minutes: a seconds countdown changes every second and so costs the
-// window a full frame every second (docs/PERFORMANCE.md, GUI), while nobody
-// needs to know that a check 34 minutes away is 33:58 away.
-const secondsWithin = 3 * time.Minute
-
-// countdown says how long until an instant: m:ss when it is at most
-// secondsWithin away, else whole minutes ("34 min", "1 h 5 min", "2 h").
-// Seconds are rounded up, so a wait that is still running never reads 0:00.
-// Minutes are counted as a clock counts them, from the current minute to the
-// instant's minute: "in 24 min (at 14:25)" agrees with a clock showing 14:01,
-// it is within a minute of the exact wait, and every minutes countdown in the
-// window changes at the same instant, when the clock's minute does, so the
-// window draws one frame a minute for all of them.
-func countdown(until, now time.Time) string {
-	d := until.Sub(now)
-	if d <= secondsWithin {
-		d = max(d, 0)
-		secs := int64((d + time.Second - 1) / time.Second)
-		return fmt.Sprintf("%d:%02d", secs/60, secs%60)
-	}
-	// More than secondsWithin away, so at least 3 minutes apart on the clock.
-	mins := int64(until.Truncate(time.Minute).Sub(now.Truncate(time.Minute)) / time.Minute)
-	h, m := mins/60, mins%60
-	switch {
-	case h == 0:
-		return fmt.Sprintf("%d min", m)
-	case m == 0:
-		return fmt.Sprintf("%d h", h)
-	}
-	return fmt.Sprintf("%d h %d min", h, m)
-}
-
 // clockTime formats an instant as the user's wall-clock time.
 func clockTime(t time.Time) string { return t.Local().Format("15:04") }
-
-// Words used for outcomes and for search states that need the user.
-const (
-	wordsSessionExpired = "needs attention: session expired — log in again"
-	wordsUnexpectedPage = "the page did not look like results"
-	probeReasonPrefix   = "waiting for the probe"
-)
-
-// searchStatus says what a search is doing, in plain words. site is the search's
-// site snapshot, or nil when the snapshot has none.
-func searchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time) string {
-	switch s.State {
-	case poll.StateChecking:
-		return "checking…"
-	case poll.StateProbing:
-		return "probing " + s.Site
-	case poll.StatePaused:
-		return "paused"
-	case poll.StateAttention:
-		return attentionWords(s)
-	case poll.StateWaiting:
-		probe := strings.HasPrefix(s.Reason, probeReasonPrefix) ||
-			(site != nil && site.ProbeInFlight && !s.NextCheck.After(now))
-		if probe {
-			return "waiting for the probe on " + s.Site
-		}
-		reason := s.Reason
-		switch {
-		case s.Health.Kind.NeedsUser() && s.Health.Problem != "":
-			reason = s.Health.Problem // the words alerts and `notifio status` use
-		case s.LastOutcome == "unexpected_page":
-			// The site's wait is on the "error" ladder, but "had errors" would
-			// hide what the user can act on.
-			reason = wordsUnexpectedPage
-		case reason == "":
-			reason = s.Site + " asked us to wait"
-		}
-		if !s.NextCheck.After(now) {
-			return reason + " — trying again any moment"
-		}
-		return reason + " — next try in " + countdown(s.NextCheck, now)
-	}
-	if retrying(s, site) {
-		if site.ProbeInFlight {
-			return "waiting for the probe on " + s.Site
-		}
-		return s.Site + " " + kindWords(site.Kind) + " — trying again now"
-	}
-	next := nextCheckWords(s.NextCheck, now)
-	if s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage {
-		return wordsUnexpectedPage + " — " + next
-	}
-	return next
-}
-
-// retrying reports whether a scheduled search's site has refused and its wait
-// ran out without a good answer since: the site keeps its ladder until a check
-// succeeds, so until then the search is not healthy, however near its check.
-func retrying(s poll.SearchSnapshot, site *poll.SiteSnapshot) bool {
-	return s.State == poll.StateScheduled && site != nil && site.Kind != "" && !site.Waiting
-}
-
-// nextCheckWords is the countdown of a scheduled search.
-func nextCheckWords(next, now time.Time) string {
-	switch {
-	case next.IsZero():
-		return "first check soon"
-	case !next.After(now):
-		return "checking in a moment"
-	}
-	return "next check in " + countdown(next, now)
-}
-
-// attentionWords says what the user must do about a search that needs them.
-func attentionWords(s poll.SearchSnapshot) string {
-	switch {
-	case s.LastOutcome == "session_expired":
-		return wordsSessionExpired
-	case s.LastOutcome == "unexpected_page" || s.Reason == wordsUnexpectedPage:
-		return wordsUnexpectedPage
-	case s.Reason == "":
-		return "needs attention"
-	case strings.HasPrefix(s.Reason, "needs attention"):
-		return s.Reason
-	}
-	return "needs attention: " + s.Reason
-}
 
 // searchDetail is the quieter second half of a row: when the search was last
 // checked and what that found (the baseline or the last find).
@@ -166,14 +46,14 @@ func lastFind(s poll.SearchSnapshot) string {
 	case !s.Baselined:
 		return "nothing recorded yet"
 	case s.LastNew > 0:
-		return plural(s.LastNew, "new listing", "new listings")
+		return poll.Plural(s.LastNew, "new listing", "new listings")
 	case s.Unseen > 0:
 		// The badge beside says "1 new": those came earlier, none since.
 		return "nothing newer"
 	case s.LastChecked.IsZero() || s.LastCount == s.BaselineCount:
 		// A full page keeps its count as new listings push old ones off, so
 		// this is a guess; the badge case above comes first.
-		return "recorded " + plural(s.BaselineCount, "listing", "listings") + " as a baseline"
+		return "recorded " + poll.Plural(s.BaselineCount, "listing", "listings") + " as a baseline"
 	}
 	return "no new listings"
 }
@@ -186,48 +66,6 @@ func unseenWords(n int) string {
 	return fmt.Sprintf("%d new", n)
 }
 
-// plural writes "1 listing" or "3 listings".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
-// kindWords names a refusal kind as a user reads it.
-func kindWords(kind string) string {
-	switch kind {
-	case "challenge":
-		return "asked for a captcha (challenge page)"
-	case "rate_limited":
-		return "is rate-limiting us"
-	case "denied":
-		return "refused access"
-	case "error":
-		return "had errors (server or network)"
-	case "":
-		return "is fine"
-	}
-	return "refused us (" + strings.ReplaceAll(kind, "_", " ") + ")"
-}
-
-// humanDuration writes a duration the way people say it: "90 seconds", "5 minutes",
-// "1 hour 30 minutes".
-func humanDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	switch {
-	case d < time.Minute || d%time.Minute != 0 && d < 10*time.Minute:
-		return plural(int(d/time.Second), "second", "seconds")
-	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute", "minutes")
-	}
-	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-	if m == 0 {
-		return plural(h, "hour", "hours")
-	}
-	return plural(h, "hour", "hours") + " " + plural(m, "minute", "minutes")
-}
-
 // intervalChoices are the intervals the add/edit dialog offers.
 var intervalChoices = []time.Duration{
 	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute,
@@ -238,7 +76,7 @@ var intervalChoices = []time.Duration{
 func intervalOptions() []string {
 	out := make([]string, len(intervalChoices))
 	for i, d := range intervalChoices {
-		out[i] = humanDuration(d)
+		out[i] = poll.DurationWords(d)
 	}
 	return out
 }
@@ -302,33 +140,17 @@ func parseWordsDuration(t string) (time.Duration, error) {
 	return total, nil
 }
 
-// userError is a message written for the user, shown as it is.
-type userError string
+// userError is a message the window wrote for the user, shown as it is.
+func userError(msg string) error { return &poll.UserError{Msg: msg} }
 
-func (e userError) Error() string { return string(e) }
-
-// checkSearchURL validates what the user pasted as a search address and returns
-// it trimmed, or an error that says what to do.
+// checkSearchURL validates what the user pasted as a search address, with
+// the watcher's own check, and returns it trimmed, or an error that says what
+// to do.
 func checkSearchURL(raw string) (string, error) {
-	s := strings.TrimSpace(raw)
-	if s == "" {
-		return "", userError("Paste the address of a search results page (copy it from your browser's address bar).")
+	if _, err := poll.ParseSearchURL(raw); err != nil {
+		return "", err
 	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return "", userError("That does not look like a web address. Copy the whole address from your browser's address bar; it starts with https://.")
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "http", "https":
-	case "":
-		return "", userError("The address must start with https:// (or http://). Copy the whole address from your browser's address bar.")
-	default:
-		return "", userError(fmt.Sprintf("Notifio can only watch web pages (addresses starting with https:// or http://), not %q addresses.", u.Scheme+":"))
-	}
-	if u.Hostname() == "" {
-		return "", userError("The address has no website name after https://. Copy the whole address from your browser's address bar.")
-	}
-	return s, nil
+	return strings.TrimSpace(raw), nil
 }
 
 // suggestName suggests a search name for a results page: its title without
@@ -460,16 +282,16 @@ func waitWords(w *poll.WaitError, now time.Time) string {
 	if reason == "" {
 		reason = w.Site + " asked us to wait"
 	}
-	if strings.HasPrefix(reason, probeReasonPrefix) {
+	if w.Wait == poll.WaitProbe {
 		return "Notifio is checking with one search whether " + w.Site + " lets us back in. " +
 			"This search follows as soon as that probe comes back."
 	}
 	when := "any moment now"
 	if w.Until.After(now) {
-		when = "at " + clockTime(w.Until) + " (in " + countdown(w.Until, now) + ")"
+		when = "at " + clockTime(w.Until) + " (in " + poll.Countdown(w.Until, now) + ")"
 	}
-	if !strings.HasPrefix(reason, w.Site) {
-		reason = upperFirst(reason) // a site's name keeps its own spelling
+	if w.Wait != poll.WaitSite {
+		reason = upperFirst(reason) // a site's name, which begins a site's reason, keeps its own spelling
 	}
 	return reason + ". Notifio tries again " + when + ". " +
 		"Checking earlier would only make " + w.Site + " keep us out for longer."
@@ -483,17 +305,19 @@ func upperFirst(s string) string {
 	return s
 }
 
-// backendWords is an error from the watcher as the user reads it: without the
-// package prefixes meant for logs, and for a refused address just the reason.
+// unexpectedWords is what the window says of an error nobody worded for the
+// user (a failing disk, a bug): the log has it whole.
+const unexpectedWords = "Something unexpected went wrong. Notifio's log has the details."
+
+// backendWords is an error from the watcher as the user reads it: the words
+// of its *poll.UserError, however wrapped. Anything else is logged whole and
+// said plainly.
 func backendWords(err error) string {
-	msg := err.Error()
-	if errors.Is(err, poll.ErrBadURL) {
-		msg = strings.TrimPrefix(msg, poll.ErrBadURL.Error()+": ")
+	if w, ok := poll.UserWords(err); ok {
+		return w
 	}
-	for strings.HasPrefix(msg, "poll: ") {
-		msg = strings.TrimPrefix(msg, "poll: ")
-	}
-	return msg
+	slog.Error("unexpected error", "err", err)
+	return unexpectedWords
 }
 
 // trayHealthWords is the tray's line about the searches: all working, or

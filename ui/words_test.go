@@ -10,113 +10,6 @@ import (
 	"notifio/poll"
 )
 
-func TestCountdown(t *testing.T) {
-	for _, tc := range []struct {
-		now  time.Time
-		d    time.Duration
-		want string
-	}{
-		{t0, -time.Second, "0:00"},
-		{t0, 0, "0:00"},
-		{t0, time.Millisecond, "0:01"}, // still waiting: never reads 0:00
-		{t0, 102 * time.Second, "1:42"},
-		{t0, 179 * time.Second, "2:59"},
-		{t0, 3 * time.Minute, "3:00"},
-		{t0.Add(30 * time.Second), 3 * time.Minute, "3:00"},
-		// Further away: whole minutes on the clock, from 14:00 to the instant's minute.
-		{t0, 3*time.Minute + time.Second, "3 min"},
-		{t0.Add(59 * time.Second), 3*time.Minute + time.Second, "4 min"},
-		{t0, 271*time.Second + 300*time.Millisecond, "4 min"},
-		{t0, 34 * time.Minute, "34 min"},
-		{t0, 59*time.Minute + 59*time.Second, "59 min"},
-		{t0, time.Hour, "1 h"},
-		{t0, time.Hour + 61*time.Second, "1 h 1 min"},
-		{t0, 2*time.Hour + 5*time.Minute, "2 h 5 min"},
-		{t0, 26 * time.Hour, "26 h"},
-		// A check at 14:34:30 is "in 34 min" from 14:00:00 to 14:00:59 (34:30 to
-		// 33:31 away) and "in 33 min" from 14:01:00, together with every other
-		// minutes countdown.
-		{t0, 34*time.Minute + 30*time.Second, "34 min"},
-		{t0.Add(59 * time.Second), 33*time.Minute + 31*time.Second, "34 min"},
-		{t0.Add(60 * time.Second), 33*time.Minute + 30*time.Second, "33 min"},
-	} {
-		if got := countdown(tc.now.Add(tc.d), tc.now); got != tc.want {
-			t.Errorf("countdown(%v after %s) = %q, want %q", tc.d, tc.now.Format("15:04:05"), got, tc.want)
-		}
-	}
-}
-
-// TestMinutesCountdownsChangeOncePerMinute checks what the window's frame rate
-// rests on: countdowns more than secondsWithin away, whatever their seconds,
-// change only when the clock's minute changes.
-func TestMinutesCountdownsChangeOncePerMinute(t *testing.T) {
-	var untils []time.Time
-	for i := range 50 {
-		untils = append(untils, t0.Add(7*time.Minute+time.Duration(i*73)*time.Second+time.Duration(i)*time.Millisecond))
-	}
-	now := t0.Add(100 * time.Millisecond)
-	last := make([]string, len(untils))
-	for i, u := range untils {
-		last[i] = countdown(u, now)
-	}
-	for range 180 {
-		now = now.Add(time.Second)
-		changed := false
-		for i, u := range untils {
-			if got := countdown(u, now); got != last[i] {
-				changed, last[i] = true, got
-			}
-		}
-		if changed && now.Second() != 0 {
-			t.Fatalf("a minutes countdown changed at %s, not at a whole minute", now.Format("15:04:05.000"))
-		}
-	}
-}
-
-func TestSearchStatusWords(t *testing.T) {
-	probing := &poll.SiteSnapshot{Site: "idealista.com", ProbeInFlight: true}
-	for _, tc := range []struct {
-		name string
-		s    poll.SearchSnapshot
-		site *poll.SiteSnapshot
-		want string
-	}{
-		{"scheduled", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0.Add(102 * time.Second)}, nil, "next check in 1:42"},
-		{"scheduled later", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0.Add(34 * time.Minute)}, nil, "next check in 34 min"},
-		{"scheduled in hours", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0.Add(65 * time.Minute)}, nil, "next check in 1 h 5 min"},
-		{"due", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: t0}, nil, "checking in a moment"},
-		{"new", poll.SearchSnapshot{State: poll.StateScheduled}, nil, "first check soon"},
-		{"checking", poll.SearchSnapshot{State: poll.StateChecking}, nil, "checking…"},
-		{"rate limited", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
-			Reason: "idealista.com is rate-limiting us", NextCheck: t0.Add(271 * time.Second)}, nil,
-			"idealista.com is rate-limiting us — next try in 4 min"},
-		{"waiting, no reason", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
-			NextCheck: t0.Add(time.Minute)}, nil, "idealista.com asked us to wait — next try in 1:00"},
-		{"wait over", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
-			Reason: "idealista.com refused access", NextCheck: t0.Add(-time.Second)}, nil,
-			"idealista.com refused access — trying again any moment"},
-		{"probe reason", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
-			Reason: "waiting for the probe on idealista.com"}, nil, "waiting for the probe on idealista.com"},
-		{"probe in flight", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com",
-			Reason: "idealista.com is rate-limiting us"}, probing, "waiting for the probe on idealista.com"},
-		{"probing", poll.SearchSnapshot{State: poll.StateProbing, Site: "idealista.com"}, nil, "probing idealista.com"},
-		{"paused", poll.SearchSnapshot{State: poll.StatePaused}, nil, "paused"},
-		{"session", poll.SearchSnapshot{State: poll.StateAttention, LastOutcome: "session_expired",
-			Reason: "session expired — log in again"}, nil, "needs attention: session expired — log in again"},
-		{"not results, attention", poll.SearchSnapshot{State: poll.StateAttention, LastOutcome: "unexpected_page"}, nil,
-			"the page did not look like results"},
-		{"not results, scheduled", poll.SearchSnapshot{State: poll.StateScheduled, LastOutcome: "unexpected_page",
-			Reason: "the page did not look like results", NextCheck: t0.Add(time.Minute)}, nil,
-			"the page did not look like results — next check in 1:00"},
-		{"other attention", poll.SearchSnapshot{State: poll.StateAttention, Reason: "the site moved"}, nil,
-			"needs attention: the site moved"},
-	} {
-		if got := searchStatus(tc.s, tc.site, t0); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
 func TestParseInterval(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -148,8 +41,8 @@ func TestParseInterval(t *testing.T) {
 		}
 	}
 	for _, d := range intervalChoices {
-		if got, err := parseInterval(humanDuration(d)); err != nil || got != d {
-			t.Errorf("the offered interval %q reads back as %v, %v", humanDuration(d), got, err)
+		if got, err := parseInterval(poll.DurationWords(d)); err != nil || got != d {
+			t.Errorf("the offered interval %q reads back as %v, %v", poll.DurationWords(d), got, err)
 		}
 	}
 }
@@ -193,22 +86,6 @@ func TestSuggestName(t *testing.T) {
 	}
 }
 
-func TestHumanDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		30 * time.Second:  "30 seconds",
-		90 * time.Second:  "90 seconds",
-		time.Minute:       "1 minute",
-		10 * time.Minute:  "10 minutes",
-		time.Hour:         "1 hour",
-		90 * time.Minute:  "1 hour 30 minutes",
-		150 * time.Second: "150 seconds",
-	} {
-		if got := humanDuration(d); got != want {
-			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
-		}
-	}
-}
-
 func TestSiteStatsResponseTime(t *testing.T) {
 	for _, tc := range []struct {
 		avg  time.Duration
@@ -233,12 +110,12 @@ func TestSiteStatsResponseTime(t *testing.T) {
 // evidence, no milliseconds.
 func TestSiteWordsHaveNoJargon(t *testing.T) {
 	snaps := []poll.SiteSnapshot{
-		{Site: "a.de", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(time.Minute), LastStatus: 429, LastSignal: "status 429", RetryAfter: time.Minute},
-		{Site: "a.de", Kind: "", LastStatus: 200, LastSignal: "page unchanged", AvgResponse: 3 * time.Millisecond},
-		{Site: "a.de", Waiting: true, Kind: "challenge", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastSignal: "challenge marker: cf-chl"},
+		{Site: "a.de", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(time.Minute), LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429", RetryAfter: time.Minute},
+		{Site: "a.de", Kind: "", LastStatus: 200, LastOutcome: "ok", LastSignal: "page unchanged", AvgResponse: 3 * time.Millisecond},
+		{Site: "a.de", Waiting: true, Kind: "challenge", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl"},
 	}
 	for _, st := range snaps {
-		text := strings.Join([]string{siteHeadline(st, t0), siteNextProbe(st, t0), siteLastResponse(st), siteRetryAfter(st), siteStats(st, nil), siteWhy(st)}, "\n")
+		text := strings.Join([]string{poll.SiteWords(st, t0), poll.NextProbeWords(st, t0), siteLastResponse(st), poll.RetryAfterWords(st), siteStats(st, nil), siteWhy(st)}, "\n")
 		for _, jargon := range []string{"backoff", "step ", "decided by", "ms", "marker", "Retry-After", "HTTP", "probe in"} {
 			if strings.Contains(text, jargon) {
 				t.Errorf("%q in:\n%s", jargon, text)
@@ -248,7 +125,7 @@ func TestSiteWordsHaveNoJargon(t *testing.T) {
 	if got := siteLastResponse(snaps[1]); got != "Last answer: fine — the page had not changed" {
 		t.Errorf("last answer %q", got)
 	}
-	if got := siteHeadline(snaps[0], t0); got != "is rate-limiting us — 2nd time in a row" {
+	if got := poll.SiteWords(snaps[0], t0); got != "is rate-limiting us — 2nd time in a row" {
 		t.Errorf("headline %q", got)
 	}
 }
@@ -357,6 +234,31 @@ func TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge(t *testing.T) {
 		tc.edit(&s)
 		if got := searchDetail(s, tc.now); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSignalWordsGoByTheAnswersKind: what a site's last answer was comes from
+// its kind, not from words in the classifier's evidence. Before, a challenge
+// whose evidence named no "captcha" was shown raw, and an error page whose
+// evidence said "blocked" read as "access is blocked".
+func TestSignalWordsGoByTheAnswersKind(t *testing.T) {
+	for _, tc := range []struct {
+		s    poll.SiteSnapshot
+		want string
+	}{
+		{poll.SiteSnapshot{LastStatus: 403, LastOutcome: "challenge", LastSignal: "title: Just a moment..."},
+			"the page was a captcha or browser check"},
+		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "denied", LastSignal: "text: Zugriff verweigert"},
+			"the page said access is blocked"},
+		{poll.SiteSnapshot{LastStatus: 0, LastOutcome: "error", LastSignal: "connection blocked by proxy"},
+			"connection blocked by proxy"},
+		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "12 listings"}, "12 listings on the page"},
+		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "no-results marker"}, "the page said there are no results"},
+		{poll.SiteSnapshot{LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429"}, ""},
+	} {
+		if got := signalWords(tc.s); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.s.LastOutcome, tc.s.LastSignal, got, tc.want)
 		}
 	}
 }

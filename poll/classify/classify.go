@@ -101,6 +101,9 @@ func (k Kind) Ladder() string {
 	return ""
 }
 
+// SignalNoResults is the evidence of a results page that says it has none.
+const SignalNoResults = "no-results marker"
+
 // Outcome is the verdict on one fetch.
 type Outcome struct {
 	Kind Kind
@@ -326,7 +329,7 @@ func results(in Input, st int) (Outcome, bool) {
 	case in.Listings > 1:
 		return Outcome{Kind: OK, Signal: fmt.Sprintf("%d listings", in.Listings), Detail: fmt.Sprintf("A results page with %d listings.", in.Listings)}, true
 	case in.NoResultsMarker:
-		return Outcome{Kind: OK, Signal: "no-results marker", Detail: "A results page that says there are no results."}, true
+		return Outcome{Kind: OK, Signal: SignalNoResults, Detail: "A results page that says there are no results."}, true
 	}
 	return Outcome{}, false
 }

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"notifio/poll"
+)
+
+// TestSearchListSaysWhatTheWindowSays: `search list` of a running Notifio
+// prints each search's state in the window's words (the expected strings are
+// the ones ui's rows show for these snapshots). The CLI had its own words: a
+// probe's wait with a countdown, "34:00" for "34 min", no word for a site
+// whose wait ran out, and a bare reason for a page that was not results.
+func TestSearchListSaysWhatTheWindowSays(t *testing.T) {
+	now := time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
+	retry := &poll.SiteSnapshot{Site: "idealista.com", Kind: "denied", Rung: 1}
+	for _, tc := range []struct {
+		name string
+		s    poll.SearchSnapshot
+		site *poll.SiteSnapshot
+		want string
+	}{
+		{"probe", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com", Wait: poll.WaitProbe,
+			Reason: "waiting for the probe on idealista.com", NextCheck: now.Add(90 * time.Second)}, nil,
+			"waiting for the probe on idealista.com"},
+		{"far check", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: now.Add(34 * time.Minute)}, nil,
+			"next check in 34 min"},
+		{"not results", poll.SearchSnapshot{State: poll.StateScheduled, LastOutcome: "unexpected_page",
+			Reason: "the page did not look like results", NextCheck: now.Add(time.Minute)}, nil,
+			"the page did not look like results — next check in 1:00"},
+		{"wait over", poll.SearchSnapshot{State: poll.StateScheduled, Site: "idealista.com", NextCheck: now}, retry,
+			"idealista.com refused access — trying again now"},
+		{"login", poll.SearchSnapshot{State: poll.StateAttention, Site: "idealista.com", Wait: poll.WaitLogin,
+			LastOutcome: "session_expired", Reason: "session expired — log in again"}, nil,
+			"needs attention: session expired — log in again"},
+	} {
+		if got := SearchStatus(tc.s, tc.site, now, true); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSiteLineHasNoJargon: `notifio sites` says what a site did in the
+// window's words, not the ladder's names and steps ("rate_limited, step 2").
+func TestSiteLineHasNoJargon(t *testing.T) {
+	now := time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
+	s := poll.SiteSnapshot{Site: "idealista.com", Waiting: true, Kind: "rate_limited", Rung: 2,
+		NextProbe: now.Add(4 * time.Minute), LastStatus: 429, LastSignal: "status 429",
+		RetryAfter: 90 * time.Second, Searches: 3}
+	got := SiteLine(s, now)
+	for _, want := range []string{"idealista.com: is rate-limiting us — 2nd time in a row.", "Notifio asks again in 4 min",
+		"Last answer: status 429", "The site asked Notifio to wait 90 seconds.", "3 searches."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the line lacks %q: %s", want, got)
+		}
+	}
+	for _, jargon := range []string{"rate_limited", "step", "Retry-After", "search(es)"} {
+		if strings.Contains(got, jargon) {
+			t.Errorf("the line says %q: %s", jargon, got)
+		}
+	}
+}
+
+// TestErrorsPrintTheirWordsWhateverTheWrapping: the command line prints the
+// words of a worded error, message and hint, wherever in the chain it is;
+// the old prefix list left the words of the wrappers between them ("add: ")
+// and the cause's sentinel ("not a usable search URL: ").
+func TestErrorsPrintTheirWordsWhateverTheWrapping(t *testing.T) {
+	worded := &poll.UserError{Msg: "The search b (\"Mitte\") already watches this page.", Hint: "Edit that one instead.", Err: poll.ErrDuplicate}
+	err := fmt.Errorf("cli: add: %w", fmt.Errorf("poll: check input: %w", worded))
+	if got, want := userMessage(err), "The search b (\"Mitte\") already watches this page. Edit that one instead."; got != want {
+		t.Errorf("userMessage = %q, want %q", got, want)
+	}
+	dir := t.TempDir()
+	code, _, errOut := run(t, dir, "search", "add", "ftp://example.test/x")
+	if want := "notifio: Notifio can only watch web pages (addresses starting with https:// or http://), not \"ftp:\" addresses.\n"; code != 1 || errOut != want {
+		t.Errorf("exit %d, %q; want 1, %q", code, errOut, want)
+	}
+	code, _, errOut = run(t, dir, "search", "add", "--bogus", "https://example.test/x")
+	if code != 2 || strings.Contains(errOut, "cli:") || !strings.Contains(errOut, "notifio: flag provided but not defined: -bogus") {
+		t.Errorf("a usage mistake: exit %d, %q", code, errOut)
+	}
+}

@@ -1,0 +1,154 @@
+package poll
+
+import (
+	"testing"
+	"time"
+)
+
+func TestCountdown(t *testing.T) {
+	for _, tc := range []struct {
+		now  time.Time
+		d    time.Duration
+		want string
+	}{
+		{t0, -time.Second, "0:00"},
+		{t0, 0, "0:00"},
+		{t0, time.Millisecond, "0:01"}, // still waiting: never reads 0:00
+		{t0, 102 * time.Second, "1:42"},
+		{t0, 179 * time.Second, "2:59"},
+		{t0, 3 * time.Minute, "3:00"},
+		{t0.Add(30 * time.Second), 3 * time.Minute, "3:00"},
+		// Further away: whole minutes on the clock, from 14:00 to the instant's minute.
+		{t0, 3*time.Minute + time.Second, "3 min"},
+		{t0.Add(59 * time.Second), 3*time.Minute + time.Second, "4 min"},
+		{t0, 271*time.Second + 300*time.Millisecond, "4 min"},
+		{t0, 34 * time.Minute, "34 min"},
+		{t0, 59*time.Minute + 59*time.Second, "59 min"},
+		{t0, time.Hour, "1 h"},
+		{t0, time.Hour + 61*time.Second, "1 h 1 min"},
+		{t0, 2*time.Hour + 5*time.Minute, "2 h 5 min"},
+		{t0, 26 * time.Hour, "26 h"},
+		// A check at 14:34:30 is "in 34 min" from 14:00:00 to 14:00:59 (34:30 to
+		// 33:31 away) and "in 33 min" from 14:01:00, together with every other
+		// minutes countdown.
+		{t0, 34*time.Minute + 30*time.Second, "34 min"},
+		{t0.Add(59 * time.Second), 33*time.Minute + 31*time.Second, "34 min"},
+		{t0.Add(60 * time.Second), 33*time.Minute + 30*time.Second, "33 min"},
+	} {
+		if got := Countdown(tc.now.Add(tc.d), tc.now); got != tc.want {
+			t.Errorf("Countdown(%v after %s) = %q, want %q", tc.d, tc.now.Format("15:04:05"), got, tc.want)
+		}
+	}
+}
+
+// TestMinutesCountdownsChangeOncePerMinute checks what the window's frame rate
+// rests on: countdowns more than secondsWithin away, whatever their seconds,
+// change only when the clock's minute changes.
+func TestMinutesCountdownsChangeOncePerMinute(t *testing.T) {
+	var untils []time.Time
+	for i := range 50 {
+		untils = append(untils, t0.Add(7*time.Minute+time.Duration(i*73)*time.Second+time.Duration(i)*time.Millisecond))
+	}
+	now := t0.Add(100 * time.Millisecond)
+	last := make([]string, len(untils))
+	for i, u := range untils {
+		last[i] = Countdown(u, now)
+	}
+	for range 180 {
+		now = now.Add(time.Second)
+		changed := false
+		for i, u := range untils {
+			if got := Countdown(u, now); got != last[i] {
+				changed, last[i] = true, got
+			}
+		}
+		if changed && now.Second() != 0 {
+			t.Fatalf("a minutes countdown changed at %s, not at a whole minute", now.Format("15:04:05.000"))
+		}
+	}
+}
+
+func TestSearchStatusWords(t *testing.T) {
+	probing := &SiteSnapshot{Site: "idealista.com", ProbeInFlight: true}
+	for _, tc := range []struct {
+		name string
+		s    SearchSnapshot
+		site *SiteSnapshot
+		want string
+	}{
+		{"scheduled", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(102 * time.Second)}, nil, "next check in 1:42"},
+		{"scheduled later", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(34 * time.Minute)}, nil, "next check in 34 min"},
+		{"scheduled in hours", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(65 * time.Minute)}, nil, "next check in 1 h 5 min"},
+		{"due", SearchSnapshot{State: StateScheduled, NextCheck: t0}, nil, "checking in a moment"},
+		{"new", SearchSnapshot{State: StateScheduled}, nil, "first check soon"},
+		{"checking", SearchSnapshot{State: StateChecking}, nil, "checking…"},
+		{"rate limited", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+			Reason: "idealista.com is rate-limiting us", NextCheck: t0.Add(271 * time.Second)}, nil,
+			"idealista.com is rate-limiting us — next try in 4 min"},
+		{"waiting, no reason", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+			NextCheck: t0.Add(time.Minute)}, nil, "idealista.com asked us to wait — next try in 1:00"},
+		{"wait over", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+			Reason: "idealista.com refused access", NextCheck: t0.Add(-time.Second)}, nil,
+			"idealista.com refused access — trying again any moment"},
+		{"probe", SearchSnapshot{State: StateWaiting, Site: "idealista.com", Wait: WaitProbe,
+			Reason: "waiting for the probe on idealista.com"}, nil, "waiting for the probe on idealista.com"},
+		{"probe in flight", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+			Reason: "idealista.com is rate-limiting us"}, probing, "waiting for the probe on idealista.com"},
+		{"probing", SearchSnapshot{State: StateProbing, Site: "idealista.com"}, nil, "probing idealista.com"},
+		{"paused", SearchSnapshot{State: StatePaused}, nil, "paused"},
+		{"session", SearchSnapshot{State: StateAttention, Wait: WaitLogin, LastOutcome: "session_expired",
+			Reason: "session expired — log in again"}, nil, "needs attention: session expired — log in again"},
+		{"not results, attention", SearchSnapshot{State: StateAttention, LastOutcome: "unexpected_page"}, nil,
+			"the page did not look like results"},
+		{"not results, scheduled", SearchSnapshot{State: StateScheduled, LastOutcome: "unexpected_page",
+			Reason: "the page did not look like results", NextCheck: t0.Add(time.Minute)}, nil,
+			"the page did not look like results — next check in 1:00"},
+		{"other attention", SearchSnapshot{State: StateAttention, Reason: "the site moved"}, nil,
+			"needs attention: the site moved"},
+	} {
+		if got := StatusWords(tc.s, tc.site, t0); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestStatusWordsReadTheTypedStateNotTheReason: the state of a row comes from
+// the snapshot's typed fields, so rewording a Reason (or a reason in another
+// language) changes no state. The window read "waiting for the probe" and
+// "needs attention" back from Reason before.
+func TestStatusWordsReadTheTypedStateNotTheReason(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    SearchSnapshot
+		want string
+	}{
+		{"probe, reworded", SearchSnapshot{State: StateWaiting, Site: "idealista.com", Wait: WaitProbe,
+			Reason: "one search of idealista.com asks first", NextCheck: t0.Add(time.Minute)},
+			"waiting for the probe on idealista.com"},
+		{"a site's pause whose reason starts like a probe's", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+			Wait: WaitSite, Reason: "waiting for the probe is not this", NextCheck: t0.Add(time.Minute)},
+			"waiting for the probe is not this — next try in 1:00"},
+		{"login, reworded", SearchSnapshot{State: StateAttention, Site: "idealista.com", Wait: WaitLogin,
+			Reason: "please log in"}, "needs attention: session expired — log in again"},
+	} {
+		if got := StatusWords(tc.s, nil, t0); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestDurationWords(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Second:  "30 seconds",
+		90 * time.Second:  "90 seconds",
+		time.Minute:       "1 minute",
+		10 * time.Minute:  "10 minutes",
+		time.Hour:         "1 hour",
+		90 * time.Minute:  "1 hour 30 minutes",
+		150 * time.Second: "150 seconds",
+	} {
+		if got := DurationWords(d); got != want {
+			t.Errorf("DurationWords(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
