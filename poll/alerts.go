@@ -3,10 +3,23 @@ package poll
 import (
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"notifio/storage"
 )
+
+// healthState is what the health alerts told, keyed by search ID or
+// deliveryKey; the settings; the failing channels by search; today's counts
+// for the daily summary. healthMu serialises checkHealth.
+type healthState struct {
+	healthMu        sync.Mutex
+	alerts          map[string]storage.AlertState
+	alertCfg        AlertSettings
+	failingBySearch map[string]*ChannelFailure
+	day             dayCounts
+	lastHealth      time.Time // the loop's last checkHealth (loop goroutine only)
+}
 
 // Health alerts: a search that stops working is told once (past a threshold),
 // reminded at most once a day while it lasts, and "back to normal" once when it

@@ -11,6 +11,19 @@ import (
 	"notifio/storage"
 )
 
+// publisher is who observes the watcher (Subscribe) and the outbox count its
+// snapshots carry. Service.mu guards it.
+type publisher struct {
+	subs    map[int]func(Snapshot)
+	nextSub int
+
+	lastPub  time.Time   // real time of the last publish
+	pubTimer *time.Timer // a coalesced publish pending (publishSoon)
+
+	outboxSnap OutboxSnapshot
+	outboxAt   time.Time
+}
+
 // Snapshots for observers (the window, the status file) and their publishing.
 
 // Subscribe calls fn with a fresh snapshot after every change, from any

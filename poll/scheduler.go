@@ -4,11 +4,24 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // The loop: it runs the polls the schedule plans (schedule.go), wakes when a
 // poll finished or the user changed something, and keeps house hourly.
+
+// loop is Run's state.
+type loop struct {
+	wake       chan struct{} // a poll finished or the user changed something
+	running    bool          // Run is running (guarded by Service.mu)
+	lastBackup time.Time     // housekeeping's last turn
+	inflight   sync.WaitGroup
+	// polling counts the polls Run started whose site is not yet freed
+	// (siteFreed).
+	polling atomic.Int32
+}
 
 // Wake makes the loop plan again now (after a change by the user).
 func (s *Service) Wake() {

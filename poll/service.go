@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"notifio/hostbackoff"
@@ -62,40 +61,21 @@ type Service struct {
 	ownFet  bool
 	log     *slog.Logger
 
-	wake chan struct{}
-
+	// mu guards the schedule, the publisher and the few fields below it.
 	mu sync.Mutex
 	// schedule (schedule.go): the searches, the sites, what is due when.
 	schedule
-	subs    map[int]func(Snapshot)
-	nextSub int
-	running bool
+	// loop (scheduler.go): Run's own state.
+	loop
+	// publisher (publish.go): who observes the watcher, and the outbox count.
+	publisher
+	// healthState (alerts.go): what the alerts told, and when.
+	healthState
 
 	restored bool // restoreLast ran
 	closed   bool // Close ran
 
-	lastPub  time.Time   // real time of the last publish
-	pubTimer *time.Timer // a coalesced publish pending (publishSoon)
-
 	savedPrints map[string]pagePrint // as last read or written (prints.go)
-
-	outboxSnap OutboxSnapshot
-	outboxAt   time.Time
-	lastBackup time.Time
-	inflight   sync.WaitGroup
-	// polling counts the polls Run started whose site is not yet freed
-	// (siteFreed).
-	polling atomic.Int32
-
-	// Health alerts (alerts.go): what was told, keyed by search ID or
-	// deliveryKey; the settings; the failing channels by search; today's counts
-	// for the daily summary. healthMu serialises checkHealth.
-	healthMu        sync.Mutex
-	alerts          map[string]storage.AlertState
-	alertCfg        AlertSettings
-	failingBySearch map[string]*ChannelFailure
-	day             dayCounts
-	lastHealth      time.Time // the loop's last checkHealth (loop goroutine only)
 
 	br browserState
 }
@@ -164,13 +144,13 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 		random:  opts.Random,
 		fetcher: opts.Fetcher,
 		log:     opts.Logger,
-		wake:    make(chan struct{}, 1),
+		loop:    loop{wake: make(chan struct{}, 1)},
 		schedule: schedule{
 			searches: map[string]*searchRun{},
 			sites:    map[string]*siteRun{},
 			reg:      hostbackoff.NewRegistry(),
 		},
-		subs: map[int]func(Snapshot){},
+		publisher: publisher{subs: map[int]func(Snapshot){}},
 	}
 	if s.clock == nil {
 		s.clock = RealClock{}
