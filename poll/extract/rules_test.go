@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -261,4 +262,25 @@ func TestSavedSelectorsFallBack(t *testing.T) {
 	if len(r.Listings) != 4 || r.Fallback != MethodSelectors || !strings.Contains(r.Note, "selectors") {
 		t.Errorf("%d listings, fallback %q, note %q", len(r.Listings), r.Fallback, r.Note)
 	}
+}
+
+// App state assigned late in a long script is found: a script is searched for
+// up to 20 assignments of an object or array, and `var n = 1;` is not one.
+func TestRuleAppStateAfterManyAssignments(t *testing.T) {
+	var js strings.Builder
+	for i := range 25 {
+		fmt.Fprintf(&js, "var setting%d = %d; ", i, i)
+	}
+	js.WriteString(`window.__STATE__ = {"results":[` +
+		`{"id":"7001","title":"Zwei Zimmer am Park","url":"/expose/7001","price":"850 €","rooms":2},` +
+		`{"id":"7002","title":"Dachgeschoss mit Blick","url":"/expose/7002","price":"1.120 €","rooms":3}]};`)
+	page := "<html><head><script>" + js.String() + "</script></head><body><div id=app></div></body></html>"
+	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), Selectors{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkListings(t, r, []want{
+		{id: "7001", url: "https://www.stadt-wohnen.de/expose/7001", title: "Zwei Zimmer am Park", value: 850},
+		{id: "7002", url: "https://www.stadt-wohnen.de/expose/7002", title: "Dachgeschoss mit Blick", value: 1120},
+	})
 }

@@ -24,7 +24,10 @@ type jsonDoc struct {
 	value  any
 }
 
-var reAssign = regexp.MustCompile(`(?:window\.|self\.)?[A-Za-z_$][\w$.]*\s*=\s*(?:JSON\.parse\()?`)
+// reAssign finds `name = {` or `name = [` (JSON.parse( allowed between); the
+// match ends with the bracket that starts the value. Only such assignments
+// count towards the 20 a script is searched for.
+var reAssign = regexp.MustCompile(`(?:window\.|self\.)?[A-Za-z_$][\w$.]*\s*=\s*(?:JSON\.parse\()?[\[{]`)
 
 // jsonDocs decodes every JSON source of the page with encoding/json.
 func jsonDocs(doc *goquery.Document) []jsonDoc {
@@ -68,10 +71,7 @@ func jsonDocs(doc *goquery.Document) []jsonDoc {
 func assignments(body string) []jsonDoc {
 	var out []jsonDoc
 	for _, loc := range reAssign.FindAllStringIndex(body, 20) {
-		rest := body[loc[1]:]
-		if rest == "" || rest[0] != '{' && rest[0] != '[' {
-			continue
-		}
+		rest := body[loc[1]-1:]
 		var v any
 		if err := json.NewDecoder(strings.NewReader(rest)).Decode(&v); err == nil {
 			out = append(out, jsonDoc{MethodAppState, v})
