@@ -32,13 +32,14 @@ sleep 1
 
 run=(env -u DBUS_SESSION_BUS_ADDRESS DISPLAY="$disp" HOME="$OUT/home" XDG_RUNTIME_DIR="$OUT/run"
   HTTP_PROXY=http://127.0.9.10:18080 NO_PROXY= "$BIN" --data "$OUT/data")
-add() { "${run[@]}" search add --name "$1" --every "$2" "$3" >/dev/null; }
-add "Kreuzberg < 1200 €" 2m http://kleinanzeigen.test/s-wohnung-mieten/berlin-kreuzberg/preis::1200
-add "Friedrichshain 2 Zimmer" 2m http://kleinanzeigen.test/s-wohnung-mieten/berlin-friedrichshain/zimmer:2
+# add NAME EVERY URL [FILTER FLAGS...]: the filters say what the name says.
+add() { "${run[@]}" search add --name "$1" --every "$2" "${@:4}" "$3" >/dev/null; }
+add "Kreuzberg < 1200 €" 2m http://kleinanzeigen.test/s-wohnung-mieten/berlin-kreuzberg/preis::1200 --max-price 1200
+add "Friedrichshain 2 Zimmer" 2m http://kleinanzeigen.test/s-wohnung-mieten/berlin-friedrichshain/zimmer:2 --min-rooms 2
 add "WG-Zimmer Neukölln" 10m http://wg-gesucht.test/wg-zimmer-in-Berlin-Neukoelln.8.0.1.0.html
 add "Schöneberg mit Balkon" 2m http://wg-gesucht.test/wohnungen-in-Berlin-Schoeneberg.8.2.1.0.html
 add "Prenzlauer Berg Altbau" 2m http://immobilienscout24.test/Suche/de/berlin/berlin/prenzlauer-berg/wohnung-mieten
-add "Mitte bis 1500 €" 5m http://immowelt.test/suche/berlin-mitte/wohnungen/mieten?pma=1500
+add "Mitte bis 1500 €" 5m http://immowelt.test/suche/berlin-mitte/wohnungen/mieten?pma=1500 --max-price 1500
 "${run[@]}" search pause 00000004 >/dev/null # Schöneberg: the fourth added
 "${run[@]}" email set --preset gmail --user anna.berlin@gmail.com --to anna.berlin@gmail.com,ben@example.org >/dev/null 2>&1 || true
 # Phone push channels for Settings. They get only the paused search, so no
