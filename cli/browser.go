@@ -40,7 +40,7 @@ type findBrowser struct{}
 
 func (findBrowser) BrowserAvailable() error {
 	_, err := browser.Find()
-	return err
+	return poll.BrowserError(err, "")
 }
 
 // checkBrowser refuses --browser in words when no browser is installed.

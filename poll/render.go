@@ -103,7 +103,7 @@ func renderFailure(raw string, err error) error {
 
 // BrowserAvailable is nil when a browser is installed for "Read with a
 // browser", else an error that says what to install.
-func (s *Service) BrowserAvailable() error { return s.browser().Available() }
+func (s *Service) BrowserAvailable() error { return BrowserError(s.browser().Available(), "") }
 
 // browserSiteKey is the settings key remembering whether a site's searches
 // read with a browser.

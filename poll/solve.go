@@ -34,7 +34,7 @@ func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(
 	}
 	sess, err := s.browser().Solve(ctx, page.String())
 	if err != nil {
-		return SolveResult{}, fmt.Errorf("poll: %w", err) // the browser words it for the user
+		return SolveResult{}, fmt.Errorf("poll: open a window to solve the check: %w", BrowserError(err, site))
 	}
 	if started != nil {
 		started(sess)

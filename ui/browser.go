@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -76,7 +75,7 @@ func (o *browserOption) reset(on bool) {
 	o.hideOffer()
 	if err := o.e.u.b.BrowserAvailable(); err != nil {
 		o.check.Disable()
-		o.note.SetText(browserWords(err))
+		o.note.SetText(backendWords(err))
 	} else {
 		o.check.Enable()
 		o.note.SetText(browserNote)
@@ -166,7 +165,7 @@ func (v *sitesView) solved(c *siteCard, site string, res poll.SolveResult, err e
 	case err != nil:
 		slog.Warn("solve in browser", "site", site, "err", err)
 		c.message.Importance = widget.DangerImportance
-		c.message.SetText("The browser window did not work. " + browserWords(err))
+		c.message.SetText("The browser window did not work. " + backendWords(err))
 	case res.Cookies == 0:
 		c.message.Importance = widget.WarningImportance
 		c.message.SetText("The window closed, but " + site + " left no cookies: the check may not be solved. Try again, or wait for the next probe.")
@@ -180,15 +179,4 @@ func (v *sitesView) solved(c *siteCard, site string, res poll.SolveResult, err e
 	}
 	c.message.Show()
 	v.u.refresh()
-}
-
-// browserWords is a browser error in the user's words. poll/browser cannot
-// return a poll.UserError (poll imports it), so its errors are words under
-// package prefixes, cut off here: the one place left that does (issue 20).
-func browserWords(err error) string {
-	if w, ok := poll.UserWords(err); ok {
-		return w
-	}
-	msg := strings.ReplaceAll(err.Error(), "poll: ", "")
-	return upperFirst(strings.ReplaceAll(msg, "browser: ", ""))
 }

@@ -2,7 +2,7 @@ package ui
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -39,7 +39,7 @@ func (f *fakeBackend) BrowserAvailable() error {
 	fb := f.br()
 	fb.mu.Lock()
 	defer fb.mu.Unlock()
-	return fb.missing
+	return poll.BrowserError(fb.missing, "") // as the watcher returns it
 }
 
 func (f *fakeBackend) BrowserDefault(rawURL string) bool {
@@ -63,6 +63,9 @@ func (f *fakeBackend) SolveInBrowser(ctx context.Context, site string, started f
 	started(nil)
 	if gate != nil {
 		<-gate
+	}
+	if err != nil {
+		err = fmt.Errorf("poll: open a window to solve the check: %w", poll.BrowserError(err, site))
 	}
 	return res, err
 }
@@ -157,10 +160,10 @@ func TestSolveItInTheBrowserKeepsTheCookiesAndSaysSo(t *testing.T) {
 	}
 	h.requireText("Notifio kept the cookies of fotocasa.es and probes it now")
 
-	fb.solveErr = errors.New("poll: browser: cannot open a window: this computer shows no desktop (no display)")
+	fb.solveErr = fmt.Errorf("%w: this computer shows no desktop (no display)", browser.ErrNoWindow)
 	test.Tap(fc.solve)
 	h.q.runNext(t)
 	h.q.runNext(t)
 	h.q.runAll()
-	h.requireText("The browser window did not work. Cannot open a window: this computer shows no desktop")
+	h.requireText("The browser window did not work. Notifio cannot open a browser window on this computer. Open fotocasa.es in your own browser")
 }

@@ -112,6 +112,10 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrClosed is returned by Render and Solve after Close.
 var ErrClosed = errors.New("browser: closed")
 
+// ErrWindowOpen is returned by Solve while a window for solving a check is
+// open already.
+var ErrWindowOpen = errors.New("browser: a window for solving a check is already open")
+
 // Browser renders pages in one shared browser process. It is safe for
 // concurrent use; renders run in parallel, each in its own tab. Close it when
 // done: that ends the process.
