@@ -399,12 +399,15 @@ func (v *searchesView) updateButtons() {
 			b.Disable()
 		}
 	}
+	// Set only on a change: SetText and SetIcon redraw the button (and render
+	// its icon) each time, and this runs on every snapshot.
+	text, icon := "Pause", theme.MediaPauseIcon()
 	if ok && s.State == poll.StatePaused {
-		v.pause.SetText("Resume")
-		v.pause.SetIcon(theme.MediaPlayIcon())
-	} else {
-		v.pause.SetText("Pause")
-		v.pause.SetIcon(theme.MediaPauseIcon())
+		text, icon = "Resume", theme.MediaPlayIcon()
+	}
+	if v.pause.Text != text {
+		v.pause.Text, v.pause.Icon = text, icon
+		v.pause.Refresh()
 	}
 }
 

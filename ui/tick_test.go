@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
 )
@@ -232,7 +231,7 @@ func TestTickerStopsWhileHidden(t *testing.T) {
 
 // drawnText is the canvas text a label draws. A refresh of the label writes its
 // text into it again, so a mark put there shows whether the label was refreshed.
-func drawnText(t *testing.T, l *widget.Label) *canvas.Text {
+func drawnText(t *testing.T, l fyne.Widget) *canvas.Text {
 	t.Helper()
 	var found *canvas.Text
 	var walk func(o fyne.CanvasObject)
@@ -254,7 +253,7 @@ func drawnText(t *testing.T, l *widget.Label) *canvas.Text {
 	}
 	walk(l)
 	if found == nil {
-		t.Fatalf("label %q draws no text", l.Text)
+		t.Fatalf("%T draws no text", l)
 	}
 	return found
 }
@@ -366,5 +365,31 @@ func TestSnapshotsWhileHiddenAreDrawnOnShow(t *testing.T) {
 	h.u.show()
 	if got := boundRow(t, h, 0).name.Text; got != "Renamed" {
 		t.Errorf("shown again the row says %q, want %q", got, "Renamed")
+	}
+}
+
+// TestASnapshotLeavesTheButtonsAlone: a snapshot that changes nothing about
+// the selected search redraws no button. Setting the Pause button's words
+// and icon on every snapshot redrew it and rendered its icon again each
+// time, hidden in the tray too.
+func TestASnapshotLeavesTheButtonsAlone(t *testing.T) {
+	s := manySearches(2)
+	h := newHarness(t, s)
+	v := h.u.searches
+	v.list.Select(0)
+	const mark = "not refreshed"
+	d := drawnText(t, v.pause)
+	d.Text = mark
+	s.At = t0.Add(time.Second)
+	s.Searches[1].State = poll.StateChecking
+	h.publish(s)
+	if d.Text != mark {
+		t.Errorf("a snapshot that did not touch the selected search redrew the Pause button (it draws %q)", d.Text)
+	}
+	s.At = t0.Add(2 * time.Second)
+	s.Searches[0].State = poll.StatePaused
+	h.publish(s)
+	if v.pause.Text != "Resume" {
+		t.Errorf("the selected search is paused and the button says %q, want Resume", v.pause.Text)
 	}
 }
