@@ -22,7 +22,9 @@ type Options struct {
 	DataDir string
 	// Clock is the source of time; nil means the real clock.
 	Clock Clock
-	// Random returns numbers in [0,1) for jitter; nil means math/rand.
+	// Random returns numbers in [0,1) for jitter — of the schedule and of the
+	// sites' backoff waits; nil means math/rand. It is called from several
+	// goroutines.
 	Random func() float64
 	// Fetcher fetches pages; nil means fetch.New with its defaults.
 	Fetcher *fetch.Fetcher
@@ -148,7 +150,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 		schedule: schedule{
 			searches: map[string]*searchRun{},
 			sites:    map[string]*siteRun{},
-			reg:      hostbackoff.NewRegistry(),
+			reg:      hostbackoff.NewRegistryWithRandom(opts.Random),
 		},
 		publisher: publisher{subs: map[int]func(Snapshot){}},
 	}

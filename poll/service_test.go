@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -235,7 +236,7 @@ func newHarness(t *testing.T, dir string) *harness {
 
 func (h *harness) open() *Service {
 	h.t.Helper()
-	seq := 0
+	var seq atomic.Int64
 	// Hosts under .invalid stand for an unreachable network: the dialer fails
 	// them as a resolver would, so no test traffic leaves loopback.
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -251,7 +252,7 @@ func (h *harness) open() *Service {
 		DataDir: h.dir, Clock: h.clock, Fetcher: f, Delivery: h.delivery,
 		// A fixed sequence stands in for randomness: jitter is exercised, the
 		// test stays repeatable.
-		Random: func() float64 { seq++; return float64(seq%7) / 7 },
+		Random: func() float64 { return float64(seq.Add(1)%7) / 7 },
 		Notify: func(title, body string) {
 			h.mu.Lock()
 			h.notes = append(h.notes, title)

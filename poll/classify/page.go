@@ -209,13 +209,22 @@ func (p *page) formEnd() {
 
 var pxCaptchaPath = regexp.MustCompile(`(?i)^/px[a-z0-9]+/captcha/`)
 
-// source applies the rules for a script or iframe src.
+// source applies the rules for a script or iframe src: the bot walls'
+// first, then the captcha vendors (the first rule that matches decides).
 func (p *page) source(tag, src string) {
 	u, err := url.Parse(strings.TrimSpace(src))
 	if err != nil {
 		return
 	}
 	host := strings.ToLower(u.Hostname())
+	if !p.wallSource(tag, u, host) {
+		p.captchaSource(tag, host, u.Path)
+	}
+}
+
+// wallSource applies the rules for Cloudflare, DataDome, Incapsula and
+// Akamai; it reports whether one matched.
+func (p *page) wallSource(tag string, u *url.URL, host string) bool {
 	path := u.Path
 	lpath := strings.ToLower(path)
 	switch {
@@ -240,6 +249,17 @@ func (p *page) source(tag, src string) {
 		}
 	case strings.Contains(lpath, "/_sec/cp_challenge/"):
 		p.chal("body: Akamai /_sec/cp_challenge/", detailAkamaiChallenge)
+	default:
+		return false
+	}
+	return true
+}
+
+// captchaSource applies the rules for PerimeterX, AWS WAF, GeeTest,
+// reCAPTCHA, hCaptcha and Distil.
+func (p *page) captchaSource(tag, host, path string) {
+	lpath := strings.ToLower(path)
+	switch {
 	case hostIs(host, "captcha.px-cdn.net") || hostIs(host, "captcha.px-cloud.net") || pxCaptchaPath.MatchString(path):
 		p.chal("body: PerimeterX captcha script", detailPerimeterX)
 	case hostIs(host, "awswaf.com") && (strings.HasSuffix(lpath, "/challenge.js") || strings.HasSuffix(lpath, "/challenge.compact.js") || strings.HasSuffix(lpath, "/captcha.js")):
@@ -452,6 +472,15 @@ func (p *page) finish() {
 		// evidence (where widgets count). Widgets only in forms are not.
 		p.widg(p.captcha.signal, p.captcha.detail)
 	}
+	p.finishCloudflare()
+	p.finishAkamai()
+	p.finishIncapsula()
+	p.finishDataDome()
+}
+
+// finishCloudflare judges Cloudflare's error pages by their error code (in
+// the page or its headline) and its "restrict access" title.
+func (p *page) finishCloudflare() {
 	code := p.cfErrorCode
 	if code == "" && p.cfPage {
 		for _, h := range p.headings {
@@ -473,7 +502,11 @@ func (p *page) finish() {
 	if p.denied != nil && cfDenyCodes[code] {
 		p.denied = &finding{kind: Denied, signal: "body: Cloudflare error " + code, detail: detailCloudflareDenied}
 	}
+}
 
+// finishAkamai judges Akamai's "Access Denied" page: the title or a heading,
+// with its reference number or its permission text.
+func (p *page) finishAkamai() {
 	akamaiTitle := normalize(p.title) == "access denied"
 	for _, h := range p.headings {
 		akamaiTitle = akamaiTitle || h == "access denied"
@@ -485,23 +518,31 @@ func (p *page) finish() {
 		}
 		p.deny(sig, detailAkamaiDenied)
 	}
+}
 
+// finishIncapsula judges Incapsula's interstitial iframe and its refusal.
+func (p *page) finishIncapsula() {
 	switch {
 	case p.incapIframeText || (p.incapIframe && p.incapText):
 		p.deny("body: Incapsula \"Request unsuccessful\" (incident ID)", detailIncapsulaDenied)
 	case p.incapIframe:
 		p.chal("body: Incapsula interstitial iframe", detailIncapsulaChallenge)
 	}
+}
 
-	if p.ddSeen {
-		switch p.ddT {
-		case "bv":
-			p.deny("body: captcha-delivery.com (t=bv)", detailDataDomeDenied)
-		case "":
-			p.chal("body: captcha-delivery.com", detailDataDomeChallenge)
-		default:
-			p.chal("body: captcha-delivery.com (t="+clip(p.ddT, 12)+")", detailDataDomeChallenge)
-		}
+// finishDataDome judges DataDome's captcha-delivery.com by its t parameter:
+// bv is a block, the others a challenge.
+func (p *page) finishDataDome() {
+	if !p.ddSeen {
+		return
+	}
+	switch p.ddT {
+	case "bv":
+		p.deny("body: captcha-delivery.com (t=bv)", detailDataDomeDenied)
+	case "":
+		p.chal("body: captcha-delivery.com", detailDataDomeChallenge)
+	default:
+		p.chal("body: captcha-delivery.com (t="+clip(p.ddT, 12)+")", detailDataDomeChallenge)
 	}
 }
 
