@@ -12,16 +12,17 @@ import (
 // errors are returned as they are (the window says them plainly and logs
 // them). SolveInBrowser and BrowserAvailable return their errors through it.
 func BrowserError(err error, site string) error {
-	var ni *browser.NotInstalledError
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &ni):
-		return userErr(err, "No browser that Notifio can use is installed (Chrome, Chromium, Edge or Brave).",
-			sentence(ni.Hint)+" Until then Notifio reads pages without a browser.")
 	case errors.Is(err, browser.ErrNotInstalled):
+		hint := "Install one of them."
+		var ni *browser.NotInstalledError
+		if errors.As(err, &ni) && ni.Hint != "" {
+			hint = sentence(ni.Hint)
+		}
 		return userErr(err, "No browser that Notifio can use is installed (Chrome, Chromium, Edge or Brave).",
-			"Install one of them. Until then Notifio reads pages without a browser.")
+			hint+" Until then Notifio reads pages without a browser.")
 	case errors.Is(err, browser.ErrWindowOpen):
 		return userErr(err, "A window for solving a check is open already.", "Finish there and close it first.")
 	case errors.Is(err, browser.ErrNoWindow):

@@ -211,10 +211,10 @@ func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, 
 	case out.Kind == classify.SessionExpired:
 		s.mu.Lock()
 		sr.fail++
-		sr.needsLogin = "session expired — log in again"
+		sr.needsLogin = WordsLogin
 		for _, o := range s.searches {
 			if o.s.Site == j.site {
-				o.attention = "session expired — log in again"
+				o.attention = WordsLogin
 			}
 		}
 		s.mu.Unlock()

@@ -19,7 +19,7 @@ type loop struct {
 	lastBackup time.Time     // housekeeping's last turn
 	inflight   sync.WaitGroup
 	// polling counts the polls Run started whose site is not yet freed
-	// (siteFreed).
+	// (siteFreed): the loop's tests read it to know the loop is idle.
 	polling atomic.Int32
 }
 

@@ -19,7 +19,8 @@ import (
 // Words a snapshot's Reason is made of, and that the rows show.
 const (
 	wordsNotResults = "the page did not look like results"
-	wordsLogin      = "session expired — log in again"
+	// WordsLogin is what a search or site whose login expired says.
+	WordsLogin = "session expired — log in again"
 )
 
 // secondsWithin is how close a countdown shows seconds. Further away it shows
@@ -182,7 +183,7 @@ func nextCheckWords(next, now time.Time) string {
 func attentionWords(s SearchSnapshot) string {
 	switch {
 	case s.Wait == WaitLogin || s.LastOutcome == string(classify.SessionExpired):
-		return "needs attention: " + wordsLogin
+		return "needs attention: " + WordsLogin
 	case s.LastOutcome == string(classify.UnexpectedPage):
 		return wordsNotResults
 	case s.Reason == "":

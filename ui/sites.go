@@ -129,7 +129,7 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	switch {
 	case login:
 		// Not a wait: the searches stop until the user logs in again.
-		setText(c.headline, "session expired — log in again")
+		setText(c.headline, poll.WordsLogin)
 		showText(c.why, "The site sent Notifio to its login page. Log in again in your browser, copy the Cookie "+
 			"header and paste it into the search (Edit, then Advanced, then Cookie). Its searches stay stopped until then.")
 	case st.Kind == "":
