@@ -98,6 +98,8 @@ type page struct {
 	doc  *goquery.Document
 	url  *url.URL // where the page came from
 	base *url.URL // what its links resolve against (<base href>)
+
+	lowerText *string // pageText in lower case, once asked for
 }
 
 func newPage(root *html.Node, u *url.URL) *page {
@@ -123,9 +125,11 @@ func (pg *page) automatic(structure string) Result {
 	if complete(cards) {
 		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: list.structure()}
 	}
-	docs := jsonDocs(pg.doc)
-	recs, method := bestRecords(docs)
-	data := pg.recordListings(recs, sitePaths(docs, pg.base.Host))
+	js := jsonOf(pg.doc)
+	sv := surveyOf(js.docs, pg.base.Host)
+	recs, method := bestRecords(sv.arrays)
+	data := pg.recordListings(recs, sv.paths)
+	js.release()
 	switch {
 	case len(data) > len(cards) && coveredBy(cards, data):
 		enrichAll(data, cards)
@@ -271,4 +275,21 @@ func Fingerprint(body []byte, pageURL string, sel Selectors) uint64 {
 	}
 	h.Write(body)
 	return h.Sum64() | 1
+}
+
+// enrich fills what a listing lacks from another reading of it.
+func enrich(l *Listing, o Listing) {
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{
+		{&l.Title, o.Title}, {&l.Location, o.Location}, {&l.Size, o.Size}, {&l.Rooms, o.Rooms}, {&l.Image, o.Image},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.src
+		}
+	}
+	if l.Price == "" && o.Price != "" {
+		l.Price, l.PriceValue, l.Currency = o.Price, o.PriceValue, o.Currency
+	}
 }

@@ -3,6 +3,7 @@ package extract
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,12 +89,8 @@ func mix(h uint64, s string) uint64 {
 // unique per element and say nothing about the repetition).
 func classSig(n *html.Node) uint64 {
 	var sum uint64
-	for rest := attrOf(n, "class"); rest != ""; {
-		var c string
-		c, rest = nextToken(rest)
-		if c != "" {
-			sum += mix(fnvOffset, c)
-		}
+	for c := range classes(attrOf(n, "class")) {
+		sum += mix(fnvOffset, c)
 	}
 	return sum
 }
@@ -133,14 +130,16 @@ type memberLink struct {
 // linksIn lists the visible links of a member (the member itself included).
 func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 	var out []memberLink
-	var walk func(n *html.Node, path string)
-	walk = func(n *html.Node, path string) {
+	// path is the tags from the member down, one buffer for the walk: each
+	// level appends to its parent's part; a link's slot is a copy.
+	var walk func(n *html.Node, path []byte)
+	walk = func(n *html.Node, path []byte) {
 		if _, visible := ix.feat[n]; !visible || ix.feat[n].links == 0 {
 			return
 		}
-		path += "/" + n.Data
+		path = append(append(path, '/'), n.Data...)
 		if u := ix.link[n]; u != nil && !samePage(u, page) {
-			out = append(out, memberLink{node: n, url: u, slot: path})
+			out = append(out, memberLink{node: n, url: u, slot: string(path)})
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode {
@@ -148,7 +147,7 @@ func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 			}
 		}
 	}
-	walk(m, "")
+	walk(m, make([]byte, 0, 128))
 	return out
 }
 
@@ -236,19 +235,24 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 // (distinct URLs with an id; links without one, such as a badge's link to the
 // site's shop, do not make a card a container).
 func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
+	var all, withID []string // distinct URLs (a member has few links)
 	var first, firstID *memberLink
-	all, withID := map[string]bool{}, map[string]bool{}
 	for k := range links {
 		l := &links[k]
 		if l.slot != slot {
 			continue
 		}
-		all[ix.urlOf(l.url)] = true
+		s := ix.urlOf(l.url)
+		if !slices.Contains(all, s) {
+			all = append(all, s)
+		}
 		if first == nil {
 			first = l
 		}
 		if ix.idOf(l.url) != "" {
-			withID[ix.urlOf(l.url)] = true
+			if !slices.Contains(withID, s) {
+				withID = append(withID, s)
+			}
 			if firstID == nil {
 				firstID = l
 			}

@@ -73,11 +73,14 @@ func priceValue(price string) (float64, string) {
 	return parseNumber(m), cur
 }
 
+// groupSpaces are the other marks that group thousands ("1'250", "1 250").
+var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "'", " ")
+
 // parseNumber reads "1.250", "1,250", "1 250", "1.250,50" and "1250.5": a
 // separator followed by exactly three digits groups thousands, the last other
 // one is the decimal point.
 func parseNumber(m string) float64 {
-	m = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "'", " ").Replace(m)
+	m = groupSpaces.Replace(m)
 	lastSep := strings.LastIndexAny(m, ".,")
 	intPart, frac := m, ""
 	if lastSep >= 0 && len(m)-lastSep-1 != 3 {

@@ -71,7 +71,11 @@ var noResultsPhrases = []string{
 // phrases (the site's own, then the common ones). A phrase that starts with a
 // digit must not follow one ("10 Treffer" is not "0 Treffer").
 func (pg *page) saysNoResults(own []string) bool {
-	body := strings.ToLower(pageText(pg.root))
+	if pg.lowerText == nil {
+		t := strings.ToLower(pageText(pg.root))
+		pg.lowerText = &t // a profile and automatic extraction may both ask
+	}
+	body := *pg.lowerText
 	for _, ph := range append(own, noResultsPhrases...) {
 		for i := 0; ; {
 			j := strings.Index(body[i:], ph)
@@ -91,15 +95,19 @@ func (pg *page) saysNoResults(own []string) bool {
 	return false
 }
 
-// pageText is the page's visible text in one string, for looking up phrases
-// (plainer than lines: no layout, no cleaning).
+// pageText is the page's visible text in one string, words apart by one
+// space, for looking up phrases (plainer than lines: no layout, no cleaning).
 func pageText(root *html.Node) string {
 	var b strings.Builder
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-			b.WriteByte(' ')
+			for w := range strings.FieldsSeq(n.Data) {
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(w)
+			}
 			return
 		}
 		if n.Type == html.ElementNode && skipStructure(n) {
@@ -110,5 +118,5 @@ func pageText(root *html.Node) string {
 		}
 	}
 	walk(root)
-	return strings.Join(strings.Fields(b.String()), " ")
+	return b.String()
 }

@@ -284,3 +284,36 @@ func TestRuleAppStateAfterManyAssignments(t *testing.T) {
 		{id: "7002", url: "https://www.stadt-wohnen.de/expose/7002", title: "Dachgeschoss mit Blick", value: 1120},
 	})
 }
+
+// A numeric id longer than a float64 holds stays digit for digit: two
+// listings whose ids differ in the last digits are two listings, not one.
+func TestRuleLongNumericIDsStayWhole(t *testing.T) {
+	page := `<html><body><script id="__NEXT_DATA__" type="application/json">{"props":{"results":[` +
+		`{"id":1234567890123456789,"title":"Altbau mit Balkon","url":"/expose/a","price":"900 €"},` +
+		`{"id":1234567890123456788,"title":"Neubau am Kanal","url":"/expose/b","price":"1.050 €"}]}}</script></body></html>`
+	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), Selectors{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkListings(t, r, []want{
+		{id: "1234567890123456789", url: "https://www.stadt-wohnen.de/expose/a", title: "Altbau mit Balkon", value: 900},
+		{id: "1234567890123456788", url: "https://www.stadt-wohnen.de/expose/b", title: "Neubau am Kanal", value: 1050},
+	})
+}
+
+// A state assignment is `name = {…}`: a comparison (`a == {`) or an arrow
+// (`=> {`) before the real state is not read as one.
+func TestRuleStateAssignmentNeedsAName(t *testing.T) {
+	page := `<html><head><script>if (x == {"id":"1","title":"Kein Inserat","url":"/expose/1","price":"1 €"}) {}
+var f = () => {"id":"2"}; window.__STATE__ = {"list":[` +
+		`{"id":"7003","title":"Loft im Hof","url":"/expose/7003","price":"990 €"},` +
+		`{"id":"7004","title":"Wohnung am Markt","url":"/expose/7004","price":"760 €"}]};</script></head><body></body></html>`
+	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), Selectors{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkListings(t, r, []want{
+		{id: "7003", url: "https://www.stadt-wohnen.de/expose/7003", title: "Loft im Hof", value: 990},
+		{id: "7004", url: "https://www.stadt-wohnen.de/expose/7004", title: "Wohnung am Markt", value: 760},
+	})
+}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -158,17 +159,16 @@ var hidingClasses = map[string]bool{
 
 func hidingClass(class string) bool {
 	hides := false
-	for rest := class; rest != "" && !hides; {
-		var c string
-		c, rest = nextToken(rest)
-		hides = hidingClasses[c] // (classes are matched as written: "hidden", not "Hidden")
+	for c := range classes(class) {
+		if hidingClasses[c] { // (classes are matched as written: "hidden", not "Hidden")
+			hides = true
+			break
+		}
 	}
 	if !hides {
 		return false
 	}
-	for rest := class; rest != ""; {
-		var c string
-		c, rest = nextToken(rest)
+	for c := range classes(class) {
 		if showsAtBreakpoint(c) {
 			return false
 		}
@@ -176,13 +176,11 @@ func hidingClass(class string) bool {
 	return true
 }
 
-// nextToken splits the first space-separated token off s.
-func nextToken(s string) (token, rest string) {
-	s = strings.TrimLeft(s, " \t\n\r\f")
-	if i := strings.IndexAny(s, " \t\n\r\f"); i >= 0 {
-		return s[:i], s[i:]
-	}
-	return s, ""
+// classes are the names of a class attribute (split at HTML's white space).
+func classes(class string) iter.Seq[string] {
+	return strings.FieldsFuncSeq(class, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
+	})
 }
 
 // showsAtBreakpoint: "md:block", "lg:flex" (Tailwind), "d-md-block" (Bootstrap).
@@ -296,7 +294,7 @@ var cp1252 = map[rune]byte{
 // again ("MÃ¼nchen" → "München", "Â·" → "·"). Only runs that decode to valid
 // UTF-8 are replaced, so correct text is left alone.
 func repairMojibake(s string) string {
-	if strings.IndexByte(s, 0xC3) < 0 { // Â, Ã and â, which every run starts with, all begin with C3
+	if !mayBeMojibake(s) {
 		return s
 	}
 	rs := []rune(s)
@@ -315,6 +313,22 @@ func repairMojibake(s string) string {
 		i++
 	}
 	return out.String()
+}
+
+// mayBeMojibake is a quick look for the start of a run: a character of
+// Â…ß or à…ï (C3 82–AF), then one that Windows-1252 has for a byte 80–BF
+// (C2 80–BF, or Š, ƒ, ˆ, € … which start with C5, C6, CB or E2). "Mädchen"
+// and "Straße" have none.
+func mayBeMojibake(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == 0xC3 && s[i+1] >= 0x82 && s[i+1] <= 0xAF {
+			switch s[i+2] {
+			case 0xC2, 0xC5, 0xC6, 0xCB, 0xE2:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mojibakeRun is the length of a UTF-8 sequence spelled as Windows-1252
