@@ -60,7 +60,7 @@ func Groups(root *html.Node, pageURL *url.URL, max int) []Group {
 func candidates(pg *page) []candidate {
 	ix := newIndex(pg.root, pg.base)
 	var all []candidate
-	for _, g := range groupsOf(pg.root) {
+	for _, g := range groupsOf(pg.root, ix) {
 		if ix.mayBeList(g) {
 			if c := ix.evaluate(g, pg.url); len(c.cards) > 0 {
 				all = append(all, c)

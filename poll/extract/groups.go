@@ -41,8 +41,9 @@ type candidate struct {
 	score, plain float64
 }
 
-// groupsOf collects every group of the page with at least one member.
-func groupsOf(root *html.Node) []*group {
+// groupsOf collects every group of the page with at least one member, of
+// the elements the index saw (the visible ones).
+func groupsOf(root *html.Node, ix *index) []*group {
 	byKey := map[uint64]*group{}
 	var order []*group
 	// walk hashes instead of building strings: path is the tags of n's
@@ -52,7 +53,7 @@ func groupsOf(root *html.Node) []*group {
 		sig := (mix(path, n.Data) ^ classSig(n)) * fnvPrime
 		below := mix(path, n.Data)
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode || skipStructure(c) {
+			if !ix.visible(c) {
 				continue
 			}
 			key := mix(mix(sig, ">"), c.Data)
@@ -134,7 +135,7 @@ func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 	// level appends to its parent's part; a link's slot is a copy.
 	var walk func(n *html.Node, path []byte)
 	walk = func(n *html.Node, path []byte) {
-		if _, visible := ix.feat[n]; !visible || ix.feat[n].links == 0 {
+		if !ix.visible(n) || ix.feat[n].links == 0 {
 			return
 		}
 		path = append(append(path, '/'), n.Data...)
@@ -160,7 +161,7 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 		g = &group{key: g.key, depth: g.depth, members: g.members[:maxMembers]}
 	}
 	links := make([][]memberLink, len(g.members))
-	slotURLs := map[string]map[string]bool{}
+	slotURLs := map[string]map[string]*url.URL{} // slot → its distinct URLs
 	for i, m := range g.members {
 		if ix.feat[m].ad {
 			continue // a paid placement: neither a card nor evidence of the list's shape
@@ -173,9 +174,9 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 			}
 			seen[l.slot] = true
 			if slotURLs[l.slot] == nil {
-				slotURLs[l.slot] = map[string]bool{}
+				slotURLs[l.slot] = map[string]*url.URL{}
 			}
-			slotURLs[l.slot][ix.urlOf(l.url)] = true
+			slotURLs[l.slot][ix.urlOf(l.url)] = l.url
 		}
 	}
 	slot := bestSlot(slotURLs)
@@ -183,10 +184,8 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 		return candidate{group: g}
 	}
 	shapes := map[string]bool{}
-	for u := range slotURLs[slot] {
-		if pu, err := url.Parse(u); err == nil {
-			shapes[shape(pu)] = true
-		}
+	for _, u := range slotURLs[slot] {
+		shapes[shape(u)] = true
 	}
 	c := candidate{group: g}
 	seenURL := map[string]bool{}
@@ -283,11 +282,12 @@ func (c candidate) structure() string {
 // listings are ever kept (MaxListings), so a huge page costs what a big one does.
 const maxMembers = 2 * MaxListings
 
-// bestSlot is the link position that leads to the most distinct URLs.
-func bestSlot(slotURLs map[string]map[string]bool) string {
+// bestSlot is the link position that leads to the most distinct URLs (of
+// two alike, the shorter, then the first in order: never the map's order).
+func bestSlot(slotURLs map[string]map[string]*url.URL) string {
 	best, bestN := "", 0
 	for s, urls := range slotURLs {
-		if n := len(urls); n > bestN || n == bestN && len(s) < len(best) {
+		if n := len(urls); n > bestN || n == bestN && (len(s) < len(best) || len(s) == len(best) && s < best) {
 			best, bestN = s, n
 		}
 	}
@@ -373,7 +373,7 @@ func isHeading(n *html.Node) bool {
 // taken while the page has it and it shows listings.
 func bestList(root *html.Node, base, page *url.URL, structure string) (candidate, bool) {
 	ix := newIndex(root, base)
-	groups := groupsOf(root)
+	groups := groupsOf(root, ix)
 	var all []candidate
 	// Groups of several members first; groups of one (every element with one
 	// child makes one) only when those leave the page without a clear list:

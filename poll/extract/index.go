@@ -51,6 +51,13 @@ type feat struct {
 	ad       bool // an element marked as a paid placement by a data attribute
 }
 
+// visible reports an element the index read: not hidden, and not inside
+// something hidden or skipped.
+func (ix *index) visible(n *html.Node) bool {
+	_, ok := ix.feat[n]
+	return ok
+}
+
 func newIndex(root *html.Node, base *url.URL) *index {
 	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}}
 	ix.walk(root, base)

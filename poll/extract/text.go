@@ -202,18 +202,22 @@ func struck(n *html.Node) bool {
 	case atom.S, atom.Del, atom.Strike:
 		return true
 	}
-	class, style := attrOf(n, "class"), attrOf(n, "style")
-	if class == "" && style == "" {
-		return false
-	}
-	c := strings.ToLower(class + " " + style)
-	for _, w := range []string{"old-price", "old_price", "oldprice", "price-old", "price--old", "strike", "line-through", "was-price", "previous-price", "price-before", "crossed"} {
-		if strings.Contains(c, w) {
-			return true
+	for _, v := range [2]string{attrOf(n, "class"), attrOf(n, "style")} {
+		if v == "" {
+			continue
+		}
+		v = strings.ToLower(v)
+		for _, w := range struckWords {
+			if strings.Contains(v, w) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// struckWords mark a struck-through old price in a class or style.
+var struckWords = []string{"old-price", "old_price", "oldprice", "price-old", "price--old", "strike", "line-through", "was-price", "previous-price", "price-before", "crossed"}
 
 // iconGlyph reports an icon-font element whose text is a ligature name
 // ("adresse", "location_on"), not words for the user.
