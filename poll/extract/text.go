@@ -176,12 +176,8 @@ func hidingClass(class string) bool {
 	return true
 }
 
-// classes are the names of a class attribute (split at HTML's white space).
-func classes(class string) iter.Seq[string] {
-	return strings.FieldsFuncSeq(class, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
-	})
-}
+// classes are the names of a class attribute, split at white space.
+func classes(class string) iter.Seq[string] { return strings.FieldsSeq(class) }
 
 // showsAtBreakpoint: "md:block", "lg:flex" (Tailwind), "d-md-block" (Bootstrap).
 func showsAtBreakpoint(c string) bool {
@@ -247,8 +243,8 @@ func blockElement(n *html.Node) bool {
 // clean makes page text safe and tidy: control characters (terminal escapes)
 // and invisible characters dropped, white space folded, mojibake repaired.
 func clean(s string) string {
-	if plainText(s) {
-		return s
+	if t := strings.TrimSpace(s); plainText(t) {
+		return t // the common case: a phrase indented in the page's source
 	}
 	s = repairMojibake(s)
 	var b strings.Builder
@@ -272,18 +268,28 @@ func clean(s string) string {
 	return b.String()
 }
 
-// plainText reports text clean already: printable ASCII, single spaces, none
-// at either end (most of a page's short texts).
+// plainText reports text clean already: printable ASCII and letters, single
+// spaces, none at either end, and nothing that could be mojibake (most of a
+// page's short texts).
 func plainText(s string) bool {
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
 		return s == ""
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == ' ' && s[i+1] == ' ' {
-			return false
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < ' ' || c > '~' || c == ' ' && s[i+1] == ' ' {
+				return false
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsLetter(r) {
+			return false // a space, control or invisible character, or invalid UTF-8
+		}
+		i += size
 	}
-	return true
+	return !mayBeMojibake(s)
 }
 
 // cp1252 maps the Windows-1252 characters of bytes 0x80–0x9F back to the byte.
