@@ -90,7 +90,7 @@ func mix(h uint64, s string) uint64 {
 // unique per element and say nothing about the repetition).
 func classSig(n *html.Node) uint64 {
 	var sum uint64
-	for c := range classes(attrOf(n, "class")) {
+	for c := range strings.FieldsSeq(attrOf(n, "class")) {
 		sum += mix(fnvOffset, c)
 	}
 	return sum

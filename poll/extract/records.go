@@ -128,14 +128,18 @@ func normKey(dst, k []byte) []byte {
 // keyIDs numbers the keys of the lists below.
 var keyIDs = map[string]int{}
 
-// keys registers a list of keys, most telling first.
-func keys(names ...string) []string {
-	for _, n := range names {
-		if _, ok := keyIDs[n]; !ok {
-			keyIDs[n] = len(keyIDs)
+// keys numbers a list of keys, most telling first.
+func keys(names ...string) []int {
+	ids := make([]int, len(names))
+	for i, n := range names {
+		id, ok := keyIDs[n]
+		if !ok {
+			id = len(keyIDs)
+			keyIDs[n] = id
 		}
+		ids[i] = id
 	}
-	return names
+	return ids
 }
 
 var (
@@ -170,13 +174,14 @@ func typedListing(o *fastjson.Object, depth int) bool {
 // recordOf reads one JSON object as a listing.
 func recordOf(o *fastjson.Object) record {
 	f := fields(o)
-	if first(f, idKeys) == nil && first(f, urlKeys) == nil || first(f, titleKeys) == nil {
+	id, link, title := first(f, idKeys), first(f, urlKeys), first(f, titleKeys)
+	if id == nil && link == nil || title == nil {
 		return record{} // not a listing: read no further
 	}
 	r := record{
-		id:       scalar(first(f, idKeys)),
-		url:      scalar(first(f, urlKeys)),
-		title:    clean(scalar(first(f, titleKeys))),
+		id:       scalar(id),
+		url:      scalar(link),
+		title:    clean(scalar(title)),
 		price:    clean(scalar(first(f, shownPrice))),
 		currency: scalar(first(f, currencyKeys)),
 		location: place(first(f, placeKeys)),
@@ -206,9 +211,9 @@ func recordOf(o *fastjson.Object) record {
 }
 
 // first returns the value of the first key present with a usable value.
-func first(f fieldSet, keys []string) *fastjson.Value {
-	for _, k := range keys {
-		if v := f[keyIDs[k]]; scalarOrPlace(v) {
+func first(f fieldSet, keys []int) *fastjson.Value {
+	for _, id := range keys {
+		if v := f[id]; scalarOrPlace(v) {
 			return v
 		}
 	}
@@ -221,7 +226,8 @@ func scalarOrPlace(v *fastjson.Value) bool {
 	}
 	switch v.Type() {
 	case fastjson.TypeString:
-		return strings.TrimSpace(jsonString(v)) != ""
+		b, _ := v.StringBytes()
+		return len(bytes.TrimSpace(b)) > 0
 	case fastjson.TypeNumber, fastjson.TypeTrue, fastjson.TypeFalse:
 		return true
 	case fastjson.TypeObject:

@@ -53,7 +53,6 @@ func (d *pageData) add(method, s string) {
 // release gives the buffers back; the values are not to be read after it.
 func (d *pageData) release() {
 	for _, sc := range d.scanners {
-		sc.Init("")
 		scanners.Put(sc)
 	}
 	*d = pageData{}

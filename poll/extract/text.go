@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -159,7 +158,7 @@ var hidingClasses = map[string]bool{
 
 func hidingClass(class string) bool {
 	hides := false
-	for c := range classes(class) {
+	for c := range strings.FieldsSeq(class) {
 		if hidingClasses[c] { // (classes are matched as written: "hidden", not "Hidden")
 			hides = true
 			break
@@ -168,16 +167,13 @@ func hidingClass(class string) bool {
 	if !hides {
 		return false
 	}
-	for c := range classes(class) {
+	for c := range strings.FieldsSeq(class) {
 		if showsAtBreakpoint(c) {
 			return false
 		}
 	}
 	return true
 }
-
-// classes are the names of a class attribute, split at white space.
-func classes(class string) iter.Seq[string] { return strings.FieldsSeq(class) }
 
 // showsAtBreakpoint: "md:block", "lg:flex" (Tailwind), "d-md-block" (Bootstrap).
 func showsAtBreakpoint(c string) bool {
@@ -275,6 +271,7 @@ func plainText(s string) bool {
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
 		return s == ""
 	}
+	ascii := true
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if c < ' ' || c > '~' || c == ' ' && s[i+1] == ' ' {
@@ -287,9 +284,10 @@ func plainText(s string) bool {
 		if !unicode.IsLetter(r) {
 			return false // a space, control or invisible character, or invalid UTF-8
 		}
+		ascii = false
 		i += size
 	}
-	return !mayBeMojibake(s)
+	return ascii || !mayBeMojibake(s)
 }
 
 // cp1252 maps the Windows-1252 characters of bytes 0x80–0x9F back to the byte.
