@@ -271,7 +271,7 @@ func titleLike(t string) bool {
 	if len([]rune(t)) < 3 || reCounter.MatchString(t) {
 		return false
 	}
-	if hasDigit(t) && letters(rePrice.ReplaceAllString(t, "")) < 2 || letters(t) < 2 {
+	if hasDigit(t) && mentionsCurrency(t) && letters(rePrice.ReplaceAllString(t, "")) < 2 || letters(t) < 2 {
 		return false
 	}
 	return !placeLike(t)

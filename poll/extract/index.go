@@ -111,22 +111,14 @@ func (ix *index) walk(n *html.Node, base *url.URL) feat {
 	return f
 }
 
-var (
-	currencySigns = []string{"€", "EUR", "$", "£", "CHF", "zł", "PLN", "Kč", "kr", "Ft", "₹", "¥"}
-	unitWords     = []string{"m²", "m2", "qm", "Zimmer", "zimmer", "Zi.", "Zi ", "room", "Room", "sq"}
-)
+var unitWords = []string{"m²", "m2", "qm", "Zimmer", "zimmer", "Zi.", "Zi ", "room", "Room", "sq"}
 
 func textFeat(s string) feat {
 	f := feat{textLen: len(strings.TrimSpace(s))}
 	if f.textLen == 0 || !strings.ContainsAny(s, "0123456789") {
 		return f
 	}
-	for _, c := range currencySigns {
-		if strings.Contains(s, c) {
-			f.currency = true
-			break
-		}
-	}
+	f.currency = mentionsCurrency(s)
 	for _, u := range unitWords {
 		if strings.Contains(s, u) {
 			f.unit = true

@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -40,6 +42,9 @@ func findPrice(s string) string {
 			return strings.TrimSpace(s)
 		}
 		return ""
+	}
+	if !mentionsCurrency(s) {
+		return "" // an amount without a currency is not a price
 	}
 	for _, loc := range rePrice.FindAllStringIndex(s, -1) {
 		m := strings.TrimSpace(s[loc[0]:loc[1]])
@@ -107,6 +112,20 @@ var currencyCodes = map[string]string{
 }
 
 func currencyCode(sign string) string { return currencyCodes[sign] }
+
+// currencySigns are the signs and codes of currencyCodes, for a plain search.
+var currencySigns = slices.Sorted(maps.Keys(currencyCodes))
+
+// mentionsCurrency reports whether s holds a currency sign or code: without
+// one it holds no price, and the price pattern need not run over it.
+func mentionsCurrency(s string) bool {
+	for _, c := range currencySigns {
+		if strings.Contains(s, c) {
+			return true
+		}
+	}
+	return false
+}
 
 // findSize returns the living area shown in s ("70 m²", "~1.170 m²"), with
 // "m2"/"qm" written as m², "" if none.
