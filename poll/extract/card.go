@@ -25,12 +25,12 @@ type fieldSel struct {
 	LocationAfter string
 }
 
-// readCard reads the listing of one card whose URL is known.
-func readCard(c card, base *url.URL, fs fieldSel) Listing {
+// readCard reads the listing of one card whose URL is known; memo is the
+// page's (see skipMemo).
+func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 	s := goquery.NewDocumentFromNode(c.node).Selection
-	var memo skipMemo
-	f := factsOf(c.node, &memo)
-	nm := namedIn(c.node, &memo)
+	f := factsOf(c.node, memo)
+	nm := namedIn(c.node, memo)
 	c.lines = memo.lines(c.node)
 	l := Listing{URL: c.url.String()}
 	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm) }), "")
@@ -44,8 +44,9 @@ func readCard(c card, base *url.URL, fs fieldSel) Listing {
 		l.Location = after
 	}
 	l.Location = strings.TrimSpace(reDistance.ReplaceAllString(l.Location, ""))
-	l.Size = pick(s, fs.Size, func() string { return cardSize(c.lines, f, l.Title) })
-	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(c.lines, f, l.Title) })
+	fl := factLines(c.lines, l.Title)
+	l.Size = pick(s, fs.Size, func() string { return cardSize(fl, f) })
+	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(fl, f) })
 	l.Image = cardImage(s, base)
 	l.Promoted = promoted(c.node) || fs.Promoted != "" && s.IsMatcher(matcher(fs.Promoted))
 	return l
@@ -136,8 +137,9 @@ func namedIn(n *html.Node, m *skipMemo) []named {
 		if e.Type != html.ElementNode {
 			return
 		}
-		icon := e.DataAtom == atom.Svg || iconGlyph(e)
-		if m.skip(e) && !(icon && !hidden(e)) {
+		ct := m.classOf(e)
+		icon := e.DataAtom == atom.Svg || iconGlyphAs(e, ct.icon)
+		if m.skip(e) && !(icon && !hiddenAs(e, ct.hides)) {
 			return
 		}
 		if w := hints(e); len(w) > 0 {
@@ -374,8 +376,8 @@ var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|pro m|per m|mtl\.
 
 func perUnit(line string) bool { return rePerUnit.MatchString(line) }
 
-// cardSize: a labelled living area, else the first area shown.
-func cardSize(ls []string, f facts, title string) string {
+// cardSize: a labelled living area, else the first area the fact lines show.
+func cardSize(fl []string, f facts) string {
 	if v := f.get(sizeLabels); v != "" {
 		if m := findSize(v); m != "" {
 			return m
@@ -384,7 +386,7 @@ func cardSize(ls []string, f facts, title string) string {
 			return v + " m²"
 		}
 	}
-	for _, ln := range factLines(ls, title) {
+	for _, ln := range fl {
 		if strings.Contains(strings.ToLower(ln), "grundst") {
 			continue // a plot, not a living area
 		}
@@ -417,6 +419,9 @@ var reFactSep = regexp.MustCompile(`\s+[·•|]\s+`)
 // factList: a line of short parts between separators lists facts; it is no
 // sentence of a description.
 func factList(ln string) bool {
+	if !strings.ContainsAny(ln, "·•|") {
+		return false
+	}
 	parts := reFactSep.Split(ln, -1)
 	for _, p := range parts {
 		if len(p) > 30 {
@@ -433,8 +438,8 @@ func wholeFact(ln string) bool {
 	return findSize(ln) == ln || findRooms(ln) == ln
 }
 
-// cardRooms: a labelled room count, else the first room count shown.
-func cardRooms(ls []string, f facts, title string) string {
+// cardRooms: a labelled room count, else the first the fact lines show.
+func cardRooms(fl []string, f facts) string {
 	if v := f.get(roomLabels); v != "" {
 		if bareAmount(v) {
 			return v
@@ -443,7 +448,7 @@ func cardRooms(ls []string, f facts, title string) string {
 			return m
 		}
 	}
-	for _, ln := range factLines(ls, title) {
+	for _, ln := range fl {
 		if m := findRooms(ln); m != "" {
 			return m
 		}

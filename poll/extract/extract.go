@@ -176,11 +176,12 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 	}
 	ids := cardIDs(kept, pg.url)
 	out := make([]Listing, 0, len(kept))
+	memo := newSkipMemo()
 	for i, c := range kept {
 		if ids[i] == "" {
 			continue
 		}
-		l := readCard(c, pg.base, fs)
+		l := readCard(c, pg.base, fs, memo)
 		l.ID = ids[i]
 		out = append(out, l)
 	}

@@ -41,34 +41,58 @@ func factsOf(n *html.Node, m *skipMemo) facts {
 	if n.DataAtom == atom.Tr {
 		columnFacts(n, f)
 	}
-	// walk returns how many elements e holds: only small elements (a label
-	// and its value) are read as a fact, so a card is not read once per level.
-	var walk func(*html.Node) int
-	walk = func(e *html.Node) int {
+	// walk sums up what e holds: only small elements (a label and its value)
+	// are read as a fact, so a card is not read once per level.
+	var walk func(*html.Node) span
+	walk = func(e *html.Node) span {
+		if e.Type == html.TextNode {
+			return span{textLen: len(e.Data), amount: strings.ContainsAny(e.Data, amountSigns)}
+		}
 		if e.Type != html.ElementNode || m.skip(e) {
-			return 0
+			return span{}
 		}
-		size := 1
+		sp := span{elements: 1}
 		for c := e.FirstChild; c != nil; c = c.NextSibling {
-			size += walk(c)
+			sp.add(walk(c))
 		}
-		if size > maxFactElements {
-			return size
+		if sp.elements > maxFactElements {
+			return sp
 		}
 		if e.DataAtom == atom.Dt {
 			if dd := nextElementSibling(e); dd != nil && dd.DataAtom == atom.Dd {
 				f.add(m.text(e), m.text(dd))
 			}
-			return size
+			return sp
 		}
 		if mayHoldFact(e) {
-			f.read(e, m)
+			f.read(e, m, sp.mayHoldValue())
 		}
-		return size
+		return sp
 	}
 	walk(n)
 	return f
 }
+
+// span sums up an element's visible subtree for factsOf.
+type span struct {
+	elements int  // elements, e itself included
+	textLen  int  // bytes of text, white space included
+	amount   bool // a digit or a currency sign in the text
+}
+
+func (s *span) add(c span) {
+	s.elements += c.elements
+	s.textLen += c.textLen
+	s.amount = s.amount || c.amount
+}
+
+// amountSigns are what label leaves to values: a text without them is a
+// value only when it is longer than a label can be.
+const amountSigns = "0123456789€$"
+
+// mayHoldValue: the text can hold a fact's value (see label), so its lines
+// are worth reading.
+func (s span) mayHoldValue() bool { return s.amount || s.textLen > maxLabelLen }
 
 // columnFacts labels a row's cells with the headings of their columns.
 func columnFacts(tr *html.Node, f facts) {
@@ -120,21 +144,36 @@ func mayHoldFact(e *html.Node) bool {
 // may glue the two ("Zimmer4").
 var reSpokenFact = regexp.MustCompile(`^(\pL[\pL. ]*?)?\s*(\d+(?:[.,]\d+)?(?:\s?m²)?)\s*(\pL[\pL.]*)?$`)
 
-// maxFactElements is the most elements a label-and-value pair spans.
-const maxFactElements = 8
+// spokenFact matches reSpokenFact (nil when a holds no number, without
+// running the pattern: most such attributes are words).
+func spokenFact(a string) []string {
+	if !hasDigit(a) {
+		return nil
+	}
+	return reSpokenFact.FindStringSubmatch(a)
+}
+
+const (
+	maxFactElements = 8  // the most elements a label-and-value pair spans
+	maxLabelLen     = 30 // the longest label, in bytes
+)
 
 // read takes the fact one small element shows: a label in its title or
-// aria-label, a label line and a value line, or "Label: value".
-func (f facts) read(e *html.Node, m *skipMemo) {
+// aria-label, a label line and a value line, or "Label: value" (the lines
+// only when valueInText: its text can hold a value).
+func (f facts) read(e *html.Node, m *skipMemo, valueInText bool) {
 	for _, key := range []string{"title", "aria-label"} {
 		if a := attrOf(e, key); a != "" && e.DataAtom != atom.A {
 			if v := m.text(e); v != "" && len(v) < 40 {
 				f.add(strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(a, v, "")), ":"), v)
 			}
-			if sf := reSpokenFact.FindStringSubmatch(a); sf != nil {
+			if sf := spokenFact(a); sf != nil {
 				f.add(sf[1]+sf[3], sf[2]) // what a screen reader says: "4 Zimmer"
 			}
 		}
+	}
+	if !valueInText {
+		return
 	}
 	ls := m.lines(e)
 	switch {
@@ -170,7 +209,7 @@ func label(s string) string {
 	s = strings.TrimSuffix(s, ":")
 	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, " ca."), " ca"))
 	s = strings.TrimSuffix(s, ".")
-	if s == "" || len(s) > 30 || strings.ContainsAny(s, "0123456789€$") {
+	if s == "" || len(s) > maxLabelLen || strings.ContainsAny(s, amountSigns) {
 		return ""
 	}
 	return s

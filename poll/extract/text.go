@@ -21,24 +21,43 @@ func lines(n *html.Node) []string { return (*skipMemo)(nil).lines(n) }
 // text is the visible text of n on one line.
 func text(n *html.Node) string { return (*skipMemo)(nil).text(n) }
 
-// skipMemo remembers which elements skipText left out, for reading one card
-// many ways without judging its elements each time. A nil memo remembers
-// nothing. Not safe for concurrent use.
-type skipMemo map[*html.Node]bool
+// skipMemo remembers which elements skipText left out, for reading the cards
+// of a page many ways without judging their elements each time, and what each
+// class attribute says (the cards of a list repeat theirs). A nil memo
+// remembers nothing. Not safe for concurrent use.
+type skipMemo struct {
+	skipped map[*html.Node]bool
+	classes map[string]classTraits
+}
+
+func newSkipMemo() *skipMemo {
+	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}}
+}
 
 func (m *skipMemo) skip(n *html.Node) bool {
 	if m == nil {
 		return skipText(n)
 	}
-	if *m == nil {
-		*m = map[*html.Node]bool{}
-	}
-	v, ok := (*m)[n]
+	v, ok := m.skipped[n]
 	if !ok {
-		v = skipText(n)
-		(*m)[n] = v
+		v = skipTextAs(n, m.classOf(n))
+		m.skipped[n] = v
 	}
 	return v
+}
+
+// classOf is what n's class attribute says, judged once per distinct value.
+func (m *skipMemo) classOf(n *html.Node) classTraits {
+	class := attrOf(n, "class")
+	if m == nil {
+		return judgeClass(class)
+	}
+	t, ok := m.classes[class]
+	if !ok {
+		t = judgeClass(class)
+		m.classes[class] = t
+	}
+	return t
 }
 
 func (m *skipMemo) lines(n *html.Node) []string {
@@ -101,22 +120,47 @@ func ownText(n *html.Node) string {
 
 // skipText reports whether an element's content is not text a user reads:
 // scripts and styles, hidden elements, struck-through prices, icon glyphs.
-func skipText(n *html.Node) bool {
+func skipText(n *html.Node) bool { return skipTextAs(n, judgeClass(attrOf(n, "class"))) }
+
+// skipTextAs is skipText of an element whose class says ct.
+func skipTextAs(n *html.Node, ct classTraits) bool {
 	switch n.DataAtom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Svg, atom.Head, atom.Title,
 		atom.Select, atom.Option, atom.Iframe, atom.Object, atom.Input, atom.Textarea:
 		return true
 	}
-	return hidden(n) || struck(n) || iconGlyph(n)
+	return hiddenAs(n, ct.hides) || struckAs(n, ct.strikes) || iconGlyphAs(n, ct.icon)
+}
+
+// classTraits is what a class attribute says about an element's text.
+type classTraits struct {
+	hides   bool // see hidingClass
+	strikes bool // a struck-through old price (struckWords)
+	icon    bool // an icon font's class
+}
+
+func judgeClass(class string) classTraits {
+	lower := strings.ToLower(class)
+	return classTraits{
+		hides:   hidingClass(class),
+		strikes: struckText(lower),
+		icon:    strings.Contains(lower, "icon") || strings.Contains(lower, "material-symbols") || strings.HasPrefix(lower, "fa"),
+	}
 }
 
 // hidden reports whether the page hides n from the user: the hidden attribute,
 // display:none / visibility:hidden, or a class that hides it
 // (hidden, d-none, sr-only, visually-hidden, print-only …) unless another
 // class shows it again at a wider screen ("hidden md:block", "d-none d-lg-flex").
-func hidden(n *html.Node) bool {
+func hidden(n *html.Node) bool { return hiddenAs(n, hidingClass(attrOf(n, "class"))) }
+
+// hiddenAs is hidden of an element whose class hides it or not.
+func hiddenAs(n *html.Node, classHides bool) bool {
 	if n.Type != html.ElementNode {
 		return false
+	}
+	if classHides {
+		return true
 	}
 	for _, a := range n.Attr {
 		switch a.Key {
@@ -125,10 +169,6 @@ func hidden(n *html.Node) bool {
 		case "style":
 			s := strings.ReplaceAll(strings.ToLower(a.Val), " ", "")
 			if (strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")) && !expandable(n) {
-				return true
-			}
-		case "class":
-			if hidingClass(a.Val) {
 				return true
 			}
 		}
@@ -188,21 +228,21 @@ func showsAtBreakpoint(c string) bool {
 // (aria-hidden is not hidden: it hides text from screen readers, which read an
 // accessible name instead, while everyone else sees it — Facebook's titles.)
 
-// struck reports whether n shows a struck-through (old) price.
-func struck(n *html.Node) bool {
+// struckAs reports whether n shows a struck-through (old) price: by its tag,
+// its class (classStrikes) or its style.
+func struckAs(n *html.Node, classStrikes bool) bool {
 	switch n.DataAtom {
 	case atom.S, atom.Del, atom.Strike:
 		return true
 	}
-	for _, v := range [2]string{attrOf(n, "class"), attrOf(n, "style")} {
-		if v == "" {
-			continue
-		}
-		v = strings.ToLower(v)
-		for _, w := range struckWords {
-			if strings.Contains(v, w) {
-				return true
-			}
+	return classStrikes || struckText(strings.ToLower(attrOf(n, "style")))
+}
+
+// struckText: a lower-case class or style that marks a struck-through price.
+func struckText(v string) bool {
+	for _, w := range struckWords {
+		if strings.Contains(v, w) {
+			return true
 		}
 	}
 	return false
@@ -211,14 +251,11 @@ func struck(n *html.Node) bool {
 // struckWords mark a struck-through old price in a class or style.
 var struckWords = []string{"old-price", "old_price", "oldprice", "price-old", "price--old", "strike", "line-through", "was-price", "previous-price", "price-before", "crossed"}
 
-// iconGlyph reports an icon-font element whose text is a ligature name
-// ("adresse", "location_on"), not words for the user.
-func iconGlyph(n *html.Node) bool {
-	if n.DataAtom != atom.Span && n.DataAtom != atom.I {
-		return false
-	}
-	c := strings.ToLower(attrOf(n, "class"))
-	if !strings.Contains(c, "icon") && !strings.Contains(c, "material-symbols") && !strings.HasPrefix(c, "fa") {
+// iconGlyphAs reports an icon-font element (iconClass: its class is an icon
+// font's) whose text is a ligature name ("adresse", "location_on"), not words
+// for the user.
+func iconGlyphAs(n *html.Node, iconClass bool) bool {
+	if !iconClass || n.DataAtom != atom.Span && n.DataAtom != atom.I {
 		return false
 	}
 	t := strings.TrimSpace(ownText(n))
