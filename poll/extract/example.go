@@ -30,7 +30,7 @@ type Group struct {
 func Groups(root *html.Node, pageURL *url.URL, max int) []Group {
 	pg := newPage(root, pageURL)
 	all := candidates(pg)
-	chosen, _ := bestList(pg.root, pg.base, pg.url, "")
+	chosen, _ := bestList(pg, "")
 	var out []Group
 	seen := map[string]bool{}
 	for _, c := range all {
@@ -58,7 +58,7 @@ func Groups(root *html.Node, pageURL *url.URL, max int) []Group {
 // candidates are the page's lists, best first (by the score that shows
 // listings, then by all links).
 func candidates(pg *page) []candidate {
-	ix := newIndex(pg.root, pg.base)
+	ix := newIndex(pg.root, pg.base, pg.memo)
 	var all []candidate
 	for _, g := range groupsOf(pg.root, ix) {
 		if ix.mayBeList(g) {

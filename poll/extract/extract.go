@@ -99,7 +99,8 @@ type page struct {
 	url  *url.URL // where the page came from
 	base *url.URL // what its links resolve against (<base href>)
 
-	lowerText *string // pageText in lower case, once asked for
+	lowerText *string   // pageText in lower case, once asked for
+	memo      *skipMemo // its elements and classes as judged, for the list and its cards
 }
 
 func newPage(root *html.Node, u *url.URL) *page {
@@ -110,14 +111,14 @@ func newPage(root *html.Node, u *url.URL) *page {
 			base = u.ResolveReference(b)
 		}
 	}
-	return &page{root: root, doc: doc, url: u, base: base}
+	return &page{root: root, doc: doc, url: u, base: base, memo: newSkipMemo()}
 }
 
 // automatic reads a page no profile or selector describes: the repeated
 // result cards and the listings carried as data, whichever shows more, the
 // other filling in what it lacks.
 func (pg *page) automatic(structure string) Result {
-	list, ok := bestList(pg.root, pg.base, pg.url, structure)
+	list, ok := bestList(pg, structure)
 	var cards []Listing
 	if ok {
 		cards = pg.readCards(list.cards, fieldSel{})
@@ -176,12 +177,11 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 	}
 	ids := cardIDs(kept, pg.url)
 	out := make([]Listing, 0, len(kept))
-	memo := newSkipMemo()
 	for i, c := range kept {
 		if ids[i] == "" {
 			continue
 		}
-		l := readCard(c, pg.base, fs, memo)
+		l := readCard(c, pg.base, fs, pg.memo)
 		l.ID = ids[i]
 		out = append(out, l)
 	}

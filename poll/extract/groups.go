@@ -97,12 +97,15 @@ func classSig(n *html.Node) uint64 {
 }
 
 // skipStructure: elements that never hold listings a user sees.
-func skipStructure(n *html.Node) bool {
+func skipStructure(n *html.Node) bool { return skipStructureAs(n, hidingClass(attrOf(n, "class"))) }
+
+// skipStructureAs is skipStructure of an element whose class hides it or not.
+func skipStructureAs(n *html.Node, classHides bool) bool {
 	switch n.DataAtom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Svg, atom.Iframe, atom.Select:
 		return true
 	}
-	return hidden(n)
+	return hiddenAs(n, classHides)
 }
 
 // linkOf returns the URL an element leads to: its href, or a data-href /
@@ -371,8 +374,9 @@ func isHeading(n *html.Node) bool {
 // bestList returns the page's result list, ok false when no group looks like
 // one. A list of the given structure (Result.Structure of earlier polls) is
 // taken while the page has it and it shows listings.
-func bestList(root *html.Node, base, page *url.URL, structure string) (candidate, bool) {
-	ix := newIndex(root, base)
+func bestList(pg *page, structure string) (candidate, bool) {
+	root, base, page := pg.root, pg.base, pg.url
+	ix := newIndex(root, base, pg.memo)
 	groups := groupsOf(root, ix)
 	var all []candidate
 	// Groups of several members first; groups of one (every element with one

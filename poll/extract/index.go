@@ -58,19 +58,20 @@ func (ix *index) visible(n *html.Node) bool {
 	return ok
 }
 
-func newIndex(root *html.Node, base *url.URL) *index {
+// newIndex indexes the page under root; memo judges its classes.
+func newIndex(root *html.Node, base *url.URL, memo *skipMemo) *index {
 	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}}
-	ix.walk(root, base)
+	ix.walk(root, base, memo)
 	return ix
 }
 
-func (ix *index) walk(n *html.Node, base *url.URL) feat {
+func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo) feat {
 	var f feat
 	switch n.Type {
 	case html.TextNode:
 		return textFeat(n.Data)
 	case html.ElementNode:
-		if skipStructure(n) {
+		if skipStructureAs(n, memo.classOf(n).hides) {
 			return f
 		}
 		if u, ok := linkOf(n, base); ok {
@@ -96,7 +97,7 @@ func (ix *index) walk(n *html.Node, base *url.URL) feat {
 		return f
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		cf := ix.walk(c, base)
+		cf := ix.walk(c, base, memo)
 		f.links += cf.links
 		f.textLen += cf.textLen
 		f.currency = f.currency || cf.currency
