@@ -46,16 +46,18 @@ func factsOf(n *html.Node, m *skipMemo) facts {
 	var walk func(*html.Node) span
 	walk = func(e *html.Node) span {
 		if e.Type == html.TextNode {
-			return span{textLen: len(e.Data), amount: strings.ContainsAny(e.Data, amountSigns)}
+			return span{textLen: len(e.Data), amount: amountSign(e.Data), colon: strings.Contains(e.Data, ":")}
 		}
 		if e.Type != html.ElementNode || m.skip(e) {
 			return span{}
 		}
-		sp := span{elements: 1}
+		in := span{elements: 1}
 		for c := e.FirstChild; c != nil; c = c.NextSibling {
-			sp.add(walk(c))
+			in.add(walk(c))
 		}
-		if sp.elements > maxFactElements {
+		sp := in
+		sp.breaks = sp.breaks || blockElement(e)
+		if in.elements > maxFactElements {
 			return sp
 		}
 		if e.DataAtom == atom.Dt {
@@ -65,7 +67,7 @@ func factsOf(n *html.Node, m *skipMemo) facts {
 			return sp
 		}
 		if mayHoldFact(e) {
-			f.read(e, m, sp.mayHoldValue())
+			f.read(e, m, in.linesMayHoldFact())
 		}
 		return sp
 	}
@@ -73,26 +75,37 @@ func factsOf(n *html.Node, m *skipMemo) facts {
 	return f
 }
 
-// span sums up an element's visible subtree for factsOf.
+// span sums up a visible subtree for factsOf.
 type span struct {
-	elements int  // elements, e itself included
+	elements int  // elements, its root included
 	textLen  int  // bytes of text, white space included
 	amount   bool // a digit or a currency sign in the text
+	colon    bool // a ':' in the text
+	breaks   bool // an element that starts a line (blockElement)
 }
 
 func (s *span) add(c span) {
 	s.elements += c.elements
 	s.textLen += c.textLen
 	s.amount = s.amount || c.amount
+	s.colon = s.colon || c.colon
+	s.breaks = s.breaks || c.breaks
 }
 
-// amountSigns are what label leaves to values: a text without them is a
-// value only when it is longer than a label can be.
-const amountSigns = "0123456789€$"
+// amountSign reports a digit, "€" or "$": what label leaves to values, so a
+// text without one is a value only when it is longer than a label can be.
+// (The set is split so that ContainsAny takes its ASCII path: with "€" in
+// the set it compared every rune of the text with every sign.)
+func amountSign(s string) bool {
+	return strings.ContainsAny(s, "0123456789$") || strings.Contains(s, "€")
+}
 
-// mayHoldValue: the text can hold a fact's value (see label), so its lines
-// are worth reading.
-func (s span) mayHoldValue() bool { return s.amount || s.textLen > maxLabelLen }
+// linesMayHoldFact: the lines of an element holding s can give a fact (see
+// facts.read): its text can hold a value (see label), and it is two lines
+// (something inside starts a line) or "Label: value".
+func (s span) linesMayHoldFact() bool {
+	return (s.amount || s.textLen > maxLabelLen) && (s.breaks || s.colon)
+}
 
 // columnFacts labels a row's cells with the headings of their columns.
 func columnFacts(tr *html.Node, f facts) {
@@ -209,7 +222,7 @@ func label(s string) string {
 	s = strings.TrimSuffix(s, ":")
 	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, " ca."), " ca"))
 	s = strings.TrimSuffix(s, ".")
-	if s == "" || len(s) > maxLabelLen || strings.ContainsAny(s, amountSigns) {
+	if s == "" || len(s) > maxLabelLen || amountSign(s) {
 		return ""
 	}
 	return s

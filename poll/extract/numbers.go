@@ -1,9 +1,7 @@
 package extract
 
 import (
-	"maps"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -113,15 +111,24 @@ var currencyCodes = map[string]string{
 
 func currencyCode(sign string) string { return currencyCodes[sign] }
 
-// currencySigns are the signs and codes of currencyCodes, for a plain search.
-var currencySigns = slices.Sorted(maps.Keys(currencyCodes))
+// currencyByFirstByte is the signs and codes of currencyCodes by their first
+// byte, so that mentionsCurrency looks at each byte of a text once (it runs on
+// every text of the page with a digit in it).
+var currencyByFirstByte = func() (t [256][]string) {
+	for c := range currencyCodes {
+		t[c[0]] = append(t[c[0]], c)
+	}
+	return t
+}()
 
 // mentionsCurrency reports whether s holds a currency sign or code: without
 // one it holds no price, and the price pattern need not run over it.
 func mentionsCurrency(s string) bool {
-	for _, c := range currencySigns {
-		if strings.Contains(s, c) {
-			return true
+	for i := 0; i < len(s); i++ {
+		for _, c := range currencyByFirstByte[s[i]] {
+			if strings.HasPrefix(s[i:], c) {
+				return true
+			}
 		}
 	}
 	return false
