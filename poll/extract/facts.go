@@ -172,9 +172,9 @@ const (
 )
 
 // read takes the fact one small element shows: a label in its title or
-// aria-label, a label line and a value line, or "Label: value" (the lines
-// only when valueInText: its text can hold a value).
-func (f facts) read(e *html.Node, m *skipMemo, valueInText bool) {
+// aria-label, a label line and a value line, or "Label: value" (its lines
+// only when readLines: see span.linesMayHoldFact).
+func (f facts) read(e *html.Node, m *skipMemo, readLines bool) {
 	for _, key := range []string{"title", "aria-label"} {
 		if a := attrOf(e, key); a != "" && e.DataAtom != atom.A {
 			if v := m.text(e); v != "" && len(v) < 40 {
@@ -185,7 +185,7 @@ func (f facts) read(e *html.Node, m *skipMemo, valueInText bool) {
 			}
 		}
 	}
-	if !valueInText {
+	if !readLines {
 		return
 	}
 	ls := m.lines(e)
