@@ -148,13 +148,10 @@ func judgeClass(class string) classTraits {
 	}
 }
 
-// hidden reports whether the page hides n from the user: the hidden attribute,
-// display:none / visibility:hidden, or a class that hides it
-// (hidden, d-none, sr-only, visually-hidden, print-only …) unless another
-// class shows it again at a wider screen ("hidden md:block", "d-none d-lg-flex").
-func hidden(n *html.Node) bool { return hiddenAs(n, hidingClass(attrOf(n, "class"))) }
-
-// hiddenAs is hidden of an element whose class hides it or not.
+// hiddenAs reports whether the page hides n from the user: the hidden
+// attribute, display:none / visibility:hidden, or a class that hides it
+// (classHides: see hidingClass — hidden, d-none, sr-only, visually-hidden,
+// print-only …, unless another class shows it again at a wider screen).
 func hiddenAs(n *html.Node, classHides bool) bool {
 	if n.Type != html.ElementNode {
 		return false
