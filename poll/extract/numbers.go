@@ -1,17 +1,29 @@
 package extract
 
 import (
+	"cmp"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // This file reads the amounts a card shows: prices, living areas and rooms.
 
-const (
-	number   = `\d{1,3}(?:[.,\x{a0}\x{202f}' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`
-	currency = `€|EUR|\$|USD|US\$|£|GBP|CHF|Fr\.|zł|PLN|kr\.?|SEK|NOK|DKK|Kč|CZK|Ft|HUF|lei|RON|₹|¥|R\$|A\$|C\$`
-)
+const number = `\d{1,3}(?:[.,\x{a0}\x{202f}' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`
+
+// currency is a pattern of the signs and codes of currencyCodes, the longer
+// first ("kr." before "kr"), so the price patterns and mentionsCurrency know
+// the same currencies.
+var currency = func() string {
+	signs := slices.Collect(maps.Keys(currencyCodes))
+	slices.SortFunc(signs, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	for i, c := range signs {
+		signs[i] = regexp.QuoteMeta(c)
+	}
+	return strings.Join(signs, "|")
+}()
 
 var (
 	// rePrice matches a price as shown: an amount (or a range) with its currency
