@@ -307,10 +307,9 @@ func place(v *fastjson.Value) string {
 }
 
 // listing turns a record into a listing on the page's site: its URL resolved
-// (a path without a leading slash is taken from the site's root, after the
-// prefix the page's own path puts before the same first segment).
-func (r record) listing(base *url.URL, paths []string) (Listing, bool) {
-	u, ok := resolveLink(base, appPath(r.url, base, paths))
+// (an app's path without a leading slash by app).
+func (r record) listing(base *url.URL, app *appPaths) (Listing, bool) {
+	u, ok := resolveLink(base, app.resolve(r.url))
 	if !ok {
 		return Listing{}, false
 	}
@@ -350,19 +349,42 @@ func currencySign(code string) string {
 	return code
 }
 
-// appPath makes an app's relative path ("immobilien/d/…") absolute: after the
-// prefix that the page's own path, or the site's other paths in the page's
-// data, put before the same first segment ("/iad/immobilien/…"); else from
-// the root.
-func appPath(p string, base *url.URL, paths []string) string {
+// appPaths makes an app's relative paths ("immobilien/d/…") absolute: after
+// the prefix that the page's own path, or the site's other paths in the
+// page's data, put most often before the same first segment
+// ("/iad/immobilien/…"); else from the root. Each first segment's prefix is
+// found once (a page's records share a few).
+type appPaths struct {
+	base   *url.URL
+	paths  []string          // the site's paths in the page's data
+	prefix map[string]string // by first segment
+}
+
+func newAppPaths(base *url.URL, paths []string) *appPaths {
+	return &appPaths{base: base, paths: paths, prefix: map[string]string{}}
+}
+
+func (a *appPaths) resolve(p string) string {
 	if p == "" || strings.Contains(p, "://") || strings.HasPrefix(p, "/") {
 		return p
 	}
 	seg, _, _ := strings.Cut(p, "/")
+	prefix, ok := a.prefix[seg]
+	if !ok {
+		prefix = a.prefixOf(seg)
+		a.prefix[seg] = prefix
+	}
+	return prefix + p
+}
+
+// prefixOf is what the page's path and the data's paths put most often
+// before "/seg/" (the page's own path first on a tie), else "/".
+func (a *appPaths) prefixOf(seg string) string {
+	segment := "/" + seg + "/"
 	count := map[string]int{}
 	best := ""
-	for _, sp := range append([]string{base.Path}, paths...) {
-		if i := strings.Index(sp, "/"+seg+"/"); i > 0 {
+	for _, sp := range append([]string{a.base.Path}, a.paths...) {
+		if i := strings.Index(sp, segment); i > 0 {
 			prefix := sp[:i+1]
 			count[prefix]++
 			if count[prefix] > count[best] {
@@ -371,9 +393,9 @@ func appPath(p string, base *url.URL, paths []string) string {
 		}
 	}
 	if best == "" {
-		best = "/"
+		return "/"
 	}
-	return best + p
+	return best
 }
 
 // linkWithID finds the page link whose URL carries id, for a record without one.

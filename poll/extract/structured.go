@@ -165,9 +165,19 @@ func surveyOf(docs []jsonDoc, host string) survey {
 		a.items = append(a.items, items...)
 	}
 	hostBytes := []byte(strings.ToLower(host))
+	// link keeps the path of a link to the page's own site (most links in the
+	// data are to images on another host).
+	link := func(v *fastjson.Value) {
+		if b, _ := v.StringBytes(); len(sv.paths) <= 2000 && bytes.HasPrefix(b, []byte("http")) && len(b) < 300 && bytes.Contains(b, hostBytes) {
+			if u, err := url.Parse(string(b)); err == nil && strings.EqualFold(u.Host, host) {
+				sv.paths = append(sv.paths, u.Path)
+			}
+		}
+	}
 	// path is the walk's place ("next-data .props.items[]": the source's kind
 	// and the way in), one buffer for the walk: each level appends to its
-	// parent's part.
+	// parent's part; a member's path is written only for an object or an
+	// array (a string is only looked at as a link).
 	var walk func(method string, v *fastjson.Value, path []byte, depth int)
 	walk = func(method string, v *fastjson.Value, path []byte, depth int) {
 		if depth > 14 {
@@ -175,19 +185,19 @@ func surveyOf(docs []jsonDoc, host string) survey {
 		}
 		switch v.Type() {
 		case fastjson.TypeString:
-			// (most links in the data are to images on another host)
-			if b, _ := v.StringBytes(); len(sv.paths) <= 2000 && bytes.HasPrefix(b, []byte("http")) && len(b) < 300 && bytes.Contains(b, hostBytes) {
-				if u, err := url.Parse(string(b)); err == nil && strings.EqualFold(u.Host, host) {
-					sv.paths = append(sv.paths, u.Path)
-				}
-			}
+			link(v)
 		case fastjson.TypeObject:
 			o := v.GetObject()
 			if depth == 0 {
 				add(method, path, []*fastjson.Object{o})
 			}
 			o.Visit(func(k []byte, c *fastjson.Value) {
-				walk(method, c, append(append(path, '.'), k...), depth+1)
+				switch c.Type() {
+				case fastjson.TypeString:
+					link(c)
+				case fastjson.TypeObject, fastjson.TypeArray:
+					walk(method, c, append(append(path, '.'), k...), depth+1)
+				}
 			})
 		case fastjson.TypeArray:
 			members := v.GetArray()
@@ -212,16 +222,20 @@ func surveyOf(docs []jsonDoc, host string) survey {
 	return sv
 }
 
-// bestRecords returns the array whose members look most like listings.
+// bestRecords returns the array whose members look most like listings. An
+// array none of whose first three members reads as a listing is not read on.
 func bestRecords(arrays []*jsonArray) ([]record, string) {
 	var best []record
 	method, bestScore := "", 0
 	for _, a := range arrays {
-		if len(a.items) <= bestScore || !anyListingLike(a.items) {
+		if len(a.items) <= bestScore {
 			continue
 		}
 		var recs []record
-		for _, o := range a.items {
+		for i, o := range a.items {
+			if i == 3 && len(recs) == 0 {
+				break
+			}
 			if r := recordOf(o); r.listingLike() {
 				recs = append(recs, r)
 			}
@@ -232,15 +246,4 @@ func bestRecords(arrays []*jsonArray) ([]record, string) {
 		best, method, bestScore = recs, a.method, len(recs)
 	}
 	return best, method
-}
-
-// anyListingLike: one of the first members of an array reads as a listing
-// (a quick look before the whole array is read).
-func anyListingLike(items []*fastjson.Object) bool {
-	for _, o := range items[:min(3, len(items))] {
-		if recordOf(o).listingLike() {
-			return true
-		}
-	}
-	return false
 }
