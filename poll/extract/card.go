@@ -3,6 +3,7 @@ package extract
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -86,27 +87,30 @@ var (
 // hints are the words of the attributes that name what an element holds
 // (class, itemprop, data-testid, id), split at punctuation and camelCase —
 // "SearchResultCardContent-module__5Ax9ZW__price" holds "price" — of those
-// any hint set knows (nil when none).
-func hints(n *html.Node) map[string]bool {
-	var words map[string]bool
-	for _, key := range []string{"class", "itemprop", "data-testid", "data-test", "data-qa", "id"} {
-		v := attrOf(n, key)
-		start := -1
-		for i := 0; i <= len(v); i++ {
-			letter := i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z')
-			upper := letter && v[i] <= 'Z'
-			if start >= 0 && (!letter || upper && v[i-1] >= 'a') {
-				if w := strings.ToLower(v[start:i]); hintVocabulary[w] {
-					if words == nil {
-						words = map[string]bool{}
-					}
-					words[w] = true
-				}
-				start = -1
+// any hint set knows (nil when none). The class's words come from m, judged
+// once per page (a card's classes repeat on every card).
+func hints(n *html.Node, m *skipMemo) []string {
+	words := slices.Clip(m.classOf(n).hints) // shared: append copies it
+	for _, key := range []string{"itemprop", "data-testid", "data-test", "data-qa", "id"} {
+		words = appendHintWords(words, attrOf(n, key))
+	}
+	return words
+}
+
+// appendHintWords appends the words of v that a hint set knows.
+func appendHintWords(words []string, v string) []string {
+	start := -1
+	for i := 0; i <= len(v); i++ {
+		letter := i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z')
+		upper := letter && v[i] <= 'Z'
+		if start >= 0 && (!letter || upper && v[i-1] >= 'a') {
+			if w := strings.ToLower(v[start:i]); hintVocabulary[w] && !slices.Contains(words, w) {
+				words = append(words, w)
 			}
-			if letter && start < 0 {
-				start = i
-			}
+			start = -1
+		}
+		if letter && start < 0 {
+			start = i
 		}
 	}
 	return words
@@ -126,7 +130,7 @@ var hintVocabulary = func() map[string]bool {
 // named is an element of a card whose attributes name what it holds.
 type named struct {
 	node  *html.Node
-	words map[string]bool
+	words []string
 }
 
 // namedIn lists a card's elements that have hint words, in document order.
@@ -142,7 +146,7 @@ func namedIn(n *html.Node, m *skipMemo) []named {
 		if m.skip(e) && !(icon && !hiddenAs(e, ct.hides)) {
 			return
 		}
-		if w := hints(e); len(w) > 0 {
+		if w := hints(e, m); len(w) > 0 {
 			out = append(out, named{e, w})
 		}
 		if icon {
@@ -168,8 +172,8 @@ func hintSet(words ...string) hintWords {
 }
 
 // MatchString-like: whether any of the element's hint words is in the set.
-func (h hintWords) in(words map[string]bool) bool {
-	for w := range words {
+func (h hintWords) in(words []string) bool {
+	for _, w := range words {
 		if h[w] {
 			return true
 		}
@@ -261,7 +265,7 @@ func headingTitle(s *goquery.Selection) string {
 			level, _ = strconv.Atoi(n.Data[1:])
 		}
 		t := text(n)
-		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n)) {
+		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, nil)) {
 			best, bestLevel = t, level
 		}
 	})

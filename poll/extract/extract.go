@@ -100,6 +100,7 @@ type page struct {
 	base *url.URL // what its links resolve against (<base href>)
 
 	lowerText *string   // pageText in lower case, once asked for
+	saysNone  *bool     // whether it holds a common no-results phrase, once asked
 	memo      *skipMemo // its elements and classes as judged, for the list and its cards
 }
 

@@ -68,15 +68,27 @@ var noResultsPhrases = []string{
 }
 
 // saysNoResults reports whether the page's visible text holds one of the
-// phrases (the site's own, then the common ones). A phrase that starts with a
-// digit must not follow one ("10 Treffer" is not "0 Treffer").
+// phrases (the site's own, then the common ones: looked up once per page, as
+// a profile and automatic extraction may both ask).
 func (pg *page) saysNoResults(own []string) bool {
 	if pg.lowerText == nil {
 		t := strings.ToLower(pageText(pg.root))
-		pg.lowerText = &t // a profile and automatic extraction may both ask
+		pg.lowerText = &t
 	}
-	body := *pg.lowerText
-	for _, ph := range append(own, noResultsPhrases...) {
+	if holdsPhrase(*pg.lowerText, own) {
+		return true
+	}
+	if pg.saysNone == nil {
+		v := holdsPhrase(*pg.lowerText, noResultsPhrases)
+		pg.saysNone = &v
+	}
+	return *pg.saysNone
+}
+
+// holdsPhrase reports whether body holds one of the phrases. A phrase that
+// starts with a digit must not follow one ("10 Treffer" is not "0 Treffer").
+func holdsPhrase(body string, phrases []string) bool {
+	for _, ph := range phrases {
 		for i := 0; ; {
 			j := strings.Index(body[i:], ph)
 			if j < 0 {

@@ -134,9 +134,10 @@ func skipTextAs(n *html.Node, ct classTraits) bool {
 
 // classTraits is what a class attribute says about an element's text.
 type classTraits struct {
-	hides   bool // see hidingClass
-	strikes bool // a struck-through old price (struckWords)
-	icon    bool // an icon font's class
+	hides   bool     // see hidingClass
+	strikes bool     // a struck-through old price (struckWords)
+	icon    bool     // an icon font's class
+	hints   []string // its words a hint set knows (see hints)
 }
 
 func judgeClass(class string) classTraits {
@@ -145,6 +146,7 @@ func judgeClass(class string) classTraits {
 		hides:   hidingClass(class),
 		strikes: struckText(lower),
 		icon:    strings.Contains(lower, "icon") || strings.Contains(lower, "material-symbols") || strings.HasPrefix(lower, "fa"),
+		hints:   appendHintWords(nil, class),
 	}
 }
 
