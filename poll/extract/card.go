@@ -90,9 +90,22 @@ var (
 // any hint set knows (nil when none). The class's words come from m, judged
 // once per page (a card's classes repeat on every card).
 func hints(n *html.Node, m *skipMemo) []string {
-	words := slices.Clip(m.classOf(n).hints) // shared: append copies it
+	words := slices.Clip(m.hintsOfClass(attrOf(n, "class"))) // shared: append copies it
 	for _, key := range []string{"itemprop", "data-testid", "data-test", "data-qa", "id"} {
 		words = appendHintWords(words, attrOf(n, key))
+	}
+	return words
+}
+
+// hintsOfClass is appendHintWords of a class attribute, once per page.
+func (m *skipMemo) hintsOfClass(class string) []string {
+	if m == nil {
+		return appendHintWords(nil, class)
+	}
+	words, ok := m.classHints[class]
+	if !ok {
+		words = appendHintWords(nil, class)
+		m.classHints[class] = words
 	}
 	return words
 }
@@ -553,8 +566,11 @@ func adInside(n *html.Node) bool {
 // adValue: a data attribute's value that marks a paid placement
 // (data-campaign_type="premium_ads").
 func adValue(v string) bool {
-	v = strings.ToLower(v)
-	return strings.Contains(v, "premium_ads") || v == "sponsored" || v == "advertisement"
+	if strings.EqualFold(v, "sponsored") || strings.EqualFold(v, "advertisement") {
+		return true
+	}
+	// (data attributes may hold a whole JSON object: lowered only when it can match)
+	return strings.Contains(v, "_") && strings.Contains(strings.ToLower(v), "premium_ads")
 }
 
 func adMarked(e *html.Node) bool {

@@ -26,12 +26,13 @@ func text(n *html.Node) string { return (*skipMemo)(nil).text(n) }
 // class attribute says (the cards of a list repeat theirs). A nil memo
 // remembers nothing. Not safe for concurrent use.
 type skipMemo struct {
-	skipped map[*html.Node]bool
-	classes map[string]classTraits
+	skipped    map[*html.Node]bool
+	classes    map[string]classTraits
+	classHints map[string][]string // see hints
 }
 
 func newSkipMemo() *skipMemo {
-	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}}
+	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}}
 }
 
 func (m *skipMemo) skip(n *html.Node) bool {
@@ -146,7 +147,6 @@ func judgeClass(class string) classTraits {
 		hides:   hidingClass(class),
 		strikes: struckText(lower),
 		icon:    strings.Contains(lower, "icon") || strings.Contains(lower, "material-symbols") || strings.HasPrefix(lower, "fa"),
-		hints:   appendHintWords(nil, class),
 	}
 }
 
