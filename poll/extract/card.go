@@ -277,7 +277,7 @@ func headingTitle(s *goquery.Selection) string {
 		if len(n.Data) == 2 && n.Data[0] == 'h' {
 			level, _ = strconv.Atoi(n.Data[1:])
 		}
-		t := text(n)
+		t := headingText(n)
 		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, nil)) {
 			best, bestLevel = t, level
 		}
@@ -285,15 +285,44 @@ func headingTitle(s *goquery.Selection) string {
 	return best
 }
 
+// headingText is a heading's text without the place lines inside it: a card
+// may write the postcode and town under the street in one heading
+// ("Kerkstraat 12 A" over "1017 GB Amsterdam").
+func headingText(n *html.Node) string {
+	ls := lines(n)
+	var kept []string
+	for _, ln := range ls {
+		if !placeLike(ln) {
+			kept = append(kept, ln)
+		}
+	}
+	if len(kept) == 0 || len(kept) == len(ls) {
+		return text(n)
+	}
+	return strings.Join(kept, " ")
+}
+
 // titleLike: text that can be a listing's title (not a price, a place, a counter).
 func titleLike(t string) bool {
 	if len([]rune(t)) < 3 || reCounter.MatchString(t) {
 		return false
 	}
-	if hasDigit(t) && mentionsCurrency(t) && letters(rePrice.ReplaceAllString(t, "")) < 2 || letters(t) < 2 {
+	if hasDigit(t) && mentionsCurrency(t) && letters(rePrice.ReplaceAllString(t, "")) < 2 || letters(t) < 2 || priceLine(t) {
 		return false
 	}
 	return !placeLike(t)
+}
+
+// priceLine: a price and a few words of its period or kind after it, no
+// other number ("€2,450 per month", "850 € Kaltmiete", "£2,600 pcm").
+func priceLine(t string) bool {
+	t = strings.TrimSpace(t)
+	p := findPrice(t)
+	if p == "" || !strings.HasPrefix(t, p) {
+		return false
+	}
+	rest := t[len(p):]
+	return !hasDigit(rest) && len(strings.Fields(rest)) <= 3
 }
 
 // placeLike: a postcode line ("40627 Düsseldorf") or a distance.
@@ -389,7 +418,7 @@ func letters(s string) int {
 	return n
 }
 
-var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|pro m|per m|mtl\.|monatl|/\s?monat|\brate\b|ab\s+\d|finanzier|nebenkosten|\bnk\b)`)
+var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|(?:pro|per)\s?(?:m²|m2|qm|sq)|\brate\b|ab\s+\d|finanzier|nebenkosten|\bnk\b)`)
 
 func perUnit(line string) bool { return rePerUnit.MatchString(line) }
 

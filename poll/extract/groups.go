@@ -233,11 +233,13 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 }
 
 // slotLink is a member's link at the slot — the first with an id in its URL,
-// else the first — and how many listings the slot leads to in the member
-// (distinct URLs with an id; links without one, such as a badge's link to the
-// site's shop, do not make a card a container).
+// else the first — and how many listings the slot leads to in the member:
+// distinct URLs with an id and of one shape (links without one, such as a
+// badge's link to the site's shop, and links of another shape, such as the
+// agent's page beside the listing's, do not make a card a container).
 func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
-	var all, withID []string // distinct URLs (a member has few links)
+	var all []string                // distinct URLs (a member has few links)
+	withID := map[string][]string{} // distinct URLs with an id, by shape
 	var first, firstID *memberLink
 	for k := range links {
 		l := &links[k]
@@ -252,8 +254,9 @@ func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 			first = l
 		}
 		if ix.idOf(l.url) != "" {
-			if !slices.Contains(withID, s) {
-				withID = append(withID, s)
+			sh := shape(l.url)
+			if !slices.Contains(withID[sh], s) {
+				withID[sh] = append(withID[sh], s)
 			}
 			if firstID == nil {
 				firstID = l
@@ -261,7 +264,11 @@ func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 		}
 	}
 	if firstID != nil {
-		return firstID, len(withID)
+		n := 0
+		for _, urls := range withID {
+			n = max(n, len(urls))
+		}
+		return firstID, n
 	}
 	return first, len(all)
 }

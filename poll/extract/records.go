@@ -35,12 +35,17 @@ var listingTypes = map[string]bool{
 }
 
 // fieldSet is an object read for the keys the key lists name: for each
-// (by its number in keyIDs), its first value in the object.
-type fieldSet []*fastjson.Value
+// (by its number in keyIDs), its value nearest the object's top.
+type fieldSet []field
+
+type field struct {
+	value *fastjson.Value
+	depth int // 0: the object's own member; 1: a member of an object in it …
+}
 
 // fields flattens an object for reading: its own members, then those of the
-// objects inside it (shallower first), and name/value lists as members;
-// keys compared lower case without "_", "-", " " and "@".
+// objects inside it, and name/value lists as members; keys compared lower
+// case without "_", "-", " " and "@".
 func fields(o *fastjson.Object) fieldSet {
 	f := make(fieldSet, len(keyIDs))
 	var buf [64]byte
@@ -48,12 +53,12 @@ func fields(o *fastjson.Object) fieldSet {
 	add = func(o *fastjson.Object, depth int) {
 		var nested []*fastjson.Object
 		o.Visit(func(k []byte, v *fastjson.Value) {
-			f.set(normKey(buf[:0], k), v)
+			f.set(normKey(buf[:0], k), v, depth)
 			switch v.Type() {
 			case fastjson.TypeObject:
 				nested = append(nested, v.GetObject())
 			case fastjson.TypeArray:
-				f.nameValues(v.GetArray())
+				f.nameValues(v.GetArray(), depth)
 			}
 		})
 		if depth < 3 {
@@ -66,15 +71,16 @@ func fields(o *fastjson.Object) fieldSet {
 	return f
 }
 
-// set keeps v as the value of a key the lists name, unless it has one.
-func (f fieldSet) set(key []byte, v *fastjson.Value) {
-	if id, ok := keyIDs[string(key)]; ok && f[id] == nil {
-		f[id] = v
+// set keeps v as the value of a key the lists name, unless it has one as
+// near the top.
+func (f fieldSet) set(key []byte, v *fastjson.Value, depth int) {
+	if id, ok := keyIDs[string(key)]; ok && (f[id].value == nil || depth < f[id].depth) {
+		f[id] = field{v, depth}
 	}
 }
 
 // nameValues reads [{"name":"HEADING","values":["…"]}, …] as members.
-func (f fieldSet) nameValues(list []*fastjson.Value) {
+func (f fieldSet) nameValues(list []*fastjson.Value, depth int) {
 	var buf [64]byte
 	for _, e := range list {
 		o := e.GetObject()
@@ -93,7 +99,7 @@ func (f fieldSet) nameValues(list []*fastjson.Value) {
 			v = vs[0]
 		}
 		for part := range bytes.SplitSeq(name, []byte("/")) {
-			f.set(normKey(buf[:0], part), v)
+			f.set(normKey(buf[:0], part), v, depth)
 		}
 	}
 }
@@ -210,14 +216,20 @@ func recordOf(o *fastjson.Object) record {
 	return r
 }
 
-// first returns the value of the first key present with a usable value.
+// first returns the usable value of the keys nearest the object's top, of
+// those as near the first in the list: a listing's own "subject" is its
+// title, not its owner's "name".
 func first(f fieldSet, keys []int) *fastjson.Value {
+	var best *field
 	for _, id := range keys {
-		if v := f[id]; scalarOrPlace(v) {
-			return v
+		if fv := &f[id]; scalarOrPlace(fv.value) && (best == nil || fv.depth < best.depth) {
+			best = fv
 		}
 	}
-	return nil
+	if best == nil {
+		return nil
+	}
+	return best.value
 }
 
 func scalarOrPlace(v *fastjson.Value) bool {

@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Pages of our own written after the result markup of portals no profile
+// knows (testdata/extract/portals: UK, Irish, Dutch, French, Italian, Polish,
+// Swedish, US and German sites), read by automatic extraction as a page
+// nobody tuned for would be. They measure whether the rules are general; the
+// ones marked "rule" failed before the rule they name.
+func TestPortalPages(t *testing.T) {
+	cases := []struct {
+		name, url string
+		want      []want
+	}{
+		// rule: the agent's page, linked from the same place in the markup as
+		// the listing, does not make a card a container of two listings.
+		{"rightmove", "https://www.rightmove.co.uk/property-to-rent/find.html?locationIdentifier=REGION%5E93965", []want{
+			{id: "148123456", url: "https://www.rightmove.co.uk/properties/148123456", title: "2 bedroom flat", price: "£2,600", value: 2600, location: "Upper Street, London N1", promoted: true},
+			{id: "147998877", url: "https://www.rightmove.co.uk/properties/147998877", title: "1 bedroom apartment", value: 1950},
+			{id: "146554433", url: "https://www.rightmove.co.uk/properties/146554433", title: "Studio flat", value: 1400},
+			{id: "145000111", url: "https://www.rightmove.co.uk/properties/145000111", title: "3 bedroom maisonette", value: 3250},
+		}},
+		// rule: "per month" is a rent, not a price per m²; a heading that is
+		// the price line is not the title.
+		{"daft", "https://www.daft.ie/property-for-rent/dublin-city", []want{
+			{id: "5512345", url: "https://www.daft.ie/for-rent/apartment-12-the-grand-canal-dublin-2/5512345", title: "12 The Grand Canal, Dublin 2", price: "€2,450", value: 2450, rooms: "2 Bed"},
+			{id: "5509876", title: "4 Oak Road, Rathmines, Dublin 6", value: 3200, rooms: "3 Bed"},
+			{id: "5507001", title: "33 Parnell Street, Dublin 1", value: 1650},
+			{id: "5505432", title: "7 Harbour View, Ringsend, Dublin 4", value: 2900},
+		}},
+		// rule: the postcode line inside the heading is the place, not the title.
+		{"funda", "https://www.funda.nl/zoeken/huur?selected_area=%5B%22amsterdam%22%5D", []want{
+			{id: "43512345", url: "https://www.funda.nl/detail/huur/amsterdam/appartement-kerkstraat-12-a/43512345/", title: "Kerkstraat 12 A", value: 2150, location: "1017 GB Amsterdam", size: "65 m²"},
+			{id: "43498765", title: "Van Woustraat 201 2", value: 1795, location: "1074 AJ Amsterdam"},
+			{id: "43477001", title: "Jan Steenstraat 8", value: 3400},
+			{id: "43460222", title: "Ceintuurbaan 77 H", value: 1650},
+		}},
+		// rule: a listing's own "subject" is its title, not its owner's "name".
+		{"leboncoin", "https://www.leboncoin.fr/recherche?category=10&locations=Paris", []want{
+			{id: "2678123456", url: "https://www.leboncoin.fr/ad/locations/2678123456", title: "Appartement 2 pièces 42 m² - Paris 11e", value: 1450, location: "Paris", rooms: "2"},
+			{id: "2678100001", title: "Studio meublé proche métro", value: 890},
+			{id: "2678099900", title: "Grand 3 pièces avec balcon", value: 2100},
+		}},
+		{"subito", "https://www.subito.it/annunci-lombardia/affitto/appartamenti/milano/milano/", []want{
+			{id: "537123456", url: "https://www.subito.it/appartamenti/bilocale-navigli-arredato-milano-537123456.htm", title: "Bilocale Navigli arredato", price: "1.200 €", value: 1200, rooms: "2 locali"},
+			{id: "537100222", title: "Trilocale Città Studi", value: 1650},
+			{id: "537088801", title: "Monolocale Porta Romana", value: 850},
+		}},
+		{"otodom", "https://www.otodom.pl/pl/wyniki/wynajem/mieszkanie/mazowieckie/warszawa", []want{
+			{url: "https://www.otodom.pl/pl/oferta/apartament-2-pokoje-mokotow-ID4pQrS", title: "Apartament 2 pokoje Mokotów, balkon", price: "3 500 zł", value: 3500, size: "45 m²", rooms: "2 pokoje"},
+			{url: "https://www.otodom.pl/pl/oferta/kawalerka-centrum-ID4pA1b", title: "Kawalerka w centrum, blisko metra", value: 2700},
+			{url: "https://www.otodom.pl/pl/oferta/3-pokoje-wola-nowe-ID4pZz9", title: "3 pokoje na Woli, nowe budownictwo", value: 4900},
+			{url: "https://www.otodom.pl/pl/oferta/mieszkanie-praga-ID4pYy2", title: "Mieszkanie Praga Północ", price: ""},
+		}},
+		{"hemnet", "https://www.hemnet.se/bostader?location_ids%5B%5D=18031", []want{
+			{id: "21234567", url: "https://www.hemnet.se/bostad/lagenhet-2rum-sodermalm-stockholms-kommun-hornsgatan-48-21234567", title: "Hornsgatan 48", price: "4 250 000 kr", value: 4250000, size: "54 m²", rooms: "2 rum"},
+			{id: "21230011", title: "Odengatan 90", value: 2195000},
+			{id: "21228800", title: "Fleminggatan 12", value: 6900000},
+			{id: "21227777", title: "Karlavägen 5", value: 5495000},
+		}},
+		{"craigslist", "https://sfbay.craigslist.org/search/apa", []want{
+			{id: "7712345678", url: "https://sfbay.craigslist.org/sfc/apa/d/san-francisco-sunny-1br-near-dolores/7712345678.html", title: "Sunny 1BR near Dolores Park, in-unit laundry", price: "$3,150", value: 3150},
+			{id: "7712300011", title: "Remodeled 2BR/1BA with parking", value: 4200},
+			{id: "7712299900", title: "Studio in Nob Hill - utilities included", value: 2095},
+			{id: "7712288877", url: "https://eastbay.craigslist.org/eby/apa/d/oakland-large-bedroom-house-with-yard/7712288877.html", title: "Large 3 bedroom house with yard", value: 3600},
+		}},
+		{"immowelt", "https://www.immowelt.de/classified-search?distributionTypes=Rent&locations=AD08DE6345", []want{
+			{id: "2bnvg5k", url: "https://www.immowelt.de/expose/2bnvg5k", title: "Helle 2-Raum-Wohnung mit Balkon in Gohlis", price: "645 €", value: 645, size: "58 m²", rooms: "2 Zimmer"},
+			{id: "2bmk7x4", title: "Sanierte Altbauwohnung nahe Südplatz", value: 890},
+			{id: "2bqq1a9", title: "Neubau: 1-Zimmer-Apartment mit EBK", value: 520},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join(fixtureDir, "portals", c.name+".html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Extract(body, mustURL(c.url), Selectors{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkListings(t, r, c.want)
+		})
+	}
+}
