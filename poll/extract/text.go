@@ -135,10 +135,9 @@ func skipTextAs(n *html.Node, ct classTraits) bool {
 
 // classTraits is what a class attribute says about an element's text.
 type classTraits struct {
-	hides   bool     // see hidingClass
-	strikes bool     // a struck-through old price (struckWords)
-	icon    bool     // an icon font's class
-	hints   []string // its words a hint set knows (see hints)
+	hides   bool // see hidingClass
+	strikes bool // a struck-through old price (struckWords)
+	icon    bool // an icon font's class
 }
 
 func judgeClass(class string) classTraits {
