@@ -240,7 +240,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
 	}
 	for _, e := range nm {
 		if titleHint.in(e.words) && !notTitleHint.in(e.words) {
-			if t := text(e.node); titleLike(t) && !factsLine(t) {
+			if t := text(e.node); titleText(t) && !factsLine(t) {
 				return t
 			}
 		}
@@ -303,14 +303,15 @@ func headingText(n *html.Node) string {
 }
 
 // titleLike: text that can be a listing's title (not a price, a place, a counter).
-func titleLike(t string) bool {
+func titleLike(t string) bool { return titleText(t) && !placeLike(t) }
+
+// titleText: text that can be a title where the card says it is one, though
+// it may read as a place ("2204 Rio Grande St" as "40627 Düsseldorf" does).
+func titleText(t string) bool {
 	if len([]rune(t)) < 3 || reCounter.MatchString(t) {
 		return false
 	}
-	if hasDigit(t) && mentionsCurrency(t) && letters(rePrice.ReplaceAllString(t, "")) < 2 || letters(t) < 2 || priceLine(t) {
-		return false
-	}
-	return !placeLike(t)
+	return !(hasDigit(t) && mentionsCurrency(t) && letters(rePrice.ReplaceAllString(t, "")) < 2 || letters(t) < 2 || priceLine(t))
 }
 
 // priceLine: a price and a few words of its period or kind after it, no

@@ -8,7 +8,7 @@ import (
 
 // Pages of our own written after the result markup of portals no profile
 // knows (testdata/extract/portals: UK, Irish, Dutch, French, Italian, Polish,
-// Swedish, US and German sites), read by automatic extraction as a page
+// Swedish, US, Australian and German sites), read by automatic extraction as a page
 // nobody tuned for would be. They measure whether the rules are general; the
 // ones marked "rule" failed before the rule they name.
 func TestPortalPages(t *testing.T) {
@@ -72,6 +72,46 @@ func TestPortalPages(t *testing.T) {
 			{id: "2bnvg5k", url: "https://www.immowelt.de/expose/2bnvg5k", title: "Helle 2-Raum-Wohnung mit Balkon in Gohlis", price: "645 €", value: 645, size: "58 m²", rooms: "2 Zimmer"},
 			{id: "2bmk7x4", title: "Sanierte Altbauwohnung nahe Südplatz", value: 890},
 			{id: "2bqq1a9", title: "Neubau: 1-Zimmer-Apartment mit EBK", value: 520},
+		}},
+		// rule: JSON that a script wraps in an HTML comment is read; a
+		// record without a title is named by its address; a bare area from the
+		// data has no unit (sq ft here, m² elsewhere).
+		{"zillow", "https://www.zillow.com/seattle-wa/rentals/", []want{
+			{id: "2061234567", url: "https://www.zillow.com/homedetails/1420-E-Pine-St-APT-302-Seattle-WA-98122/2061234567_zpid/", title: "1420 E Pine St APT 302, Seattle, WA 98122", price: "$2,195", value: 2195, size: "640"},
+			{id: "2061200011", title: "512 N 36th St, Seattle, WA 98103", value: 3050},
+			{id: "2061188800", url: "https://www.zillow.com/homedetails/3308-California-Ave-SW-Seattle-WA-98116/2061188800_zpid/", title: "3308 California Ave SW, Seattle, WA 98116", value: 4400},
+		}},
+		// rule: a price and the date beside it in the next element are two
+		// things ("€ 2.350,00" "28 nov"); correlationId is tracking; "kamers"
+		// are rooms.
+		{"marktplaats", "https://www.marktplaats.nl/l/huizen-en-kamers/huizen-te-huur/#q:utrecht", []want{
+			{id: "2012345678", url: "https://www.marktplaats.nl/v/huizen-en-kamers/huizen-te-huur/m2012345678-ruim-appartement-centrum-utrecht", title: "Ruim appartement centrum Utrecht", price: "€ 1.895,00", value: 1895, size: "85 m²", rooms: "3 kamers", promoted: true},
+			{id: "2012300011", title: "Studio Lombok", value: 1150, rooms: "1 kamer"},
+			{id: "2012288877", url: "https://www.marktplaats.nl/v/huizen-en-kamers/huizen-te-huur/m2012288877-eengezinswoning-leidsche-rijn", title: "Eengezinswoning Leidsche Rijn", price: "€ 2.350,00", value: 2350},
+		}},
+		// rule: "2 Beds" and "1 Bath" in elements side by side are two facts.
+		{"domain", "https://www.domain.com.au/rent/bondi-nsw-2026/", []want{
+			{id: "16512345", url: "https://www.domain.com.au/12-smith-street-bondi-nsw-2026-16512345", title: "12 Smith Street, BONDI NSW 2026", value: 1150, rooms: "2 Beds"},
+			{id: "16509876", title: "4/38 Campbell Parade, BONDI BEACH NSW 2026", value: 850, rooms: "1 Bed"},
+			{id: "16507001", title: "7 Ocean Street, BONDI NSW 2026", price: "", rooms: "3 Beds"},
+		}},
+		// rule: an element the card names as its title is the title though it
+		// reads like a postcode line ("2204 Rio Grande St"); a range has no value.
+		{"apartments", "https://www.apartments.com/austin-tx/", []want{
+			{id: "8kl7m2x", url: "https://www.apartments.com/the-bowie-austin-tx/8kl7m2x/", title: "The Bowie", price: "$1,795 - $6,250"},
+			{id: "3ab9qz1", title: "Eastside Lofts", price: "$1,420 - $2,980"},
+			{id: "zz41k0p", title: "2204 Rio Grande St", value: 1150},
+		}},
+		// rule: ?reason= is tracking, not part of the listing's URL.
+		{"olx", "https://www.olx.pl/nieruchomosci/mieszkania/wynajem/krakow/", []want{
+			{id: "891234567", url: "https://www.olx.pl/d/oferta/2-pokoje-kazimierz-balkon-CID3-ID17abcD.html", title: "2 pokoje Kazimierz, balkon", price: "3 200 zł", value: 3200, size: "48 m²"},
+			{id: "891200011", url: "https://www.olx.pl/d/oferta/kawalerka-krowodrza-CID3-ID17xyzE.html", title: "Kawalerka Krowodrza", value: 2100},
+			{id: "891188800", title: "3-pokojowe Podgórze", value: 4300},
+		}},
+		{"immobiliare", "https://www.immobiliare.it/affitto-case/bologna/", []want{
+			{id: "112345678", url: "https://www.immobiliare.it/annunci/112345678/", title: "Bilocale via San Vitale 40, Centro Storico, Bologna", price: "€ 1.100", value: 1100, size: "60 m²", rooms: "2 locali", promoted: true},
+			{id: "112300011", title: "Trilocale via Mazzini 112, Mazzini, Bologna", value: 1350},
+			{id: "112288877", title: "Monolocale via Zamboni 20, Università, Bologna", value: 750},
 		}},
 	}
 	for _, c := range cases {

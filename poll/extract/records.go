@@ -156,7 +156,7 @@ var (
 	numericPrice = keys("price", "rentnet", "netrent", "coldrent", "kaltmiete", "rent", "purchaseprice", "baseprice", "pricevalue", "totalprice", "amount", "lowprice")
 	currencyKeys = keys("pricecurrency", "currency", "currencycode")
 	sizeKeys     = keys("livingarea", "livingspace", "floorsize", "estatesize", "wohnflaeche", "area", "size", "space", "surface", "sqm", "squaremeters")
-	roomKeys     = keys("numberofrooms", "rooms", "roomcount", "noofrooms", "zimmer", "numberofroomstotal")
+	roomKeys     = keys("numberofrooms", "rooms", "roomcount", "noofrooms", "zimmer", "numberofroomstotal", "bedrooms", "numberofbedrooms", "beds")
 	placeKeys    = keys("location", "address", "district", "city", "locality", "addresslocality")
 	imageKeys    = keys("image", "imageurl", "mainimageurl", "thumbnail", "thumbnailurl", "picture", "photo")
 )
@@ -180,8 +180,8 @@ func typedListing(o *fastjson.Object, depth int) bool {
 // recordOf reads one JSON object as a listing.
 func recordOf(o *fastjson.Object) record {
 	f := fields(o)
-	id, link, title := first(f, idKeys), first(f, urlKeys), first(f, titleKeys)
-	if id == nil && link == nil || title == nil {
+	id, link, title, location := first(f, idKeys), first(f, urlKeys), first(f, titleKeys), place(first(f, placeKeys))
+	if id == nil && link == nil || title == nil && location == "" {
 		return record{} // not a listing: read no further
 	}
 	r := record{
@@ -190,10 +190,13 @@ func recordOf(o *fastjson.Object) record {
 		title:    clean(scalar(title)),
 		price:    clean(scalar(first(f, shownPrice))),
 		currency: scalar(first(f, currencyKeys)),
-		location: place(first(f, placeKeys)),
-		size:     scalar(first(f, sizeKeys)),
+		location: location,
+		size:     sizeOf(first(f, sizeKeys)),
 		rooms:    scalar(first(f, roomKeys)),
 		image:    scalar(first(f, imageKeys)),
+	}
+	if r.title == "" {
+		r.title = location // a rental named by its address ("1420 E Pine St APT 302, Seattle")
 	}
 	r.typed = typedListing(o, 0)
 	if p := first(f, numericPrice); p != nil {
@@ -287,6 +290,26 @@ func jsonNumber(v *fastjson.Value) string {
 	return strconv.FormatFloat(v.GetFloat64(), 'f', -1, 64)
 }
 
+// sizeOf writes an area as the data gives it: a number, with its unit only
+// where the data names one (schema.org's unitCode MTK is m², FTK sq ft; a
+// bare number may be either).
+func sizeOf(v *fastjson.Value) string {
+	s := scalar(v)
+	o := v.GetObject()
+	if s == "" || o == nil {
+		return s
+	}
+	switch unit := strings.ToUpper(jsonString(o.Get("unitCode"))); {
+	case unit == "MTK":
+		return s + " m²"
+	case unit == "FTK":
+		return s + " sq ft"
+	case jsonString(o.Get("unitText")) != "":
+		return s + " " + clean(jsonString(o.Get("unitText")))
+	}
+	return s
+}
+
 // place writes an address: a string, or a postal address's parts.
 func place(v *fastjson.Value) string {
 	if v == nil {
@@ -337,9 +360,6 @@ func (r record) listing(base *url.URL, app *appPaths) (Listing, bool) {
 	}
 	if l.Currency == "" {
 		l.Currency = strings.ToUpper(r.currency)
-	}
-	if bareAmount(l.Size) {
-		l.Size += " m²"
 	}
 	if r.image != "" {
 		if iu, ok := resolveLink(base, r.image); ok {

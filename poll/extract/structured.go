@@ -69,7 +69,7 @@ func jsonOf(doc *goquery.Document) *pageData {
 	d := &pageData{}
 	doc.FindMatcher(matcher("script")).Each(func(_ int, s *goquery.Selection) {
 		typ := strings.ToLower(s.AttrOr("type", ""))
-		body := strings.TrimSpace(scriptText(s.Get(0)))
+		body := uncommented(strings.TrimSpace(scriptText(s.Get(0))))
 		if body == "" {
 			return
 		}
@@ -92,6 +92,16 @@ func jsonOf(doc *goquery.Document) *pageData {
 		}
 	})
 	return d
+}
+
+// uncommented is a script's body without the HTML comment some sites wrap
+// their JSON in (<script type="application/json"><!--{…}--></script>).
+func uncommented(body string) string {
+	if inner, ok := strings.CutPrefix(body, "<!--"); ok {
+		inner, _ = strings.CutSuffix(inner, "-->")
+		return strings.TrimSpace(inner)
+	}
+	return body
 }
 
 // scriptText is a script's text: its one text node as it is (no copy of a

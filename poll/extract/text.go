@@ -70,11 +70,17 @@ func (m *skipMemo) lines(n *html.Node) []string {
 		}
 		cur.Reset()
 	}
+	// crossed is an element's edge since the last text (see apart).
+	crossed := false
 	var walk func(*html.Node)
 	walk = func(c *html.Node) {
 		switch c.Type {
 		case html.TextNode:
+			if crossed && apart(cur.String(), c.Data) {
+				cur.WriteByte(' ')
+			}
 			cur.WriteString(c.Data)
+			crossed = false
 			return
 		case html.ElementNode:
 			if m.skip(c) {
@@ -88,9 +94,13 @@ func (m *skipMemo) lines(n *html.Node) []string {
 		if isBlock {
 			flush()
 		}
+		// a superscript belongs to what stands before it: "m<sup>2</sup>" is one word
+		edge := c.DataAtom != atom.Sup && c.DataAtom != atom.Sub
+		crossed = edge
 		for k := c.FirstChild; k != nil; k = k.NextSibling {
 			walk(k)
 		}
+		crossed = crossed || edge
 		if isBlock {
 			flush()
 		}
@@ -433,4 +443,15 @@ func truncate(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// apart reports whether the texts of two elements side by side are read
+// apart though no space is written between them: where a number meets a
+// word or another number ("€ 2.350,00" "28 nov", "2 Beds" "1 Bath"), as a
+// flex row shows them; two words stay one ("Dach" "terrasse").
+func apart(before, after string) bool {
+	a, _ := utf8.DecodeLastRuneInString(before)
+	b, _ := utf8.DecodeRuneInString(after)
+	alnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	return alnum(a) && alnum(b) && (unicode.IsDigit(a) || unicode.IsDigit(b))
 }

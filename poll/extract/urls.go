@@ -53,6 +53,7 @@ var trackingParams = map[string]bool{
 	"search_id": true, "sessionid": true, "session_id": true, "sid": true, "click_source": true, "source": true,
 	"from": true, "campaign": true, "position": true, "pos": true, "rank": true, "origin": true, "context": true,
 	"asset_id": true, "iid": true, "spm": true, "scm": true, "feature": true, "zanpid": true,
+	"correlationid": true, "reason": true,
 }
 
 // dropTracking removes tracking parameters from a raw query, keeping the order
