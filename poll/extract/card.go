@@ -85,7 +85,7 @@ var (
 )
 
 // hints are the words of the attributes that name what an element holds
-// (class, itemprop, data-testid, id), split at punctuation and camelCase —
+// (class, itemprop, data-testid, id; an <address> is an address), split at punctuation and camelCase —
 // "SearchResultCardContent-module__5Ax9ZW__price" holds "price" — of those
 // any hint set knows (nil when none). The class's words come from m, judged
 // once per page (a card's classes repeat on every card).
@@ -93,6 +93,9 @@ func hints(n *html.Node, m *skipMemo) []string {
 	words := slices.Clip(m.hintsOfClass(attrOf(n, "class"))) // shared: append copies it
 	for _, key := range []string{"itemprop", "data-testid", "data-test", "data-qa", "id"} {
 		words = appendHintWords(words, attrOf(n, key))
+	}
+	if n.DataAtom == atom.Address && !slices.Contains(words, "address") {
+		words = append(words, "address") // the element names what it holds
 	}
 	return words
 }

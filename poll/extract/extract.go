@@ -176,6 +176,7 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 			kept = append(kept, c)
 		}
 	}
+	dropSharedParams(kept)
 	ids := cardIDs(kept, pg.url)
 	out := make([]Listing, 0, len(kept))
 	for i, c := range kept {

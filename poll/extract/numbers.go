@@ -11,7 +11,7 @@ import (
 
 // This file reads the amounts a card shows: prices, living areas and rooms.
 
-const number = `\d{1,3}(?:[.,\x{a0}\x{202f}' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`
+const number = `\d{1,3}(?:[.,\x{a0}\x{202f}'\x{2019} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`
 
 // currency is a pattern of the signs and codes of currencyCodes, the longer
 // first ("kr." before "kr"), so the price patterns and mentionsCurrency know
@@ -88,8 +88,8 @@ func priceValue(price string) (float64, string) {
 	return parseNumber(m), cur
 }
 
-// groupSpaces are the other marks that group thousands ("1'250", "1 250").
-var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "'", " ")
+// groupSpaces are the other marks that group thousands ("1'250", "1’250", "1 250").
+var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "'", " ", "\u2019", " ")
 
 // parseNumber reads "1.250", "1,250", "1 250", "1.250,50" and "1250.5": a
 // separator followed by exactly three digits groups thousands, the last other
@@ -119,6 +119,8 @@ var currencyCodes = map[string]string{
 	"CHF": "CHF", "Fr.": "CHF", "zł": "PLN", "PLN": "PLN", "SEK": "SEK", "NOK": "NOK", "DKK": "DKK",
 	"Kč": "CZK", "CZK": "CZK", "Ft": "HUF", "HUF": "HUF", "lei": "RON", "RON": "RON", "₹": "INR",
 	"¥": "JPY", "R$": "BRL", "A$": "AUD", "C$": "CAD", "kr": "SEK", "kr.": "DKK",
+	"₽": "RUB", "руб.": "RUB", "руб": "RUB", "RUB": "RUB", "₴": "UAH", "грн": "UAH", "UAH": "UAH", "₺": "TRY",
+	"₪": "ILS", "ILS": "ILS", "лв.": "BGN", "BGN": "BGN", "NZ$": "NZD", "HK$": "HKD", "S$": "SGD", "AED": "AED", "MXN": "MXN",
 }
 
 func currencyCode(sign string) string { return currencyCodes[sign] }

@@ -34,8 +34,9 @@ func cardLocation(ls []string, f facts, nm []named, title string) string {
 		if t == "" && e.node.Parent != nil {
 			t = text(e.node.Parent) // an icon: the place is written beside it
 		}
-		// A place has letters: a map marker's number or a counter is none.
-		if len(t) < 120 && letters(t) >= 2 {
+		// A place has letters (a map marker's number or a counter is none) and
+		// no price (an element so named that holds one is more than the place).
+		if len(t) < 120 && letters(t) >= 2 && findPrice(t) == "" {
 			return t
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 // Pages of our own written after the result markup of portals no profile
 // knows (testdata/extract/portals: UK, Irish, Dutch, French, Italian, Polish,
-// Swedish, US, Australian and German sites), read by automatic extraction as a page
+// Swedish, Norwegian, Czech, Russian, Swiss, US, Australian and German sites), read by automatic extraction as a page
 // nobody tuned for would be. They measure whether the rules are general; the
 // ones marked "rule" failed before the rule they name.
 func TestPortalPages(t *testing.T) {
@@ -112,6 +112,43 @@ func TestPortalPages(t *testing.T) {
 			{id: "112345678", url: "https://www.immobiliare.it/annunci/112345678/", title: "Bilocale via San Vitale 40, Centro Storico, Bologna", price: "€ 1.100", value: 1100, size: "60 m²", rooms: "2 locali", promoted: true},
 			{id: "112300011", title: "Trilocale via Mazzini 112, Mazzini, Bologna", value: 1350},
 			{id: "112288877", title: "Monolocale via Zamboni 20, Università, Bologna", value: 750},
+		}},
+		// rule: ₽ is a currency ("85 000 ₽ в месяц").
+		{"avito", "https://www.avito.ru/moskva/kvartiry/sdam-ASgBAgICAUSSA8gQ", []want{
+			{id: "3712345678", url: "https://www.avito.ru/moskva/kvartiry/2-k._kvartira_54m_512et._3712345678", title: "2-к. квартира, 54 м², 5/12 эт.", price: "85 000 ₽", value: 85000, location: "Хамовники, ул. Льва Толстого, 16"},
+			{id: "3712300011", title: "Квартира-студия, 25 м², 3/9 эт.", value: 42000},
+			{id: "3712288800", title: "3-к. квартира, 78 м², 7/17 эт.", value: 120000},
+		}},
+		// rule: ’ groups thousands as ' does ("CHF 3’450.–").
+		{"homegate", "https://www.homegate.ch/mieten/immobilien/ort-zuerich/trefferliste", []want{
+			{id: "4001234567", url: "https://www.homegate.ch/mieten/4001234567", title: "Moderne Wohnung mit Seesicht", price: "CHF 3’450", value: 3450, location: "Seestrasse 120, 8002 Zürich", size: "82 m²", rooms: "3.5 Zimmer"},
+			{id: "4001230011", title: "Charmante Altbauwohnung im Kreis 4", value: 2180},
+			{id: "4001228800", title: "Studio nahe ETH", price: "CHF 1'690", value: 1690},
+		}},
+		// rule: a parameter with one value on every card whose path is its own
+		// is not part of the listing's URL (?search_identifier=); an <address>
+		// is the place.
+		{"zoopla", "https://www.zoopla.co.uk/to-rent/property/manchester/", []want{
+			{id: "67123456", url: "https://www.zoopla.co.uk/to-rent/details/67123456/", title: "2 bed flat to rent", price: "£1,250", value: 1250, location: "Deansgate, Manchester M3", rooms: "2 beds"},
+			{id: "67100011", url: "https://www.zoopla.co.uk/to-rent/details/67100011/", title: "Studio to rent", value: 850, location: "Northern Quarter, Manchester M4"},
+			{id: "67088800", url: "https://www.zoopla.co.uk/to-rent/details/67088800/", title: "3 bed semi-detached house to rent", value: 1600},
+		}},
+		// rule: an element named as a region that holds the price is the card,
+		// not its place.
+		{"sreality", "https://www.sreality.cz/hledani/pronajem/byty/praha", []want{
+			{id: "2112345678", url: "https://www.sreality.cz/detail/pronajem/byt/2+kk/praha-vinohrady-manesova/2112345678", title: "Pronájem bytu 2+kk 54 m²", price: "24 900 Kč", value: 24900, noLocation: true},
+			{id: "2112300011", title: "Pronájem bytu 1+kk 32 m²", value: 18500},
+			{id: "2112288800", title: "Pronájem bytu 3+1 85 m²", value: 32000},
+		}},
+		{"finn", "https://www.finn.no/realestate/lettings/search.html?location=0.20061", []want{
+			{id: "312345678", url: "https://www.finn.no/realestate/lettings/ad.html?finnkode=312345678", title: "Lys 3-roms med balkong på Grünerløkka", price: "17 500 kr", value: 17500, size: "68 m²"},
+			{id: "312300011", title: "Hybel nær Blindern", value: 7900},
+			{id: "312288800", title: "Rekkehus med hage, Nordstrand", value: 28000},
+		}},
+		{"gumtree", "https://www.gumtree.com/property-to-rent/hackney", []want{
+			{id: "1471234567", url: "https://www.gumtree.com/p/property-to-rent/bright-2-bed-flat-in-dalston/1471234567", title: "Bright 2 bed flat in Dalston", price: "£1,950", value: 1950, location: "Dalston, London"},
+			{id: "1471200011", title: "Double room in shared house, Homerton", value: 240},
+			{id: "1471188800", title: "One bed flat, London Fields", value: 1600},
 		}},
 	}
 	for _, c := range cases {

@@ -59,28 +59,57 @@ var trackingParams = map[string]bool{
 // dropTracking removes tracking parameters from a raw query, keeping the order
 // of the others.
 func dropTracking(raw string) string {
+	return keepParams(raw, func(key string) bool {
+		key = strings.ToLower(key)
+		return !trackingParams[key] && !strings.HasPrefix(key, "utm_")
+	})
+}
+
+// keepParams is a raw query with only the parameters whose (unescaped) key
+// keep accepts, in their order.
+func keepParams(raw string, keep func(key string) bool) string {
 	if raw == "" {
 		return ""
 	}
-	var keep []string
+	var kept []string
 	for _, part := range strings.Split(raw, "&") {
 		if part == "" {
 			continue
 		}
-		key := part
-		if i := strings.IndexByte(part, '='); i >= 0 {
-			key = part[:i]
-		}
+		key, _, _ := strings.Cut(part, "=")
 		if k, err := url.QueryUnescape(key); err == nil {
 			key = k
 		}
-		key = strings.ToLower(key)
-		if trackingParams[key] || strings.HasPrefix(key, "utm_") {
-			continue
+		if keep(key) {
+			kept = append(kept, part)
 		}
-		keep = append(keep, part)
 	}
-	return strings.Join(keep, "&")
+	return strings.Join(kept, "&")
+}
+
+// dropSharedParams takes from the cards' URLs the query parameters that have
+// one value on every card, where each card's path is its own (the path names
+// the listing): such a parameter says where the list was shown
+// (?search_identifier=…), not which listing a card is. Fewer than three cards
+// tell nothing, and a list whose cards share a path (index.php?id=…) keeps
+// its parameters.
+func dropSharedParams(cards []card) {
+	if len(cards) < 3 {
+		return
+	}
+	paths := map[string]bool{}
+	for _, c := range cards {
+		paths[c.url.Host+c.url.Path] = true
+	}
+	shared := sharedParams(cards)
+	if len(paths) < len(cards) || len(shared) == 0 {
+		return
+	}
+	for i := range cards {
+		u := *cards[i].url
+		u.RawQuery = keepParams(u.RawQuery, func(key string) bool { return !shared[key] })
+		cards[i].url = &u
+	}
 }
 
 // siteOf is the registrable domain of u's host: the product's one definition.
