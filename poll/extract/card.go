@@ -314,13 +314,22 @@ func titleText(t string) bool {
 	if len([]rune(t)) < 3 || reCounter.MatchString(t) {
 		return false
 	}
-	return !(hasDigit(t) && mentionsCurrency(t) && letters(rePrice.ReplaceAllString(t, "")) < 2 || letters(t) < 2 || priceLine(t))
+	return !(letters(t) < 2 || onlyPrices(t) || priceLine(t))
+}
+
+// onlyPrices: a text of prices and no words ("1.250 €", "ab 1.234 € – 2.345 €");
+// one longer than 80 bytes has words.
+func onlyPrices(t string) bool {
+	return len(t) <= 80 && hasDigit(t) && mentionsCurrency(t) && letters(rePrice.ReplaceAllString(t, "")) < 2
 }
 
 // priceLine: a price and a few words of its period or kind after it, no
 // other number ("€2,450 per month", "850 € Kaltmiete", "£2,600 pcm").
 func priceLine(t string) bool {
 	t = strings.TrimSpace(t)
+	if len(t) > 60 {
+		return false // a price and a few words are short
+	}
 	p := findPrice(t)
 	if p == "" || !strings.HasPrefix(t, p) {
 		return false
