@@ -150,6 +150,20 @@ func TestPortalPages(t *testing.T) {
 			{id: "1471200011", title: "Double room in shared house, Homerton", value: 240},
 			{id: "1471188800", title: "One bed flat, London Fields", value: 1600},
 		}},
+		// rule: an object whose members are objects is a collection keyed by
+		// id (Apollo's or Redux's normalized state), not one listing made of
+		// its members' fields.
+		{"normalized-state", "https://www.rentnest.ca/toronto/apartments", []want{
+			{id: "88123", url: "https://www.rentnest.ca/listings/88123-sunny-1-bedroom-near-trinity-bellwoods", title: "Sunny 1 bedroom near Trinity Bellwoods", value: 2350},
+			{id: "88124", title: "Renovated 2 bed townhouse in Leslieville", value: 3400},
+			{id: "88125", title: "Studio condo at Yonge and Eglinton", value: 1900},
+		}},
+		// rule: state given to JSON.parse as a string literal is read.
+		{"json-parse-state", "https://www.casavista.es/alquiler/pisos/valencia", []want{
+			{id: "VLC-55101", url: "https://www.casavista.es/alquiler/piso/VLC-55101", title: "Piso reformado en Ruzafa", value: 950, location: "Ruzafa, Valencia"},
+			{id: "VLC-55102", title: "Ático con terraza en El Carmen", value: 1250},
+			{id: "VLC-55103", title: "Estudio junto a la playa", value: 700},
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -58,11 +59,12 @@ func (d *pageData) release() {
 	*d = pageData{}
 }
 
-// reAssign finds `= {` or `= [` (JSON.parse( allowed between): the end of a
-// state assignment when a name comes before it (assignedName). The match ends
-// with the bracket that starts the value. Only such assignments count towards
-// the 20 a script is searched for.
-var reAssign = regexp.MustCompile(`=\s*(?:JSON\.parse\()?[\[{]`)
+// reAssign finds `= {` or `= [`, or `= JSON.parse(` with the JSON as a value
+// or as a string literal: the end of a state assignment when a name comes
+// before it (assignedName). The match ends with the bracket or the quote
+// that starts the value. Only such assignments count towards the 20 a
+// script is searched for.
+var reAssign = regexp.MustCompile(`=\s*(?:[\[{]|JSON\.parse\(\s*[\[{"'])`)
 
 // jsonOf reads every JSON source of the page.
 func jsonOf(doc *goquery.Document) *pageData {
@@ -120,11 +122,57 @@ func (d *pageData) assignments(body string) {
 		if !assignedName(body[:loc[0]]) {
 			continue
 		}
-		d.add(MethodAppState, body[loc[1]-1:])
+		value := body[loc[1]-1:]
+		if q := value[0]; q == '"' || q == '\'' {
+			if value = jsString(value); value == "" {
+				continue
+			}
+		}
+		d.add(MethodAppState, value)
 		if found++; found == 20 {
 			return
 		}
 	}
+}
+
+// jsString is the text of the JavaScript string literal s starts with
+// (JSON.parse("{\"items\":…}")), "" when it does not end.
+func jsString(s string) string {
+	q := s[0]
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == q:
+			return b.String()
+		case c != '\\' || i+1 == len(s):
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r', 'b', 'f', 'v', '0':
+			b.WriteByte(' ')
+		case 'u', 'x':
+			n := 4
+			if e == 'x' {
+				n = 2
+			}
+			r, err := strconv.ParseUint(s[i+1:min(i+1+n, len(s))], 16, 32)
+			if err != nil {
+				return ""
+			}
+			b.WriteRune(rune(r))
+			i += n
+		default: // \" \' \\ \/ and the rest stand for themselves
+			b.WriteByte(e)
+		}
+	}
+	return ""
 }
 
 // assignedName reports whether code ends with a name, as before the "=" of
@@ -201,14 +249,25 @@ func surveyOf(docs []jsonDoc, host string) survey {
 			if depth == 0 {
 				add(method, path, []*fastjson.Object{o})
 			}
+			var members []*fastjson.Object // its members that are objects
 			o.Visit(func(k []byte, c *fastjson.Value) {
 				switch c.Type() {
 				case fastjson.TypeString:
 					link(c)
-				case fastjson.TypeObject, fastjson.TypeArray:
+				case fastjson.TypeObject:
+					if m := c.GetObject(); m.Len() >= 2 {
+						members = append(members, m)
+					}
+					walk(method, c, append(append(path, '.'), k...), depth+1)
+				case fastjson.TypeArray:
 					walk(method, c, append(append(path, '.'), k...), depth+1)
 				}
 			})
+			// An object most of whose members are objects is a collection
+			// keyed by id (a normalized state: {"Listing:88123": {…}, …}).
+			if len(members) >= 3 && len(members)*2 >= o.Len() {
+				add(method, append(path, "{}"...), members)
+			}
 		case fastjson.TypeArray:
 			members := v.GetArray()
 			var objs []*fastjson.Object
