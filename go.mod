@@ -13,6 +13,7 @@ require (
 	github.com/go-text/typesetting v0.3.4
 	github.com/klauspost/compress v1.20.4
 	github.com/nicholas-fedor/shoutrrr v0.13.2
+	github.com/valyala/fastjson v1.6.10
 	github.com/wneessen/go-mail v0.8.1
 	github.com/zalando/go-keyring v0.2.8
 	go.etcd.io/bbolt v1.5.0
@@ -56,7 +57,6 @@ require (
 	github.com/srwiley/oksvg v0.0.0-20221011165216-be6e8873101c // indirect
 	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef // indirect
 	github.com/stretchr/testify v1.11.1 // indirect
-	github.com/valyala/fastjson v1.6.10 // indirect
 	github.com/yuin/goldmark v1.8.2 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect

@@ -597,7 +597,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		if dr.Derived.Item != "" {
 			fmt.Fprintf(env.Stdout, "Selectors for this list (give them to 'notifio search add' or 'search edit'):\n  %s\n", selectorArgs(dr.Derived))
 		}
-		if err := extract.Render(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults}); err != nil {
+		if err := renderListings(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults}); err != nil {
 			return err
 		}
 	}
@@ -651,7 +651,7 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 		}
 		return &ExitError{Code: 1, Msg: "notifio: no listings found on this page. If it is a results page, try --item with a CSS selector that matches one listing (and --link, --title, --price inside it)."}
 	}
-	return extract.Render(env.Stdout, res)
+	return renderListings(env.Stdout, res)
 }
 
 // readPageFile reads a saved page of at most max bytes, the fetcher's cap: a

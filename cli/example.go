@@ -29,7 +29,7 @@ func extractByExample(env *Env, body []byte, u *url.URL, example string) error {
 	} else {
 		fmt.Fprintf(env.Stdout, "Selectors for this list (give them to 'notifio search add' or 'search edit'):\n  %s\n\n", selectorArgs(sel))
 	}
-	return extract.Render(env.Stdout, res)
+	return renderListings(env.Stdout, res)
 }
 
 type selectorsJSON struct {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"net/url"
 	"regexp"
 	"slices"
@@ -37,7 +38,7 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm) }), "")
 	l.Price = pick(s, fs.Price, func() string { return cardPrice(c.lines, f, nm) })
 	if fs.Price != "" {
-		l.Price = firstNonEmpty(findPrice(l.Price), l.Price)
+		l.Price = cmp.Or(findPrice(l.Price), l.Price)
 	}
 	l.PriceValue, l.Currency = priceValue(l.Price)
 	l.Location = pick(s, fs.Location, func() string { return cardLocation(c.lines, f, nm, l.Title) })
@@ -60,15 +61,6 @@ func pick(s *goquery.Selection, sel string, generic func() string) string {
 	}
 	if m := s.FindMatcher(matcher(sel)).First(); m.Length() > 0 {
 		return text(m.Get(0))
-	}
-	return ""
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
 	}
 	return ""
 }
@@ -187,14 +179,9 @@ func hintSet(words ...string) hintWords {
 	return h
 }
 
-// MatchString-like: whether any of the element's hint words is in the set.
+// in reports whether any of an element's hint words is in the set.
 func (h hintWords) in(words []string) bool {
-	for _, w := range words {
-		if h[w] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool { return h[w] })
 }
 
 // cardTitle: the card's own heading; else an element named as its title; else
@@ -367,10 +354,10 @@ func linkTitle(s *goquery.Selection, c card) string {
 // labelTitle: aria-label or title of the listing link, cut before the first
 // part the card shows elsewhere ("Title, 40627 Düsseldorf, 475.000 €" → "Title").
 func labelTitle(s *goquery.Selection, c card) string {
-	label := strings.TrimSpace(firstNonEmpty(attrOf(c.link, "aria-label"), attrOf(c.link, "title")))
+	label := strings.TrimSpace(cmp.Or(attrOf(c.link, "aria-label"), attrOf(c.link, "title")))
 	if label == "" {
 		s.FindMatcher(matcher("a[aria-label], a[title]")).EachWithBreak(func(_ int, a *goquery.Selection) bool {
-			label = strings.TrimSpace(firstNonEmpty(a.AttrOr("aria-label", ""), a.AttrOr("title", "")))
+			label = strings.TrimSpace(cmp.Or(a.AttrOr("aria-label", ""), a.AttrOr("title", "")))
 			return label == ""
 		})
 	}
@@ -539,11 +526,8 @@ var promotedWords = []string{"premium", "highlight", "featured", "promoted", "bo
 // put every badge in every card and show them by style.
 func promoted(n *html.Node) bool {
 	for e := n; e != nil; e = onlyChild(e) {
-		c := strings.ToLower(attrOf(e, "class"))
-		for _, w := range promotedWords {
-			if strings.Contains(c, w) {
-				return true
-			}
+		if containsAny(strings.ToLower(attrOf(e, "class")), promotedWords) {
+			return true
 		}
 	}
 	return false
@@ -592,10 +576,8 @@ func isAd(c card) bool {
 // adInside reports a card holding an element the site marks as a paid
 // placement by a data attribute (a premium card's links).
 func adInside(n *html.Node) bool {
-	for _, a := range n.Attr {
-		if strings.HasPrefix(a.Key, "data-") && adValue(a.Val) {
-			return true
-		}
+	if adData(n) {
+		return true
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && adInside(c) {
@@ -608,25 +590,16 @@ func adInside(n *html.Node) bool {
 // adValue: a data attribute's value that marks a paid placement
 // (data-campaign_type="premium_ads").
 func adValue(v string) bool {
-	if strings.EqualFold(v, "sponsored") || strings.EqualFold(v, "advertisement") {
-		return true
-	}
-	// (data attributes may hold a whole JSON object: lowered only when it can match)
-	return strings.Contains(v, "_") && strings.Contains(strings.ToLower(v), "premium_ads")
+	v = strings.ToLower(v)
+	return strings.Contains(v, "premium_ads") || v == "sponsored" || v == "advertisement"
 }
 
+// adData: one of n's data attributes marks it as a paid placement.
+func adData(n *html.Node) bool {
+	return slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return strings.HasPrefix(a.Key, "data-") && adValue(a.Val) })
+}
+
+// adMarked: n's class or data attributes mark it as a paid placement.
 func adMarked(e *html.Node) bool {
-	{
-		for _, c := range strings.Fields(strings.ToLower(attrOf(e, "class"))) {
-			if adWords[c] {
-				return true
-			}
-		}
-		for _, a := range e.Attr {
-			if strings.HasPrefix(a.Key, "data-") && adValue(a.Val) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(strings.Fields(strings.ToLower(attrOf(e, "class"))), func(c string) bool { return adWords[c] }) || adData(e)
 }

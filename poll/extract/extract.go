@@ -194,12 +194,11 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 // takes the page link that carries its id.
 func (pg *page) recordListings(recs []record, paths []string) []Listing {
 	var out []Listing
-	app := newAppPaths(pg.base, paths)
 	for _, r := range recs {
 		if r.url == "" && r.id != "" {
 			r.url = linkWithID(pg.root, pg.base, r.id)
 		}
-		if l, ok := r.listing(pg.base, app); ok {
+		if l, ok := r.listing(pg.base, paths); ok {
 			out = append(out, l)
 		}
 	}

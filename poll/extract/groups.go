@@ -430,12 +430,7 @@ func pickBest(all []candidate, score func(candidate) float64) candidate {
 
 // mayBeList is a cheap test before a group is read: a member has a link.
 func (ix *index) mayBeList(g *group) bool {
-	for _, m := range g.members {
-		if ix.feat[m].links > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(g.members, func(m *html.Node) bool { return ix.feat[m].links > 0 })
 }
 
 // tieBreak: of two lists that score alike, the outer one (its members are the

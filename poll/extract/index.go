@@ -87,11 +87,7 @@ func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo) feat {
 		if strings.Contains(attrOf(n, "style"), "background-image") {
 			f.image = true
 		}
-		for _, a := range n.Attr {
-			if strings.HasPrefix(a.Key, "data-") && adValue(a.Val) {
-				f.ad = true
-			}
-		}
+		f.ad = adData(n)
 	case html.DocumentNode:
 	default:
 		return f
@@ -120,11 +116,6 @@ func textFeat(s string) feat {
 		return f
 	}
 	f.currency = mentionsCurrency(s)
-	for _, u := range unitWords {
-		if strings.Contains(s, u) {
-			f.unit = true
-			break
-		}
-	}
+	f.unit = containsAny(s, unitWords)
 	return f
 }

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"cmp"
 	"net/url"
 	"strconv"
 	"strings"
@@ -294,20 +295,12 @@ func jsonNumber(v *fastjson.Value) string {
 // where the data names one (schema.org's unitCode MTK is m², FTK sq ft; a
 // bare number may be either).
 func sizeOf(v *fastjson.Value) string {
-	s := scalar(v)
-	o := v.GetObject()
+	s, o := scalar(v), v.GetObject()
 	if s == "" || o == nil {
 		return s
 	}
-	switch unit := strings.ToUpper(jsonString(o.Get("unitCode"))); {
-	case unit == "MTK":
-		return s + " m²"
-	case unit == "FTK":
-		return s + " sq ft"
-	case jsonString(o.Get("unitText")) != "":
-		return s + " " + clean(jsonString(o.Get("unitText")))
-	}
-	return s
+	unit := map[string]string{"MTK": "m²", "FTK": "sq ft"}[strings.ToUpper(jsonString(o.Get("unitCode")))]
+	return strings.TrimSpace(s + " " + cmp.Or(unit, clean(jsonString(o.Get("unitText")))))
 }
 
 // place writes an address: a string, or a postal address's parts.
@@ -342,9 +335,9 @@ func place(v *fastjson.Value) string {
 }
 
 // listing turns a record into a listing on the page's site: its URL resolved
-// (an app's path without a leading slash by app).
-func (r record) listing(base *url.URL, app *appPaths) (Listing, bool) {
-	u, ok := resolveLink(base, app.resolve(r.url))
+// (an app's path without a leading slash by appPath).
+func (r record) listing(base *url.URL, paths []string) (Listing, bool) {
+	u, ok := resolveLink(base, appPath(r.url, base, paths))
 	if !ok {
 		return Listing{}, false
 	}
@@ -381,41 +374,19 @@ func currencySign(code string) string {
 	return code
 }
 
-// appPaths makes an app's relative paths ("immobilien/d/…") absolute: after
-// the prefix that the page's own path, or the site's other paths in the
-// page's data, put most often before the same first segment
-// ("/iad/immobilien/…"); else from the root. Each first segment's prefix is
-// found once (a page's records share a few).
-type appPaths struct {
-	base   *url.URL
-	paths  []string          // the site's paths in the page's data
-	prefix map[string]string // by first segment
-}
-
-func newAppPaths(base *url.URL, paths []string) *appPaths {
-	return &appPaths{base: base, paths: paths, prefix: map[string]string{}}
-}
-
-func (a *appPaths) resolve(p string) string {
+// appPath makes an app's relative path ("immobilien/d/…") absolute: after the
+// prefix that the page's own path, or the site's other paths in the page's
+// data, put most often before the same first segment ("/iad/immobilien/…");
+// else from the root.
+func appPath(p string, base *url.URL, paths []string) string {
 	if p == "" || strings.Contains(p, "://") || strings.HasPrefix(p, "/") {
 		return p
 	}
 	seg, _, _ := strings.Cut(p, "/")
-	prefix, ok := a.prefix[seg]
-	if !ok {
-		prefix = a.prefixOf(seg)
-		a.prefix[seg] = prefix
-	}
-	return prefix + p
-}
-
-// prefixOf is what the page's path and the data's paths put most often
-// before "/seg/" (the page's own path first on a tie), else "/".
-func (a *appPaths) prefixOf(seg string) string {
 	segment := "/" + seg + "/"
 	count := map[string]int{}
 	best := ""
-	for _, sp := range append([]string{a.base.Path}, a.paths...) {
+	for _, sp := range append([]string{base.Path}, paths...) {
 		if i := strings.Index(sp, segment); i > 0 {
 			prefix := sp[:i+1]
 			count[prefix]++
@@ -425,9 +396,9 @@ func (a *appPaths) prefixOf(seg string) string {
 		}
 	}
 	if best == "" {
-		return "/"
+		best = "/"
 	}
-	return best
+	return best + p
 }
 
 // linkWithID finds the page link whose URL carries id, for a record without one.

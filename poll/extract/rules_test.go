@@ -202,9 +202,8 @@ func TestRuleProfileFallsBack(t *testing.T) {
 	if r.Fallback != "kleinanzeigen.de" || r.Note == "" || r.Method != MethodCards {
 		t.Errorf("method %s, fallback %q, note %q: want cards, the profile named, a note", r.Method, r.Fallback, r.Note)
 	}
-	var out strings.Builder
-	if err := Render(&out, r); err != nil || !strings.Contains(out.String(), "(method cards)\nThe kleinanzeigen.de profile found nothing") {
-		t.Errorf("notifio extract shows:\n%s", out.String())
+	if !strings.HasPrefix(r.Note, "The kleinanzeigen.de profile found nothing") {
+		t.Errorf("note %q, want it to name the profile that found nothing", r.Note)
 	}
 }
 

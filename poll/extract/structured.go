@@ -2,9 +2,9 @@ package extract
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -136,43 +136,28 @@ func (d *pageData) assignments(body string) {
 }
 
 // jsString is the text of the JavaScript string literal s starts with
-// (JSON.parse("{\"items\":…}")), "" when it does not end.
+// (JSON.parse("{\"items\":…}") or with single quotes), "" when it does not
+// end or holds an escape JSON has not (\x, \v).
 func jsString(s string) string {
-	q := s[0]
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == q:
-			return b.String()
-		case c != '\\' || i+1 == len(s):
-			b.WriteByte(c)
-			continue
+	end := 1
+	for end < len(s) && s[end] != s[0] {
+		if s[end] == '\\' {
+			end++
 		}
-		i++
-		switch e := s[i]; e {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case 'r', 'b', 'f', 'v', '0':
-			b.WriteByte(' ')
-		case 'u', 'x':
-			n := 4
-			if e == 'x' {
-				n = 2
-			}
-			r, err := strconv.ParseUint(s[i+1:min(i+1+n, len(s))], 16, 32)
-			if err != nil {
-				return ""
-			}
-			b.WriteRune(rune(r))
-			i += n
-		default: // \" \' \\ \/ and the rest stand for themselves
-			b.WriteByte(e)
-		}
+		end++
 	}
-	return ""
+	if end >= len(s) {
+		return ""
+	}
+	lit := strings.ReplaceAll(s[1:end], `\'`, `'`)
+	if s[0] == '\'' {
+		lit = strings.ReplaceAll(strings.ReplaceAll(lit, `\"`, `"`), `"`, `\"`)
+	}
+	var text string
+	if json.Unmarshal([]byte(`"`+lit+`"`), &text) != nil {
+		return ""
+	}
+	return text
 }
 
 // assignedName reports whether code ends with a name, as before the "=" of

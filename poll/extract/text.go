@@ -1,12 +1,14 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // This file is the one reader of text a user sees on a card: what a browser
@@ -187,12 +189,7 @@ func hiddenAs(n *html.Node, classHides bool) bool {
 // expandable reports a panel the user opens with a click (Alpine's x-show,
 // Vue's v-show): its content is the card's, only folded away.
 func expandable(n *html.Node) bool {
-	for _, a := range n.Attr {
-		if a.Key == "x-show" || a.Key == "v-show" || a.Key == "x-collapse" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == "x-show" || a.Key == "v-show" || a.Key == "x-collapse" })
 }
 
 // hidingClasses hide an element on a desktop browser.
@@ -204,33 +201,18 @@ var hidingClasses = map[string]bool{
 	"hide": true, "u-hidden": true, "offscreen": true,
 }
 
+// hidingClass: one of the classes hides the element (matched as written:
+// "hidden", not "Hidden") and none shows it again at a wider screen.
 func hidingClass(class string) bool {
-	hides := false
-	for c := range strings.FieldsSeq(class) {
-		if hidingClasses[c] { // (classes are matched as written: "hidden", not "Hidden")
-			hides = true
-			break
-		}
-	}
-	if !hides {
-		return false
-	}
-	for c := range strings.FieldsSeq(class) {
-		if showsAtBreakpoint(c) {
-			return false
-		}
-	}
-	return true
+	classes := strings.Fields(class)
+	return slices.ContainsFunc(classes, func(c string) bool { return hidingClasses[c] }) && !slices.ContainsFunc(classes, showsAtBreakpoint)
 }
 
 // showsAtBreakpoint: "md:block", "lg:flex" (Tailwind), "d-md-block" (Bootstrap).
 func showsAtBreakpoint(c string) bool {
-	for _, d := range []string{"block", "flex", "grid", "inline", "inline-block", "inline-flex", "table", "contents"} {
-		if strings.HasSuffix(c, ":"+d) || strings.HasPrefix(c, "d-") && strings.HasSuffix(c, "-"+d) && c != "d-"+d {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"block", "flex", "grid", "inline", "inline-block", "inline-flex", "table", "contents"}, func(d string) bool {
+		return strings.HasSuffix(c, ":"+d) || strings.HasPrefix(c, "d-") && strings.HasSuffix(c, "-"+d) && c != "d-"+d
+	})
 }
 
 // (aria-hidden is not hidden: it hides text from screen readers, which read an
@@ -247,13 +229,11 @@ func struckAs(n *html.Node, classStrikes bool) bool {
 }
 
 // struckText: a lower-case class or style that marks a struck-through price.
-func struckText(v string) bool {
-	for _, w := range struckWords {
-		if strings.Contains(v, w) {
-			return true
-		}
-	}
-	return false
+func struckText(v string) bool { return containsAny(v, struckWords) }
+
+// containsAny reports whether s holds one of the words.
+func containsAny(s string, words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(s, w) })
 }
 
 // struckWords mark a struck-through old price in a class or style.
@@ -335,14 +315,6 @@ func plainText(s string) bool {
 	return ascii || !mayBeMojibake(s)
 }
 
-// cp1252 maps the Windows-1252 characters of bytes 0x80–0x9F back to the byte.
-var cp1252 = map[rune]byte{
-	'€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87,
-	'ˆ': 0x88, '‰': 0x89, 'Š': 0x8A, '‹': 0x8B, 'Œ': 0x8C, 'Ž': 0x8E, '‘': 0x91,
-	'’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97, '˜': 0x98,
-	'™': 0x99, 'š': 0x9A, '›': 0x9B, 'œ': 0x9C, 'ž': 0x9E, 'Ÿ': 0x9F,
-}
-
 // repairMojibake undoes UTF-8 that was decoded as Windows-1252 and encoded
 // again ("MÃ¼nchen" → "München", "Â·" → "·"). Only runs that decode to valid
 // UTF-8 are replaced, so correct text is left alone.
@@ -413,11 +385,13 @@ func mojibakeRun(rs []rune) int {
 	return n
 }
 
+// byteOf is the byte Windows-1252 writes as r (a C1 control stands for
+// itself, as Latin-1 writes it), 0 for none.
 func byteOf(r rune) byte {
-	if b, ok := cp1252[r]; ok {
+	if b, ok := charmap.Windows1252.EncodeRune(r); ok {
 		return b
 	}
-	if r < 0x100 {
+	if r >= 0x80 && r < 0xA0 {
 		return byte(r)
 	}
 	return 0

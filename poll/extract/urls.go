@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,8 +125,11 @@ func samePage(u, page *url.URL) bool {
 var (
 	reUUID   = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	reDigits = regexp.MustCompile(`\d{4,}`)
-	reIDKey  = regexp.MustCompile(`(?i)^(id|ad_?id|listing_?id|object_?id|oid|item_?id|expose_?id|estate_?id|offer_?id|property_?id|immo_?id|obj|obj_?id|objekt|objekt_?id|anzeige_?id|inserat_?id|ref_?id|immo_ref)$`)
-	reOpaque = regexp.MustCompile(`^(?:[a-z]+\d|\d+[a-z])[a-z0-9]{3,18}$`) // "2bnvg5k": letters and digits, no words
+	// reUpperCode: the code of upper-case letters and digits, one of each at
+	// least, that ends a segment after its last "-", "_" or "." ("…-GZTNQ2").
+	reUpperCode = regexp.MustCompile(`(?:^|[-_.])([A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*)$`)
+	reIDKey     = regexp.MustCompile(`(?i)^(id|ad_?id|listing_?id|object_?id|oid|item_?id|expose_?id|estate_?id|offer_?id|property_?id|immo_?id|obj|obj_?id|objekt|objekt_?id|anzeige_?id|inserat_?id|ref_?id|immo_ref)$`)
+	reOpaque    = regexp.MustCompile(`^(?:[a-z]+\d|\d+[a-z])[a-z0-9]{3,18}$`) // "2bnvg5k": letters and digits, no words
 )
 
 // idFromURL reads the site's id from a listing URL: an id query parameter, a
@@ -153,33 +157,12 @@ func idFromURL(u *url.URL) string {
 		if m := longest(reDigits.FindAllString(seg, -1)); m != "" {
 			return m
 		}
-		if code := upperCode(trimExt(seg)); code != "" {
-			return code
+		if m := reUpperCode.FindStringSubmatch(trimExt(seg)); m != nil {
+			return m[1]
 		}
 		if t := trimExt(seg); reOpaque.MatchString(t) {
 			return t
 		}
-	}
-	return ""
-}
-
-// upperCode is the code that ends a segment after its last "-", "_" or "."
-// ("wohnung-GZTNQ2"): upper-case letters and digits, at least one of each.
-func upperCode(seg string) string {
-	code := seg[strings.LastIndexAny(seg, "-_.")+1:]
-	letter, digit := false, false
-	for _, c := range []byte(code) {
-		switch {
-		case c >= 'A' && c <= 'Z':
-			letter = true
-		case c >= '0' && c <= '9':
-			digit = true
-		default:
-			return ""
-		}
-	}
-	if letter && digit {
-		return code
 	}
 	return ""
 }
@@ -192,14 +175,12 @@ func trimExt(seg string) string {
 	return seg
 }
 
+// longest is the first of the longest of ss ("" for none).
 func longest(ss []string) string {
-	best := ""
-	for _, s := range ss {
-		if len(s) > len(best) {
-			best = s
-		}
+	if len(ss) == 0 {
+		return ""
 	}
-	return best
+	return slices.MaxFunc(ss, func(a, b string) int { return len(a) - len(b) })
 }
 
 // hashID is the id of a listing whose site gives none: a hash of its URL.
