@@ -3,6 +3,7 @@ package extract
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -98,14 +99,7 @@ func sharedParams(cards []card) map[string]bool {
 	}
 	first := cards[0].url.Query()
 	for k, v := range first {
-		same := true
-		for _, c := range cards[1:] {
-			if w := c.url.Query()[k]; len(w) != len(v) || len(w) > 0 && w[0] != v[0] {
-				same = false
-				break
-			}
-		}
-		if same {
+		if !slices.ContainsFunc(cards[1:], func(c card) bool { return !slices.Equal(c.url.Query()[k], v) }) {
 			shared[k] = true
 		}
 	}
@@ -143,17 +137,12 @@ func idSlotsOf(n *html.Node) []idSlot {
 	return out
 }
 
+// idAttr: id, data-…id…, or the value of a hidden input named …id….
 func idAttr(e *html.Node, a html.Attribute) bool {
 	k := strings.ToLower(a.Key)
-	switch {
-	case k == "id":
-		return true
-	case strings.HasPrefix(k, "data-") && (strings.HasSuffix(k, "id") || strings.Contains(k, "-id") || strings.Contains(k, "_id")):
-		return true
-	case k == "value" && e.DataAtom == atom.Input && strings.Contains(strings.ToLower(attrOf(e, "name")), "id"):
-		return true
-	}
-	return false
+	return k == "id" ||
+		strings.HasPrefix(k, "data-") && (strings.HasSuffix(k, "id") || strings.Contains(k, "-id") || strings.Contains(k, "_id")) ||
+		k == "value" && e.DataAtom == atom.Input && strings.Contains(strings.ToLower(attrOf(e, "name")), "id")
 }
 
 // idCore is an attribute value as an id: without a word prefix ("oid-123" →

@@ -11,7 +11,7 @@ import (
 
 // This file reads the amounts a card shows: prices, living areas and rooms.
 
-const number = `\d{1,3}(?:[.,\x{a0}\x{202f}'\x{2019} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`
+const number = `(?:\d{1,3}(?:[.,\x{a0}\x{202f}'\x{2019} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?:[.,][-–])?` // "1.200,-"
 
 // currency is a pattern of the signs and codes of currencyCodes, the longer
 // first ("kr." before "kr"), so the price patterns and mentionsCurrency know
@@ -33,8 +33,11 @@ var (
 	reNumber    = regexp.MustCompile(number)
 	reRange     = regexp.MustCompile(`\d\s?[-–]\s?(?:` + currency + `)?\s?\d`)
 	reCurrency  = regexp.MustCompile(currency)
-	// reDiscount is a price that is a saving, not the price ("$900 OFF", "-20 %").
-	reDiscount = regexp.MustCompile(`(?i)\b(off|sparen|save|rabatt|discount)\b`)
+	// reMillions: the amount before it is in millions ("€ 1,2 Mio", "$1.5M").
+	reMillions = regexp.MustCompile(`^\s?(?:Mio\.?|Millionen|[Mm]illions?|mln\.?|M\b)`)
+	// reDiscount: the word after a price that makes it a saving, not the
+	// price ("$900 OFF").
+	reDiscount = regexp.MustCompile(`(?i)^\s*(off|sparen|save|rabatt|discount)\b`)
 
 	// reSize keeps the word a card writes after the area ("149 m² Wohnfläche"):
 	// it tells a living area from a plot.
@@ -57,21 +60,16 @@ func findPrice(s string) string {
 		return "" // an amount without a currency is not a price
 	}
 	for _, loc := range rePrice.FindAllStringIndex(s, -1) {
-		m := strings.TrimSpace(s[loc[0]:loc[1]])
-		if after := s[loc[1]:]; reDiscount.MatchString(firstWord(after)) {
+		after := s[loc[1]:]
+		if reDiscount.MatchString(after) {
 			continue
 		}
-		return m
+		if w := reMillions.FindString(after); w != "" {
+			loc[1] += len(w) // "€ 1,2 Mio"
+		}
+		return strings.TrimSpace(s[loc[0]:loc[1]])
 	}
 	return ""
-}
-
-func firstWord(s string) string {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
 }
 
 // priceValue parses a shown price: "1.250 €" → 1250 EUR, "€1,250" → 1250,
@@ -81,11 +79,15 @@ func priceValue(price string) (float64, string) {
 	if reRange.MatchString(price) {
 		return 0, cur
 	}
-	m := reNumber.FindString(price)
-	if m == "" {
+	loc := reNumber.FindStringIndex(price)
+	if loc == nil {
 		return 0, cur
 	}
-	return parseNumber(m), cur
+	v := parseNumber(price[loc[0]:loc[1]])
+	if reMillions.MatchString(price[loc[1]:]) {
+		v *= 1e6
+	}
+	return v, cur
 }
 
 // groupSpaces are the other marks that group thousands ("1'250", "1’250", "1 250").
@@ -95,7 +97,7 @@ var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "'", " ", "\
 // separator followed by exactly three digits groups thousands, the last other
 // one is the decimal point.
 func parseNumber(m string) float64 {
-	m = groupSpaces.Replace(m)
+	m = strings.TrimRight(strings.TrimRight(groupSpaces.Replace(m), "-–"), ".,")
 	lastSep := strings.LastIndexAny(m, ".,")
 	intPart, frac := m, ""
 	if lastSep >= 0 && len(m)-lastSep-1 != 3 {

@@ -119,11 +119,11 @@ func TestPortalPages(t *testing.T) {
 			{id: "3712300011", title: "Квартира-студия, 25 м², 3/9 эт.", value: 42000},
 			{id: "3712288800", title: "3-к. квартира, 78 м², 7/17 эт.", value: 120000},
 		}},
-		// rule: ’ groups thousands as ' does ("CHF 3’450.–").
+		// rule: ’ groups thousands as ' does, and ".–" ends a whole amount ("CHF 3’450.–").
 		{"homegate", "https://www.homegate.ch/mieten/immobilien/ort-zuerich/trefferliste", []want{
-			{id: "4001234567", url: "https://www.homegate.ch/mieten/4001234567", title: "Moderne Wohnung mit Seesicht", price: "CHF 3’450", value: 3450, location: "Seestrasse 120, 8002 Zürich", size: "82 m²", rooms: "3.5 Zimmer"},
+			{id: "4001234567", url: "https://www.homegate.ch/mieten/4001234567", title: "Moderne Wohnung mit Seesicht", price: "CHF 3’450.–", value: 3450, location: "Seestrasse 120, 8002 Zürich", size: "82 m²", rooms: "3.5 Zimmer"},
 			{id: "4001230011", title: "Charmante Altbauwohnung im Kreis 4", value: 2180},
-			{id: "4001228800", title: "Studio nahe ETH", price: "CHF 1'690", value: 1690},
+			{id: "4001228800", title: "Studio nahe ETH", price: "CHF 1'690.–", value: 1690},
 		}},
 		// rule: a parameter with one value on every card whose path is its own
 		// is not part of the listing's URL (?search_identifier=); an <address>

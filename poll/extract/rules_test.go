@@ -152,6 +152,30 @@ func TestRulePrices(t *testing.T) {
 	}
 }
 
+// Rule 6, the amounts as sites write them: ",-" after a whole amount, and
+// millions written as a word (a max-price filter must not read "€ 1,2 Mio" as
+// 1.2); what is not understood has no value rather than a wrong one.
+func TestRulePriceForms(t *testing.T) {
+	for _, c := range []struct {
+		text, price string
+		value       float64
+	}{
+		{"1.200,- €", "1.200,- €", 1200},
+		{"Kaltmiete 850,-€ zzgl. NK", "850,-€", 850},
+		{"CHF 3’450.–", "CHF 3’450.–", 3450},
+		{"Kaufpreis: € 1,2 Mio", "€ 1,2 Mio", 1200000},
+		{"$1.5M", "$1.5M", 1500000},
+		{"1,2 Mio. €", "", 0},
+		{"$1,250 Monthly", "$1,250", 1250},
+	} {
+		p := findPrice(c.text)
+		v, _ := priceValue(p)
+		if p != c.price || v != c.value {
+			t.Errorf("%q: price %q value %v, want %q %v", c.text, p, v, c.price, c.value)
+		}
+	}
+}
+
 // Rule 11: a place has letters (a map marker's number is none); it is an
 // address line with its postcode, or a town with its state code, district or
 // street, after the facts a line starts with; features alone name no place.
