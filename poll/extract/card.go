@@ -557,20 +557,14 @@ var adWords = map[string]bool{
 // isAd reports whether the card, or its link, is marked as a paid placement
 // outside the results (TOP ads, premium blocks, sponsored slots).
 func isAd(c card) bool {
-	if adInside(c.node) {
-		return true
+	marked := adInside(c.node)
+	for e := c.link; e != nil && e != c.node && !marked; e = e.Parent {
+		marked = adMarked(e)
 	}
-	for e := c.link; e != nil && e != c.node; e = e.Parent {
-		if adMarked(e) {
-			return true
-		}
+	for e := c.node; e != nil && !marked; e = onlyChild(e) {
+		marked = adMarked(e)
 	}
-	for e := c.node; e != nil; e = onlyChild(e) {
-		if adMarked(e) {
-			return true
-		}
-	}
-	return false
+	return marked
 }
 
 // adInside reports a card holding an element the site marks as a paid

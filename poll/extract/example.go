@@ -1,9 +1,11 @@
 package extract
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,12 +69,7 @@ func candidates(pg *page) []candidate {
 			}
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].score != all[j].score {
-			return all[i].score > all[j].score
-		}
-		return all[i].plain > all[j].plain
-	})
+	slices.SortStableFunc(all, func(a, b candidate) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.plain, a.plain)) })
 	return all
 }
 
@@ -94,13 +91,7 @@ func distinctURLs(c candidate) []string {
 	return out
 }
 
-func exampleLine(l Listing) string {
-	parts := []string{truncate(l.Title, 60)}
-	if l.Price != "" {
-		parts = append(parts, l.Price)
-	}
-	return strings.Join(parts, " · ")
-}
+func exampleLine(l Listing) string { return joinNonEmpty(" · ", truncate(l.Title, 60), l.Price) }
 
 // ErrNoExample is returned when the page holds nothing that matches the
 // user's example.

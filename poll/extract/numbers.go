@@ -43,7 +43,7 @@ var (
 	// it tells a living area from a plot.
 	reSize = regexp.MustCompile(`(?i)(?:ca\.?\s*|~\s*)?\d+(?:[.,]\d+)?(?:\s?[-–]\s?\d+(?:[.,]\d+)?)?\s?(?:m²|m2|qm|m\x{b2}|sq\.?\s?ft|sqm)(?:\s(?:(?:wohnfläche|living area|living space)\b|wohnfl\.))?`)
 	// reRooms keeps the word the count is part of ("2-Zimmer-Wohnung").
-	reRooms = regexp.MustCompile(`(?i)\d+(?:[.,]\d)?(?:\s?[-–]\s?\d+(?:[.,]\d)?)?\s?(?:-?\s?zimmer\b(?:-\p{L}+)*|zi\b\.?|zkb\b|raum\b|rooms?\b|bedrooms?\b|beds?\b|pokoje\b|pokój|pok\.|habitaci(?:ones|ón)\b|hab\.|locali\b|vær(?:elser)?\b|rum\b|kamers?\b|pi[eè]ces?\b)`)
+	reRooms = regexp.MustCompile(`(?i)\d+(?:[.,]\d)?(?:\s?[-–]\s?\d+(?:[.,]\d)?)?\s?(?:-?\s?zimmer\b(?:-\p{L}+)*|zi\b\.?|zkb\b|raum\b|räume\b|rooms?\b|bedrooms?\b|beds?\b|pokoje\b|pokój|pok\.|habitaci(?:ones|ón)\b|hab\.|locali\b|vær(?:elser)?\b|rum\b|kamers?\b|pi[eè]ces?\b)`)
 )
 
 // findPrice returns the first price shown in s ("1.950 € VB", "€ 3.500",

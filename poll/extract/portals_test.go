@@ -164,6 +164,14 @@ func TestPortalPages(t *testing.T) {
 			{id: "VLC-55102", title: "Ático con terraza en El Carmen", value: 1250},
 			{id: "VLC-55103", title: "Estudio junto a la playa", value: 700},
 		}},
+		// rule: behind one script (a CMS's index.php), a link whose query
+		// names another page is a listing, not this list's next page; the
+		// plugin's object=4711 is its id, not the CMS's page id=25.
+		{"cms-index-php", "https://www.wg-lindenau.de/index.php?id=24", []want{
+			{id: "4711", url: "https://www.wg-lindenau.de/index.php?id=25&tx_immo_pi1%5Bobject%5D=4711&cHash=8f1a2b", title: "2-Raum-Wohnung Merseburger Straße 12", price: "325,00 €", value: 325, size: "54,3 m²", rooms: "2 Räume"},
+			{id: "4712", title: "3-Raum-Wohnung Lützner Straße 88", value: 412},
+			{id: "4715", title: "1-Raum-Wohnung Gießerstraße 3", value: 198, rooms: "1 Raum"},
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

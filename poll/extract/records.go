@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -311,27 +312,18 @@ func place(v *fastjson.Value) string {
 	switch v.Type() {
 	case fastjson.TypeString:
 		return clean(jsonString(v))
-	case fastjson.TypeObject:
+	case fastjson.TypeObject: // "Düsternbrooker Weg 20, 24105 Kiel"
 		o := v.GetObject()
-		// "Düsternbrooker Weg 20, 24105 Kiel"
-		join := func(keys ...string) string {
-			var parts []string
-			for _, k := range keys {
-				if s := scalar(o.Get(k)); s != "" {
-					parts = append(parts, s)
-				}
-			}
-			return strings.Join(parts, " ")
-		}
-		var parts []string
-		for _, p := range []string{join("streetAddress", "street"), join("postalCode", "zipCode", "addressLocality", "city"), join("district")} {
-			if p != "" {
-				parts = append(parts, p)
-			}
-		}
-		return clean(strings.Join(parts, ", "))
+		f := func(k string) string { return scalar(o.Get(k)) }
+		return clean(joinNonEmpty(", ", joinNonEmpty(" ", f("streetAddress"), f("street")),
+			joinNonEmpty(" ", f("postalCode"), f("zipCode"), f("addressLocality"), f("city")), f("district")))
 	}
 	return ""
+}
+
+// joinNonEmpty joins the parts that are not empty.
+func joinNonEmpty(sep string, parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), sep)
 }
 
 // listing turns a record into a listing on the page's site: its URL resolved

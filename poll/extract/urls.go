@@ -3,10 +3,10 @@ package extract
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"notifio/hostbackoff"
@@ -116,10 +116,29 @@ func dropSharedParams(cards []card) {
 // siteOf is the registrable domain of u's host: the product's one definition.
 func siteOf(u *url.URL) string { return hostbackoff.SiteOf(u.Host) }
 
-// samePage reports whether u is the page itself or the same search with other
-// parameters (pagination, sorting, a premium placement's ?asset_id=).
+// samePage reports whether u is the page itself or the same search shown
+// otherwise: the same path, and a query that differs from the page's only in
+// pagination and sorting — not a page of its own behind the same script
+// (a CMS's index.php?id=25&object=4711 beside the list's index.php?id=24).
 func samePage(u, page *url.URL) bool {
-	return strings.EqualFold(u.Host, page.Host) && strings.TrimSuffix(u.Path, "/") == strings.TrimSuffix(page.Path, "/")
+	if !strings.EqualFold(u.Host, page.Host) || strings.TrimSuffix(u.Path, "/") != strings.TrimSuffix(page.Path, "/") {
+		return false
+	}
+	q, pq := u.Query(), page.Query()
+	for _, keys := range []url.Values{q, pq} {
+		for k := range keys {
+			if !listParams[strings.ToLower(k)] && !slices.Equal(q[k], pq[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// listParams page and sort a list without making it another search.
+var listParams = map[string]bool{
+	"page": true, "p": true, "pg": true, "pn": true, "seite": true, "pagenumber": true, "offset": true, "start": true,
+	"o": true, "sort": true, "sortby": true, "order": true, "orderby": true, "dir": true, "limit": true, "per_page": true,
 }
 
 var (
@@ -128,7 +147,7 @@ var (
 	// reUpperCode: the code of upper-case letters and digits, one of each at
 	// least, that ends a segment after its last "-", "_" or "." ("…-GZTNQ2").
 	reUpperCode = regexp.MustCompile(`(?:^|[-_.])([A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*)$`)
-	reIDKey     = regexp.MustCompile(`(?i)^(id|ad_?id|listing_?id|object_?id|oid|item_?id|expose_?id|estate_?id|offer_?id|property_?id|immo_?id|obj|obj_?id|objekt|objekt_?id|anzeige_?id|inserat_?id|ref_?id|immo_ref)$`)
+	reIDKey     = regexp.MustCompile(`(?i)^(id|uid|object|ad_?id|listing_?id|object_?id|oid|item_?id|expose_?id|estate_?id|offer_?id|property_?id|immo_?id|obj|obj_?id|objekt|objekt_?id|anzeige_?id|inserat_?id|ref_?id|immo_ref)$`)
 	reOpaque    = regexp.MustCompile(`^(?:[a-z]+\d|\d+[a-z])[a-z0-9]{3,18}$`) // "2bnvg5k": letters and digits, no words
 )
 
@@ -138,15 +157,21 @@ var (
 // opaque segment of letters and digits ("/expose/2bnvg5k").
 func idFromURL(u *url.URL) string {
 	q := u.Query()
-	keys := make([]string, 0, len(q))
-	for k := range q {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if v := q.Get(k); v != "" && reIDKey.MatchString(k) && len(v) <= 64 {
-			return v
+	plainID := "" // a bare ?id= may be a CMS's page, beside its plugin's object
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		name := k // a CMS plugin's tx_immo_pi1[object]: the name in brackets
+		if i := strings.LastIndexByte(k, '['); i >= 0 && strings.HasSuffix(k, "]") {
+			name = k[i+1 : len(k)-1]
 		}
+		if v := q.Get(k); v != "" && reIDKey.MatchString(name) && len(v) <= 64 {
+			if !strings.EqualFold(k, "id") {
+				return v
+			}
+			plainID = v
+		}
+	}
+	if plainID != "" {
+		return plainID
 	}
 	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
 	for i := len(segs) - 1; i >= 0 && i >= len(segs)-2; i-- {
