@@ -88,3 +88,20 @@ func TestTextIsSafeToPrint(t *testing.T) {
 		t.Errorf("title %q", r.Listings[0].Title)
 	}
 }
+
+// Text that was UTF-8, read as Windows-1252 and written again, is repaired
+// when all of it reads back; correct text, and text with characters
+// Windows-1252 has not, is left as it is.
+func TestCleanRepairsMojibake(t *testing.T) {
+	for in, want := range map[string]string{
+		"Wohnung am MÃ¼hlenteich": "Wohnung am Mühlenteich",
+		"â‚¬1,250":                "€1,250",
+		"GroÃŸe Altbauwohnung":    "Große Altbauwohnung",
+		"München, Straße":         "München, Straße",
+		"MÃ¼nchen – 3 Zimmer ✓":   "MÃ¼nchen – 3 Zimmer ✓",
+	} {
+		if got := clean(in); got != want {
+			t.Errorf("clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

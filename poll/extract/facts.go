@@ -17,7 +17,7 @@ import (
 type facts map[string]string
 
 var (
-	priceLabels = []string{"kaltmiete", "nettokaltmiete", "kaufpreis", "miete", "mietpreis", "preis", "price", "rent", "monthly rent", "cena", "prix", "prezzo", "precio", "warmmiete", "gesamtmiete"}
+	priceLabels = []string{"kaltmiete", "nettokaltmiete", "kaufpreis", "miete", "mietpreis", "preis", "price", "rent", "monthly rent", "cena", "prix", "prezzo", "precio", "warmmiete", "gesamtmiete", "nutzungsgebühr", "nutzungsentgelt"}
 	sizeLabels  = []string{"wohnfläche", "fläche", "größe", "living area", "living space", "size", "area", "wfl", "surface", "powierzchnia"}
 	roomLabels  = []string{"zimmer", "zimmeranzahl", "anzahl zimmer", "räume", "rooms", "zi", "pokoje", "zimmerzahl"}
 	placeLabels = []string{"adresse", "address", "lage", "ort", "standort", "location", "anschrift", "stadtteil", "bezirk"}
@@ -107,31 +107,60 @@ func (s span) linesMayHoldFact() bool {
 	return (s.amount || s.textLen > maxLabelLen) && (s.breaks || s.colon)
 }
 
-// columnFacts labels a row's cells with the headings of their columns.
+// columnFacts labels a row's cells with the headings of their columns; a
+// heading's unit ("Nutzungsgebühr (€)", "Fläche (m²)") is its bare amounts'.
 func columnFacts(tr *html.Node, f facts) {
-	var table *html.Node
-	for p := tr.Parent; p != nil; p = p.Parent {
-		if p.DataAtom == atom.Table {
-			table = p
-			break
-		}
-	}
-	if table == nil {
+	hr := headRow(tr)
+	if hr == nil {
 		return
 	}
-	heads := goquery.NewDocumentFromNode(table).FindMatcher(matcher("tr")).FilterFunction(func(_ int, s *goquery.Selection) bool {
-		return s.FindMatcher(matcher("th")).Length() > 0
-	}).First().FindMatcher(matcher("th"))
+	heads := goquery.NewDocumentFromNode(hr).FindMatcher(matcher("th"))
 	i := 0
 	for c := tr.FirstChild; c != nil; c = c.NextSibling {
 		if c.DataAtom != atom.Td && c.DataAtom != atom.Th {
 			continue
 		}
-		if k, v := label(text(heads.Get(min(i, heads.Length()-1)))), text(c); i < heads.Length() && k != "" && v != "" && f[k] == "" {
+		head := text(heads.Get(min(i, heads.Length()-1)))
+		unit := reHeadUnit.FindStringSubmatch(head)
+		if unit != nil {
+			head = strings.Replace(head, unit[0], "", 1)
+		}
+		if k, v := label(head), text(c); i < heads.Length() && k != "" && v != "" && f[k] == "" {
+			if unit != nil && bareAmount(v) {
+				v += " " + unit[1]
+			}
 			f[k] = v
 		}
 		i++
 	}
+}
+
+// reHeadUnit is a column heading's unit in brackets: "(€)", "[m²]".
+var reHeadUnit = regexp.MustCompile(`\s*[(\[]\s*([^()\[\]]{1,5}?)\s*[)\]]`)
+
+// headRow is the first row of headings of the table around n (nil when none).
+func headRow(n *html.Node) *html.Node {
+	table := tableOf(n)
+	if table == nil {
+		return nil
+	}
+	rows := goquery.NewDocumentFromNode(table).FindMatcher(matcher("tr")).FilterFunction(func(_ int, s *goquery.Selection) bool {
+		return s.FindMatcher(matcher("th")).Length() > 0
+	})
+	if rows.Length() == 0 {
+		return nil
+	}
+	return rows.Get(0)
+}
+
+// tableOf is the table around n (nil when none).
+func tableOf(n *html.Node) *html.Node {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.DataAtom == atom.Table {
+			return p
+		}
+	}
+	return nil
 }
 
 // mayHoldFact: a label in an attribute, a label element beside a value (one

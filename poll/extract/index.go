@@ -16,6 +16,7 @@ type index struct {
 	feat map[*html.Node]feat     // what each visible element holds, its subtree included
 	str  map[*url.URL]string     // each link as a string, once written
 	ids  map[string]string       // idFromURL of each distinct link, once read
+	head map[*html.Node]feat     // what each table's row of headings names (currency, unit)
 }
 
 // urlOf is a link of the index as a string, written once.
@@ -60,7 +61,7 @@ func (ix *index) visible(n *html.Node) bool {
 
 // newIndex indexes the page under root; memo judges its classes.
 func newIndex(root *html.Node, base *url.URL, memo *skipMemo) *index {
-	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}}
+	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}, head: map[*html.Node]feat{}}
 	ix.walk(root, base, memo)
 	return ix
 }
@@ -102,10 +103,26 @@ func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo) feat {
 		f.heading = f.heading || cf.heading
 		f.ad = f.ad || cf.ad
 	}
+	if n.DataAtom == atom.Tr && n.Parent != nil {
+		h := ix.headingsOf(n) // a row shows what its column headings say: "Miete (€)"
+		f.currency, f.unit = f.currency || h.currency, f.unit || h.unit
+	}
 	if n.Type == html.ElementNode {
 		ix.feat[n] = f
 	}
 	return f
+}
+
+// headingsOf is what the headings of tr's table name, read once per table.
+func (ix *index) headingsOf(tr *html.Node) feat {
+	table := tableOf(tr)
+	h, ok := ix.head[table]
+	if !ok && table != nil {
+		t := text(headRow(tr))
+		h = feat{currency: mentionsCurrency(t), unit: containsAny(t, unitWords)}
+		ix.head[table] = h
+	}
+	return h
 }
 
 var unitWords = []string{"m²", "m2", "qm", "Zimmer", "zimmer", "Zi.", "Zi ", "room", "Room", "sq"}

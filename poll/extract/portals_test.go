@@ -172,6 +172,13 @@ func TestPortalPages(t *testing.T) {
 			{id: "4712", title: "3-Raum-Wohnung Lützner Straße 88", value: 412},
 			{id: "4715", title: "1-Raum-Wohnung Gießerstraße 3", value: 198, rooms: "1 Raum"},
 		}},
+		// rule: a table row shows what its column headings say: the currency
+		// and the unit written only in "Nutzungsgebühr (€)", "Wohnfläche (m²)".
+		{"coop-table", "https://www.bauverein-kiel.de/freie-wohnungen", []want{
+			{url: "https://www.bauverein-kiel.de/wohnungen/holtenauer-str-112-eg-links", title: "Holtenauer Str. 112, EG links", price: "498,00 €", value: 498, size: "54,20 m²", rooms: "2"},
+			{url: "https://www.bauverein-kiel.de/wohnungen/knooper-weg-45-2og", title: "Knooper Weg 45, 2. OG", value: 655.5},
+			{url: "https://www.bauverein-kiel.de/wohnungen/feldstr-9-dg", title: "Feldstraße 9, DG", value: 312},
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -71,7 +71,10 @@ func jsonOf(doc *goquery.Document) *pageData {
 	d := &pageData{}
 	doc.FindMatcher(matcher("script")).Each(func(_ int, s *goquery.Selection) {
 		typ := strings.ToLower(s.AttrOr("type", ""))
-		body := uncommented(strings.TrimSpace(scriptText(s.Get(0))))
+		body := strings.TrimSpace(scriptText(s.Get(0)))
+		if inner, ok := strings.CutPrefix(body, "<!--"); ok { // <script type="application/json"><!--{…}--></script>
+			body = strings.TrimSpace(strings.TrimSuffix(inner, "-->"))
+		}
 		if body == "" {
 			return
 		}
@@ -94,16 +97,6 @@ func jsonOf(doc *goquery.Document) *pageData {
 		}
 	})
 	return d
-}
-
-// uncommented is a script's body without the HTML comment some sites wrap
-// their JSON in (<script type="application/json"><!--{…}--></script>).
-func uncommented(body string) string {
-	if inner, ok := strings.CutPrefix(body, "<!--"); ok {
-		inner, _ = strings.CutSuffix(inner, "-->")
-		return strings.TrimSpace(inner)
-	}
-	return body
 }
 
 // scriptText is a script's text: its one text node as it is (no copy of a

@@ -316,28 +316,24 @@ func plainText(s string) bool {
 }
 
 // repairMojibake undoes UTF-8 that was decoded as Windows-1252 and encoded
-// again ("MÃ¼nchen" → "München", "Â·" → "·"). Only runs that decode to valid
-// UTF-8 are replaced, so correct text is left alone.
+// again ("MÃ¼nchen" → "München", "â‚¬" → "€"): the text written back as
+// Windows-1252 must be valid UTF-8, so correct text is left alone.
 func repairMojibake(s string) string {
 	if !mayBeMojibake(s) {
 		return s
 	}
-	rs := []rune(s)
-	var out strings.Builder
-	for i := 0; i < len(rs); {
-		if n := mojibakeRun(rs[i:]); n > 0 {
-			buf := make([]byte, n)
-			for k := range n {
-				buf[k] = byteOf(rs[i+k])
-			}
-			out.Write(buf)
-			i += n
-			continue
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		c := byteOf(r)
+		if c == 0 {
+			return s // a character Windows-1252 has not: no mojibake
 		}
-		out.WriteRune(rs[i])
-		i++
+		b = append(b, c)
 	}
-	return out.String()
+	if !utf8.Valid(b) {
+		return s
+	}
+	return string(b)
 }
 
 // mayBeMojibake is a quick look for the start of a run: a character of
@@ -354,35 +350,6 @@ func mayBeMojibake(s string) bool {
 		}
 	}
 	return false
-}
-
-// mojibakeRun is the length of a UTF-8 sequence spelled as Windows-1252
-// characters at the start of rs, 0 if there is none.
-func mojibakeRun(rs []rune) int {
-	n := 0
-	switch r := rs[0]; {
-	case r >= 0xC2 && r <= 0xDF:
-		n = 2
-	case r >= 0xE0 && r <= 0xEF:
-		n = 3
-	default:
-		return 0
-	}
-	if len(rs) < n {
-		return 0
-	}
-	buf := []byte{byte(rs[0])}
-	for _, c := range rs[1:n] {
-		b := byteOf(c)
-		if b < 0x80 || b > 0xBF {
-			return 0
-		}
-		buf = append(buf, b)
-	}
-	if r, size := utf8.DecodeRune(buf); r == utf8.RuneError || size != n {
-		return 0
-	}
-	return n
 }
 
 // byteOf is the byte Windows-1252 writes as r (a C1 control stands for
