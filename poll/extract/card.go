@@ -68,7 +68,7 @@ func pick(s *goquery.Selection, sel string, generic func() string) string {
 var (
 	reCounter    = regexp.MustCompile(`^\d+\s*/\s*\d+$`)
 	rePostcode   = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}`)
-	titleHint    = hintSet("title", "headline", "heading", "subject", "name")
+	titleHint    = hintSet("title", "titel", "headline", "heading", "subject", "name")
 	notTitleHint = hintSet("subtitle", "username", "agent", "broker", "company", "provider", "realtor", "makler", "user")
 	priceHint    = hintSet("price", "prices", "preis", "kaufpreis", "mietpreis", "miete", "kaltmiete", "rent", "cost", "betrag", "amount")
 	notPriceHint = hintSet("old", "before", "previous", "sqm", "m2", "qm", "label", "finanzierung", "rate", "monthly", "strike")

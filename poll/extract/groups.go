@@ -109,20 +109,26 @@ func skipStructureAs(n *html.Node, classHides bool) bool {
 }
 
 // linkOf returns the URL an element leads to: its href, or a data-href /
-// data-url / data-link when the card is clicked through script.
+// data-url / data-link, or the page an onclick goes to (location.href='…'),
+// when the card is clicked through script.
 func linkOf(n *html.Node, base *url.URL) (*url.URL, bool) {
-	for _, key := range []string{"href", "data-href", "data-url", "data-link"} {
-		if key == "href" && n.DataAtom != atom.A && n.DataAtom != atom.Area {
+	for _, key := range []string{"href", "data-href", "data-url", "data-link", "onclick"} {
+		v := attrOf(n, key)
+		if key == "href" && n.DataAtom != atom.A && n.DataAtom != atom.Area || v == "" {
 			continue
 		}
-		if v := attrOf(n, key); v != "" {
-			if u, ok := resolveLink(base, v); ok {
-				return u, true
-			}
+		if key == "onclick" { // the quoted page of location.href='…' ("" for none)
+			v = reOnclick.ReplaceAllString(reOnclick.FindString(v), "$1")
+		}
+		if u, ok := resolveLink(base, v); ok {
+			return u, true
 		}
 	}
 	return nil, false
 }
+
+// reOnclick finds the page a click script goes to.
+var reOnclick = regexp.MustCompile(`(?:location(?:\.href)?\s*=|location\.assign\(|window\.open\()\s*['"]([^'"]+)['"]`)
 
 // memberLink is one link found inside a group member, with where it sits.
 type memberLink struct {

@@ -116,11 +116,9 @@ func parseNumber(m string) float64 {
 	return v
 }
 
-// currencyCodes are the currency signs and codes a price is written with.
-// They are written three times into rePrice: Go's regexp runs a pattern of
-// more than 500 instructions with its slower NFA instead of the backtracker
-// (402 today; 501 made reading inberlinwohnen 13% slower), so each one added
-// should be one that listings are priced in.
+// currencyCodes are the signs and codes a price is written with, three times
+// in rePrice: over 500 instructions Go's regexp runs its slower NFA, not the
+// backtracker (414 now; 501 made inberlinwohnen 13% slower).
 var currencyCodes = map[string]string{
 	"€": "EUR", "EUR": "EUR", "$": "USD", "US$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
 	"CHF": "CHF", "Fr.": "CHF", "zł": "PLN", "PLN": "PLN", "SEK": "SEK", "NOK": "NOK", "DKK": "DKK",

@@ -179,6 +179,13 @@ func TestPortalPages(t *testing.T) {
 			{url: "https://www.bauverein-kiel.de/wohnungen/knooper-weg-45-2og", title: "Knooper Weg 45, 2. OG", value: 655.5},
 			{url: "https://www.bauverein-kiel.de/wohnungen/feldstr-9-dg", title: "Feldstraße 9, DG", value: 312},
 		}},
+		// rule: a card clicked through script (onclick="location.href='…'")
+		// leads to its listing; "titel" names a title.
+		{"onclick-cards", "https://www.hv-sommer.de/mietangebote.php", []want{
+			{id: "2031", url: "https://www.hv-sommer.de/expose.php?objekt=2031", title: "Gemütliche 2-Zimmer-Wohnung mit Balkon", price: "540,00 EUR", value: 540, size: "58 m²", location: "Erfurt-Krämpfervorstadt"},
+			{id: "2035", title: "Dachgeschosswohnung nahe Domplatz", value: 690},
+			{id: "2040", url: "https://www.hv-sommer.de/expose.php?objekt=2040", title: "Single-Apartment, renoviert", value: 310},
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -72,7 +72,7 @@ func (pg *page) itemCards(items *goquery.Selection, link string) []card {
 			cands = []*goquery.Selection{it.FindMatcher(matcher(link)).AddSelection(it.FilterMatcher(matcher(link)))}
 		}
 		for _, s := range cands {
-			for _, e := range s.AddSelection(s.FindMatcher(matcher("a[href], [data-href], [data-url], [data-link]"))).Nodes {
+			for _, e := range s.AddSelection(s.FindMatcher(matcher("a[href], [data-href], [data-url], [data-link], [onclick]"))).Nodes {
 				if u, ok := linkOf(e, pg.base); ok && !samePage(u, pg.url) {
 					out = append(out, card{node: n, link: e, url: u})
 					return

@@ -95,15 +95,12 @@ func keepParams(raw string, keep func(key string) bool) string {
 // tell nothing, and a list whose cards share a path (index.php?id=…) keeps
 // its parameters.
 func dropSharedParams(cards []card) {
-	if len(cards) < 3 {
-		return
-	}
 	paths := map[string]bool{}
 	for _, c := range cards {
 		paths[c.url.Host+c.url.Path] = true
 	}
 	shared := sharedParams(cards)
-	if len(paths) < len(cards) || len(shared) == 0 {
+	if len(cards) < 3 || len(paths) < len(cards) || len(shared) == 0 {
 		return
 	}
 	for i := range cards {
@@ -144,8 +141,7 @@ var listParams = map[string]bool{
 var (
 	reUUID   = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	reDigits = regexp.MustCompile(`\d{4,}`)
-	// reUpperCode: the code of upper-case letters and digits, one of each at
-	// least, that ends a segment after its last "-", "_" or "." ("…-GZTNQ2").
+	// reUpperCode: a code of capitals and digits ending a segment ("…-GZTNQ2").
 	reUpperCode = regexp.MustCompile(`(?:^|[-_.])([A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*)$`)
 	reIDKey     = regexp.MustCompile(`(?i)^(id|uid|object|ad_?id|listing_?id|object_?id|oid|item_?id|expose_?id|estate_?id|offer_?id|property_?id|immo_?id|obj|obj_?id|objekt|objekt_?id|anzeige_?id|inserat_?id|ref_?id|immo_ref)$`)
 	reOpaque    = regexp.MustCompile(`^(?:[a-z]+\d|\d+[a-z])[a-z0-9]{3,18}$`) // "2bnvg5k": letters and digits, no words
