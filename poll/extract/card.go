@@ -280,16 +280,10 @@ func headingTitle(s *goquery.Selection) string {
 // ("Kerkstraat 12 A" over "1017 GB Amsterdam").
 func headingText(n *html.Node) string {
 	ls := lines(n)
-	var kept []string
-	for _, ln := range ls {
-		if !placeLike(ln) {
-			kept = append(kept, ln)
-		}
+	if kept := slices.DeleteFunc(slices.Clone(ls), placeLike); len(kept) > 0 {
+		ls = kept
 	}
-	if len(kept) == 0 || len(kept) == len(ls) {
-		return text(n)
-	}
-	return strings.Join(kept, " ")
+	return strings.Join(ls, " ") // as text(n) joins them
 }
 
 // titleLike: text that can be a listing's title (not a price, a place, a counter).

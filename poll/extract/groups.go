@@ -117,8 +117,8 @@ func linkOf(n *html.Node, base *url.URL) (*url.URL, bool) {
 		if key == "href" && n.DataAtom != atom.A && n.DataAtom != atom.Area || v == "" {
 			continue
 		}
-		if key == "onclick" { // the quoted page of location.href='…' ("" for none)
-			v = reOnclick.ReplaceAllString(reOnclick.FindString(v), "$1")
+		if key == "onclick" {
+			v = onclickTarget(v)
 		}
 		if u, ok := resolveLink(base, v); ok {
 			return u, true
@@ -127,7 +127,15 @@ func linkOf(n *html.Node, base *url.URL) (*url.URL, bool) {
 	return nil, false
 }
 
-// reOnclick finds the page a click script goes to.
+// onclickTarget is the page a click script goes to (location.href='…'), ""
+// for none.
+func onclickTarget(script string) string {
+	if m := reOnclick.FindStringSubmatch(script); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 var reOnclick = regexp.MustCompile(`(?:location(?:\.href)?\s*=|location\.assign\(|window\.open\()\s*['"]([^'"]+)['"]`)
 
 // memberLink is one link found inside a group member, with where it sits.
