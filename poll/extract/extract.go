@@ -30,7 +30,9 @@ type Options struct {
 	// Structure is the Result.Structure of the search's earlier polls ("" =
 	// none known): the result list that was found there is taken again while
 	// the page has it, so a search down to one result (beside a longer list
-	// of "similar offers") keeps reading its own list.
+	// of "similar offers") keeps reading its own list; and while it shows as
+	// many listings in the same shapes, it is read without searching the page
+	// for a list (Method "learnt", learnt.go).
 	Structure string
 }
 
@@ -117,15 +119,19 @@ func newPage(root *html.Node, u *url.URL) *page {
 
 // automatic reads a page no profile or selector describes: the repeated
 // result cards and the listings carried as data, whichever shows more, the
-// other filling in what it lacks.
+// other filling in what it lacks. A list learnt on earlier polls is read
+// directly while the page shows it as it did (readLearnt).
 func (pg *page) automatic(structure string) Result {
-	list, ok := bestList(pg, structure)
+	if r, ok := pg.readLearnt(structure); ok {
+		return r
+	}
+	list, ok := bestList(pg, learntKey(structure))
 	var cards []Listing
 	if ok {
 		cards = pg.readCards(list.cards, fieldSel{})
 	}
 	if complete(cards) {
-		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: list.structure()}
+		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
 	}
 	js := jsonOf(pg.doc)
 	sv := surveyOf(js.docs, pg.base.Host)
@@ -138,7 +144,7 @@ func (pg *page) automatic(structure string) Result {
 		return Result{Method: method, Listings: data, Container: true}
 	case len(cards) > 0:
 		enrichAll(cards, data)
-		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: list.structure()}
+		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
 	case len(data) > 0:
 		return Result{Method: method, Listings: data, Container: true}
 	}

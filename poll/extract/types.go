@@ -40,7 +40,8 @@ type Result struct {
 	// Site is the profile's site name, else the page host's registrable domain.
 	Site string `json:"site"`
 	// Method says what produced the listings: "profile:kleinanzeigen.de", "selectors",
-	// "jsonld", "nextdata", "appstate", "cards" or "none".
+	// "jsonld", "nextdata", "appstate", "cards", "learnt" (the cards of the list
+	// learnt on earlier polls, MethodLearnt) or "none".
 	Method   string    `json:"method"`
 	Listings []Listing `json:"listings"`
 	// NoResults is true when the page carries a recognised "no results" marker.
@@ -60,8 +61,9 @@ type Result struct {
 	// Note is a sentence for the user about how the page was read ("" when
 	// there is nothing to say): a profile that fell back, listings cut.
 	Note string `json:"note,omitempty"`
-	// Structure names the result list the cards were read from (a short
-	// hash; "" when the listings did not come from cards): keep it with the
-	// search and pass it back as Options.Structure.
+	// Structure names the result list the cards were read from and what it
+	// showed (its place's hash, its count, its cards' link slots and URL
+	// shapes: learnt.go; "" when the listings did not come from cards): keep
+	// it with the search and pass it back as Options.Structure.
 	Structure string `json:"-"`
 }

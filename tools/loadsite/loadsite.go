@@ -25,7 +25,7 @@
 //
 // The program tools/loadsite/cmd/loadsite wraps it:
 //
-//	loadsite -sites 100 -base-ip 127.0.1.1 -port 0 -listings 25 -page-kb 300 \
+//	loadsite -sites 100 -base-ip 127.0.1.1 -port 0 -listings 25 -page-kb 300 -mega-menu 0 \
 //	  -refuse "3:429,4:challenge,5:403" -new-every 5m -addr-file sites.txt [-vary] \
 //	  [-events events.jsonl] [-for 10m]
 //
@@ -69,6 +69,10 @@ type Config struct {
 	Listings int
 	// PageKB is the approximate page size in KiB (0 means 300).
 	PageKB int
+	// MegaMenu is how many links the header's menu holds, in ten sections
+	// (0 means 50: five a section), as portals' mega menus of every city and
+	// district do; the footer fills what remains of PageKB.
+	MegaMenu int
 	// Refuse maps a site's 1-based index to how it refuses: 429, 403, 503,
 	// challenge, soft or login (nil means no site refuses).
 	Refuse map[int]string
@@ -183,7 +187,7 @@ func Start(cfg Config) (*Farm, error) {
 			return nil, fmt.Errorf("loadsite: listen for site %d: %w", i, err)
 		}
 		s := &site{farm: f, index: i, base: "http://" + ln.Addr().String() + "/", refuse: cfg.Refuse[i], last: map[string]int64{}}
-		s.filler = filler(i, cfg.PageKB*1024-cfg.Listings*1700)
+		s.filler = filler(i, cfg.PageKB*1024-cfg.Listings*1700, max(cfg.MegaMenu/10, 5))
 		srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 		f.sites = append(f.sites, s)
 		f.servers = append(f.servers, srv)
@@ -377,9 +381,10 @@ func (s *site) page(path string, newest int64) string {
 	return b.String()
 }
 
-// filler renders the constant part of a site's pages, about n bytes, with the
-// marker <!--RESULTS--> where the results go.
-func filler(site, n int) string {
+// filler renders the constant part of a site's pages, about n bytes (more
+// when the menu alone takes more), with menu links in each of the menu's ten
+// sections, and the marker <!--RESULTS--> where the results go.
+func filler(site, n, menu int) string {
 	if n < 20000 {
 		n = 20000
 	}
@@ -402,8 +407,8 @@ func filler(site, n int) string {
 	fmt.Fprintf(&b, `<header class="site-header"><a class="site-header__logo" href="/">Testportal %d</a><nav class="site-nav" aria-label="Hauptmenü"><ul class="site-nav__list">`, site)
 	for i, m := range []string{"Mieten", "Kaufen", "WG-Zimmer", "Häuser", "Gewerbe", "Neubau", "Ratgeber", "Umzug", "Anbieter", "Hilfe"} {
 		fmt.Fprintf(&b, `<li class="site-nav__item"><a class="site-nav__link" href="/%s">%s</a><ul class="site-nav__sub">`, strings.ToLower(m), m)
-		for j := 0; j < 5; j++ {
-			fmt.Fprintf(&b, `<li><a href="/%s/thema-%d">%s Thema %d</a></li>`, strings.ToLower(m), i*5+j, m, j+1)
+		for j := 0; j < menu; j++ {
+			fmt.Fprintf(&b, `<li><a href="/%s/thema-%d">%s Thema %d</a></li>`, strings.ToLower(m), i*menu+j, m, j+1)
 		}
 		b.WriteString(`</ul></li>`)
 	}

@@ -30,6 +30,7 @@ func main() {
 	port := flag.Int("port", 0, "TCP port of every site (0: a free port per site)")
 	listings := flag.Int("listings", 25, "listings per results page")
 	pageKB := flag.Int("page-kb", 300, "approximate page size in KiB")
+	megaMenu := flag.Int("mega-menu", 0, "links in the header's menu, in ten sections (0: 50)")
 	refuse := flag.String("refuse", "", `sites that refuse, by 1-based index: "3:429,4:challenge,5:403" (modes: 429, 403, 503, challenge, soft, login)`)
 	newEvery := flag.Duration("new-every", 5*time.Minute, "a new listing appears on each search page this often (0s or negative: never)")
 	vary := flag.Bool("vary", false, "put a per-request token in every page (no two responses byte-identical), as real portals do")
@@ -49,7 +50,7 @@ func main() {
 		ne = -1
 	}
 	cfg := loadsite.Config{Sites: *sites, BaseIP: *baseIP, Port: *port, Listings: *listings,
-		PageKB: *pageKB, Refuse: ref, NewEvery: ne, Gzip: *gz, Vary: *vary}
+		PageKB: *pageKB, MegaMenu: *megaMenu, Refuse: ref, NewEvery: ne, Gzip: *gz, Vary: *vary}
 	var mu sync.Mutex
 	if *events != "" {
 		ef, err := os.OpenFile(*events, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
