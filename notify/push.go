@@ -140,7 +140,7 @@ func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
 		base := httpURL(it.SearchURL)
 		searches[it.SearchID] = searchName(it, base)
 		for _, l := range it.Listings {
-			all = append(all, entry{l, siteLink(l.URL, base)})
+			all = append(all, entry{l, listingLink(l.URL, base)})
 		}
 	}
 	if len(all) == 0 {
