@@ -158,7 +158,11 @@ func recoveryLines(site string, names []string, since time.Time, newCount int, n
 		about = site // a delivery channel
 	}
 	subject := "Back to normal: " + about
-	lines := []string{about + " works again. It had stopped at " + clockWords(since, now) + ", " +
+	again := " works again. It had stopped at "
+	if len(names) > 1 { // “A”, “B” and “C” work again
+		again = " work again. They had stopped at "
+	}
+	lines := []string{about + again + clockWords(since, now) + ", " +
 		SpanWords(now.Sub(since)) + " ago."}
 	switch {
 	case len(names) == 0:
