@@ -255,7 +255,7 @@ func (s *Service) searchHealthLocked(r *searchRun, now time.Time) Health {
 		needsLogin:  sr.needsLogin != "" || r.attention != "",
 		lastOutcome: r.lastOutcome, siteOutcome: sr.savedOutcome,
 		signal: r.lastSignal, siteSignal: sr.lastSignal, due: r.due,
-		delivery: s.failingBySearch[r.s.ID], stale: r.stale,
+		delivery: s.failingBySearch[r.s.ID], stale: r.stale, saveErr: r.saveErr,
 	}
 	if e, ok := s.reg.Lookup(r.s.Site); ok && e.Failures > 0 {
 		in.entry = &e
