@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zalando/go-keyring"
 )
 
 // TestFilterAmountsReadAsWritten (issue 35 item 7): "1.2.3" and "1,2,3" were
@@ -140,5 +142,30 @@ func TestHugeExampleIsNotEchoed(t *testing.T) {
 	code, _, errOut = run(t, t.TempDir(), "extract", "--url", "https://example.com/s", "--example", huge, page)
 	if code == 0 || len(errOut) > 2000 {
 		t.Errorf("extract --example (120 KB): exit %d, %d bytes of error", code, len(errOut))
+	}
+}
+
+// TestPushChannelsSayWhatIsWrong (issue 35 item 6): "push add" accepted a
+// Gotify URL without its token or with a token of the wrong shape, and "push
+// test" to an unreachable server said "check your internet connection …
+// Notifio keeps retrying".
+func TestPushChannelsSayWhatIsWrong(t *testing.T) {
+	keyring.MockInit()
+	dir := t.TempDir()
+	for _, tc := range []struct{ url, want string }{
+		{"gotify://127.0.0.1/", "has no application token"},
+		{"gotify://127.0.0.1/short", "is not a Gotify application token"},
+	} {
+		code, _, errOut := run(t, dir, "push", "add", tc.url)
+		if code == 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("push add %s: exit %d, %q; want an error with %q", tc.url, code, errOut, tc.want)
+		}
+	}
+	if code, _, errOut := run(t, dir, "push", "add", "gotify://127.0.0.1:1/AbCdEfGhIjKlMnO?disabletls=yes", "--name", "g"); code != 0 {
+		t.Fatalf("a Gotify URL with a good token: %d %q", code, errOut)
+	}
+	code, _, errOut := run(t, dir, "push", "test", "g")
+	if code == 0 || strings.Contains(errOut, "keeps retrying") || !strings.Contains(errOut, "that the server is running") {
+		t.Errorf("push test to a closed port: exit %d, %q", code, errOut)
 	}
 }
