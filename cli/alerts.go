@@ -20,8 +20,8 @@ func cmdAlerts(_ context.Context, env *Env, args []string) error {
 		return cmdAlertsSet(env, args[1:])
 	}
 	fs := newFlags(env, "alerts show", "notifio alerts show [--json]\n\nShows when Notifio tells you that a search stopped working.")
-	if _, err := parseInterleaved(fs, args[1:]); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args[1:]); err != nil {
+		return err
 	}
 	db, _, err := env.openDB()
 	if err != nil {
@@ -65,12 +65,12 @@ func cmdAlertsSet(env *Env, args []string) error {
 	fs := newFlags(env, "alerts set", "notifio alerts set [--on|--off] [--after DURATION] [--remind DURATION|off] [--summary on|off] [--summary-at HH:MM]")
 	on := fs.Bool("on", false, "turn health alerts on")
 	off := fs.Bool("off", false, "turn health alerts off (the window still shows troubles)")
-	after := fs.Duration("after", 0, "how long a search may be blocked or show no results before you are told (e.g. 1h, 30m)")
+	after := durationFlag(fs, "after", 0, "how long a search may be blocked or show no results before you are told (e.g. 1h, 30m)")
 	remind := fs.String("remind", "", "how often a reminder goes while it lasts (e.g. 24h), or off")
 	summary := fs.String("summary", "", "a daily \"still watching\" message: on or off")
 	summaryAt := fs.String("summary-at", "", "when the daily summary goes, e.g. 20:00")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	if *on && *off {
 		return usagef("choose --on or --off, not both")
@@ -103,15 +103,18 @@ func applyAlertFlags(fs *flag.FlagSet, a poll.AlertSettings, off bool, after tim
 		a.Off = off
 	}
 	if given["after"] {
+		if after <= 0 { // 0 is how storage says "the default": never silently 1 h
+			return a, usagef("--after %s: give how long, between 1 minute and 7 days (e.g. 30m or 1h)", after)
+		}
 		a.After = after
 	}
 	if given["remind"] {
 		if strings.EqualFold(remind, "off") {
 			a.NoRemind, a.Remind = true, 0
 		} else {
-			d, err := time.ParseDuration(remind)
-			if err != nil {
-				return a, usagef("--remind %q: write a duration such as 24h or 12h, or off", remind)
+			d, err := parseSpan(remind)
+			if err != nil || d <= 0 {
+				return a, usagef("--remind %q: write a duration such as 24h, 12h or 2d, or off", clipArg(remind))
 			}
 			a.NoRemind, a.Remind = false, d
 		}
@@ -136,8 +139,8 @@ func applyAlertFlags(fs *flag.FlagSet, a poll.AlertSettings, off bool, after tim
 // user (for cron and monitoring).
 func cmdStatus(_ context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "status", "notifio status [--json]\n\nEvery search's health on one screen. Exit code 0 when all are healthy, 1 when something needs you.")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	snap, _, err := env.snapshot()
 	if err != nil {

@@ -238,6 +238,19 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseNoArgs parses the flags of a command that takes no positional
+// arguments, and refuses any: "notifio run extra" is a mistake, not a run.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) > 0 {
+		return usagef("%q: \"notifio %s\" takes no arguments here, only options (see \"notifio %s --help\")", clipArg(pos[0]), fs.Name(), fs.Name())
+	}
+	return nil
+}
+
 func newFlags(env *Env, name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)

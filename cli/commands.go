@@ -41,8 +41,8 @@ func (env *Env) newWatcher(db *storage.DB, dir string) (*Watcher, error) {
 
 func cmdRun(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "run", "notifio run [--data DIR]\n\nWatches every search until SIGINT or SIGTERM. Logs go to standard error.")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	db, dir, err := env.openDB()
 	if err != nil {
@@ -91,9 +91,9 @@ const emailAttentionHint = "Fix the email settings (notifio email set), check th
 
 func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "once", "notifio once [--data DIR] [--json]\n\nChecks every search once (sites that are backing off are skipped), sends the emails, and exits:\n0 when all went out, 1 when an email needs attention or could not be sent yet.")
-	wait := fs.Duration("wait", 2*time.Minute, "how long to keep retrying emails that failed temporarily")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	wait := durationFlag(fs, "wait", 2*time.Minute, "how long to keep retrying emails that failed temporarily")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	db, dir, err := env.openDB()
 	if err != nil {
@@ -256,7 +256,7 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags | --example TEXT] [--cookie C] [--browser] "+filterUsage+" URL")
 	name := fs.String("name", "", "a name for the search (default: from the URL)")
-	every := fs.Duration("every", poll.DefaultInterval, "how often to check (at least 30s)")
+	every := durationFlag(fs, "every", poll.DefaultInterval, "how often to check (at least 30s)")
 	sel := selectorFlags(fs)
 	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
 	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in)")
@@ -338,8 +338,8 @@ func (env *Env) openService() (*poll.Service, *storage.DB, func(), error) {
 
 func cmdSearchList(env *Env, args []string) error {
 	fs := newFlags(env, "search list", "notifio search list [--json]")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	snap, live, err := env.snapshot()
 	if err != nil {
@@ -405,8 +405,8 @@ func (env *Env) snapshot() (poll.Snapshot, bool, error) {
 
 func cmdSites(_ context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "sites", "notifio sites [--json]\n\nShows each site's backoff state: why it is waiting, the status and signal that decided it, and when the next probe goes.")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	snap, _, err := env.snapshot()
 	if err != nil {
@@ -475,6 +475,12 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagErr(err)
+	}
+	if *limit < 0 {
+		return usagef("-n %d: give how many listings to show per search, or 0 for all", *limit)
+	}
+	if len(pos) > 1 {
+		return usagef("give the ID of one search, or none for all (see \"notifio search list\")")
 	}
 	db, _, err := env.openDB()
 	if err != nil {
@@ -545,13 +551,9 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("give exactly one URL")
 	}
-	var db *storage.DB
-	note := ""
-	if d, _, err := env.openDB(); err == nil {
-		db = d
-		defer d.Close()
-	} else if errors.Is(err, storage.ErrAlreadyRunning) {
-		note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
+	db, note := env.openExistingDB()
+	if db != nil {
+		defer db.Close()
 	}
 	_, withBrowser := useBrowser()
 	if withBrowser {
@@ -607,6 +609,27 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		return &ExitError{Code: 1, Msg: "notifio: " + dr.ExampleProblem}
 	}
 	return nil
+}
+
+// openExistingDB opens the database for a command that saves nothing
+// (check), only when there is one: it never creates the data folder, a
+// database or a backup. note says why the command goes without it.
+func (env *Env) openExistingDB() (db *storage.DB, note string) {
+	dir, err := env.dataDir()
+	if err != nil {
+		return nil, ""
+	}
+	if _, err := os.Stat(filepath.Join(dir, storage.FileName)); err != nil {
+		return nil, "" // nothing saved yet: no cookie, no backoff state to respect
+	}
+	d, _, err := env.openDB()
+	if errors.Is(err, storage.ErrAlreadyRunning) {
+		return nil, "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
+	}
+	if err != nil {
+		return nil, ""
+	}
+	return d, ""
 }
 
 func cmdExtract(_ context.Context, env *Env, args []string) error {

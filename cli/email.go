@@ -23,6 +23,9 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 	case "retry":
 		return cmdEmailRetry(env, args[1:])
 	case "show":
+		if err := parseNoArgs(newFlags(env, "email show", "notifio email show [--json]"), args[1:]); err != nil {
+			return err
+		}
 		db, _, err := env.openDB()
 		if err != nil {
 			return err
@@ -44,9 +47,9 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 		return nil
 	}
 	fs := newFlags(env, "email test", "notifio email test\n\nSends a test email with the saved settings and says exactly what went wrong if it fails.")
-	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
-	if _, err := parseInterleaved(fs, args[1:]); err != nil {
-		return flagErr(err)
+	timeout := durationFlag(fs, "timeout", 30*time.Second, "give up after this long")
+	if err := parseNoArgs(fs, args[1:]); err != nil {
+		return err
 	}
 	db, dir, err := env.openDB()
 	if err != nil {
@@ -77,8 +80,8 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 
 func cmdEmailRetry(env *Env, args []string) error {
 	fs := newFlags(env, "email retry", "notifio email retry\n\nPuts every email that needs attention back in the queue; the next \"notifio once\" or \"notifio run\" sends it.")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	return env.requeueEmails()
 }
@@ -116,8 +119,8 @@ func cmdEmailSet(env *Env, args []string) error {
 	to := fs.String("to", "", "where to send alerts; several separated by commas")
 	pin := fs.String("pin-cert", "", "SHA-256 fingerprint (hex) of a self-signed server certificate to trust, e.g. a local bridge")
 	pwStdin := fs.Bool("password-stdin", false, "read the password from standard input")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	var cfg notify.Config
 	if *preset != "" {

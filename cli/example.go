@@ -14,6 +14,9 @@ import (
 // extractByExample prints the selectors that read the list around the user's
 // example listing, and what they find.
 func extractByExample(env *Env, body []byte, u *url.URL, example string) error {
+	if err := poll.CheckExample(example); err != nil {
+		return err
+	}
 	sel, res, err := extract.Example(extract.Parse(body), u, example)
 	if err != nil {
 		return err

@@ -14,14 +14,14 @@ import (
 func renderListings(w io.Writer, r extract.Result) error {
 	var b strings.Builder
 	n := len(r.Listings)
-	fmt.Fprintf(&b, "%s: %d listing%s (method %s)\n", r.Site, n, plural(n), r.Method)
+	fmt.Fprintf(&b, "%s: %d listing%s (method %s)\n", printable(r.Site), n, plural(n), r.Method)
 	if r.Note != "" {
-		b.WriteString(r.Note + "\n")
+		b.WriteString(printable(r.Note) + "\n")
 	}
 	if n == 0 {
 		switch {
 		case r.Blocked != "":
-			fmt.Fprintf(&b, "The page looks like a bot check, not results (%s). Open the search in a browser, or paste the site's cookie.\n", r.Blocked)
+			fmt.Fprintf(&b, "The page looks like a bot check, not results (%s). Open the search in a browser, or paste the site's cookie.\n", printable(r.Blocked))
 		case r.NoResults:
 			b.WriteString("The page says there are no results for this search.\n")
 		case strings.HasPrefix(r.Method, "profile:") && !r.Container:
@@ -50,7 +50,7 @@ func renderListings(w io.Writer, r extract.Result) error {
 			}
 			sr += l.Rooms
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cell(title, 50), cell(l.Price, 18), cell(sr, 20), cell(l.Location, 32), l.URL)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cell(title, 50), cell(l.Price, 18), cell(sr, 20), cell(l.Location, 32), printable(l.URL))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -66,7 +66,7 @@ func cell(s string, n int) string {
 	if s == "" {
 		return "-"
 	}
-	return strings.NewReplacer("\t", " ", "\n", " ").Replace(trunc(s, n))
+	return printable(trunc(s, n)) // the one sanitiser of every table
 }
 
 func plural(n int) string {

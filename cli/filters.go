@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"strings"
 
 	"notifio/poll"
 	"notifio/poll/extract"
@@ -16,7 +14,8 @@ import (
 // filterUsage is the filter flags as the usage line shows them.
 const filterUsage = "[--min-price N] [--max-price N] [--min-rooms N] [--min-size N] [--include WORDS] [--exclude WORDS] [--hide-promoted] [--price-shown] [--price-rises] [--no-price-drops]"
 
-// amountFlag is a filter amount: "1200", "1.200", "2,5"; "" or 0 is no limit.
+// amountFlag is a filter amount as filter.ParseAmount reads it: "1200",
+// "1.200", "1,200", "2,5", "2k", "1200 €"; "" or 0 is no limit.
 type amountFlag struct{ v *float64 }
 
 func (a amountFlag) String() string {
@@ -27,17 +26,9 @@ func (a amountFlag) String() string {
 }
 
 func (a amountFlag) Set(s string) error {
-	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "€"))
-	if s == "" {
-		*a.v = 0
-		return nil
-	}
-	v, ok := filter.Size(s) // reads "1.200", "1200" and "2,5" as the pages write them
-	if s == "0" {
-		v, ok = 0, true
-	}
-	if !ok || strings.ContainsFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789., ", r) }) {
-		return errors.New("not an amount; give a number such as 1200, 1.200 or 2,5 (0 for no limit)")
+	v, err := filter.ParseAmount(s)
+	if err != nil {
+		return err
 	}
 	*a.v = v
 	return nil
@@ -113,7 +104,7 @@ func filterFlags(fs *flag.FlagSet) (apply func(base storage.Filters) (storage.Fi
 func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search edit", "notifio search edit ID [--name N] [--every 2m] [--url URL] "+filterUsage+" [--show-held]")
 	name := fs.String("name", "", "a new name")
-	every := fs.Duration("every", 0, "how often to check (at least 30s)")
+	every := durationFlag(fs, "every", 0, "how often to check (at least 30s)")
 	newURL := fs.String("url", "", "a new search URL (its first check records the listings there, no email)")
 	showHeld := fs.Bool("show-held", false, "show in the listings those held back earlier that the filters now let through (no email)")
 	apply := filterFlags(fs)
@@ -137,7 +128,10 @@ func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 	if *name != "" {
 		in.Name = *name
 	}
-	if *every != 0 {
+	if given(fs, "every") {
+		if *every == 0 {
+			return usagef("--every %s would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", *every, poll.MinInterval)
+		}
 		in.Interval = *every
 	}
 	if *newURL != "" {
@@ -171,6 +165,13 @@ func reportHeld(env *Env, svc *poll.Service, id string, show bool) error {
 	}
 	fmt.Fprintf(env.Stdout, "%d listing(s) held back earlier are now in the listings (notifio listings %s).\n", n, id)
 	return nil
+}
+
+// given reports whether the flag name was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func orNone(s string) string {

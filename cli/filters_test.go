@@ -43,8 +43,8 @@ func TestSearchFilterBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--min-price", "abc"}, "not an amount; give a number such as 1200"},
-		{[]string{"--min-size", "-5"}, "not an amount"},
+		{[]string{"--min-price", "abc"}, "is not an amount; write a number such as 1200"},
+		{[]string{"--min-size", "-5"}, "below zero"},
 		{[]string{"--include", `"ruhige Lage`}, "no closing quote"},
 		{[]string{"--min-price", "1500", "--max-price", "1000"}, "is above the highest"},
 		{[]string{"--include", "WG", "--exclude", "wg"}, "keep it in one list"},

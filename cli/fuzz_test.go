@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -118,6 +121,62 @@ func FuzzEmailSetArgs(f *testing.F) {
 			if err := json.Unmarshal([]byte(after), &cfg); err != nil || cfg.Host == "" {
 				t.Fatalf("%q succeeded but saved %q", in, after)
 			}
+		}
+	})
+}
+
+// fuzzCommands are the commands FuzzCommandLine drives: every one that
+// returns without the network (check and the tests would wait for sites and
+// servers; push add writes the system keyring). run and once get a context
+// that is cancelled already, so a valid call stops at once.
+var fuzzCommands = [][]string{
+	{"search", "add"}, {"search", "edit", "00000001"}, {"search", "list"}, {"search", "pause"}, {"search", "resume", "00000001"},
+	{"alerts", "set"}, {"alerts", "show"}, {"listings"}, {"status"}, {"sites"}, {"push", "list"}, {"email", "show"}, {"run"}, {"once"},
+}
+
+// FuzzCommandLine: any arguments to the commands above never panic, and a
+// failure is said in words (usage or "notifio: …").
+func FuzzCommandLine(f *testing.F) {
+	for _, seed := range []struct {
+		cmd  uint8
+		args string
+	}{
+		{0, "--max-price\n1.2.3\nhttps://x.de/"}, {0, "--every\n8d\nhttps://x.de/"}, {1, "--min-rooms\n500"},
+		{1, "--max-price\n2k\n--every\n1d12h"}, {5, "--after\n0s"}, {5, "--after\n-5m"}, {5, "--remind\noff\n--summary-at\n25:00"},
+		{7, "-n\n-5"}, {7, "a\nb"}, {8, "extra"}, {12, "extra"}, {12, ""}, {13, "--wait\nsoon\nx"}, {13, "--"}, {3, ""}, {11, "x"},
+		{0, "--data=\n--json\nhttps://x.de/"}, {1, "--every\n0s"}, {6, "--json\n-h"},
+	} {
+		f.Add(seed.cmd, seed.args)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	f.Fuzz(func(t *testing.T, cmd uint8, in string) {
+		c := fuzzCommands[int(cmd)%len(fuzzCommands)]
+		dir := t.TempDir()
+		if code, _, errOut := run(t, dir, "search", "add", "--name", "K", "https://www.kleinanzeigen.de/s-wohnung/c203"); code != 0 {
+			t.Fatalf("the base search: %d %q", code, errOut)
+		}
+		var out, errb bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""), Version: "test", Logger: slog.New(slog.DiscardHandler)}
+		code := Run(cancelled, env, append(append([]string{"--data", dir}, c...), splitArgs(in)...))
+		errOut := errb.String()
+		if code < 0 || code > 2 {
+			t.Fatalf("%v %q: exit %d", c, in, code)
+		}
+		if code != 0 && !strings.HasPrefix(errOut, "notifio: ") && !strings.Contains(errOut, "Usage") && !strings.Contains(errOut, "\nnotifio: ") {
+			t.Fatalf("%v %q: exit %d without words: %q", c, in, code, errOut)
+		}
+	})
+}
+
+// FuzzParseSpan: any duration text is read or refused in words, never a panic.
+func FuzzParseSpan(f *testing.F) {
+	for _, s := range []string{"30s", "8d", "1d12h", "-5m", "0", "2x", "99999d", "d", "1d-1h"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if _, err := parseSpan(s); err != nil && !strings.Contains(err.Error(), "is not a duration") {
+			t.Fatalf("parseSpan(%q): %v", s, err)
 		}
 	})
 }

@@ -105,8 +105,8 @@ func splitList(s string) []string {
 
 func cmdPushList(env *Env, args []string) error {
 	fs := newFlags(env, "push list", "notifio push list [--json]")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		return flagErr(err)
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
 	}
 	db, _, err := env.openDB()
 	if err != nil {
@@ -158,6 +158,9 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagErr(err)
+	}
+	if len(pos) > 1 {
+		return usagef("give the name of one channel, or none to test them all")
 	}
 	db, dir, err := env.openDB()
 	if err != nil {

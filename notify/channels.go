@@ -105,8 +105,13 @@ func TestChannel(ctx context.Context, secrets *Secrets, name string) error {
 	if err != nil {
 		return fmt.Errorf("%w; add the channel again", err)
 	}
-	return SendPush(ctx, url, PushMessage{Title: "Notifio test",
+	err = SendPush(ctx, url, PushMessage{Title: "Notifio test",
 		Body: "This is a test push from Notifio. New listings will reach you here."})
+	var de *DeliveryError
+	if errors.As(err, &de) && de.Hint == hintPushNetwork {
+		de.Hint = hintPushTestNetwork // a test is one try: nothing keeps retrying it
+	}
+	return err
 }
 
 // RemoveChannel removes the channel, its unsent pushes and its URL from the

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/textproto"
 	"strings"
+	"time"
 
 	mail "github.com/wneessen/go-mail"
 )
@@ -27,6 +28,9 @@ type DeliveryError struct {
 	Temporary bool
 	// Hint says what to do, in a sentence; may be empty.
 	Hint string
+	// RetryAfter is how long the service asked to be left alone (its
+	// Retry-After, capped at an hour); 0 when it did not say.
+	RetryAfter time.Duration
 
 	secret string // the password: never part of Error()
 }

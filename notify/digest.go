@@ -104,9 +104,10 @@ var htmlTmpl = htmltemplate.Must(htmltemplate.New("digest.html").Parse(`<!DOCTYP
 //
 // Everything from the web page is treated as hostile: control characters are
 // stripped (no header injection through a title or search name), the HTML part
-// escapes everything, and a link survives only if it is http(s) on the same site
-// (registrable domain) as the search itself; other links are dropped, the
-// listing shown without one.
+// escapes everything, and a link survives only if it is a plain http(s) link
+// (javascript:, data:, credentials and hidden characters are dropped, the
+// listing shown without one). A link to a partner site is kept: extraction
+// keeps such listings on purpose, and the user needs the link to open them.
 func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 	if item.Alert != nil {
 		return composeAlert(item, cfg)
@@ -130,7 +131,7 @@ func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 			Price:    sanitizeLine(l.Price, maxField),
 			Details:  details(l),
 			Location: sanitizeLine(l.Location, maxField),
-			URL:      siteLink(l.URL, base),
+			URL:      listingLink(l.URL, base),
 			Notes:    listingNotes(l),
 		})
 	}
@@ -248,21 +249,25 @@ func httpURL(raw string) *url.URL {
 	return u
 }
 
-// siteLink returns the listing's link, resolved against the search URL, if it is
-// an http(s) link on the same site (registrable domain) as the search; else "".
-// javascript:, data:, scheme-relative links to other hosts (//evil.example) and
-// links to other sites all come out empty.
-func siteLink(raw string, base *url.URL) string {
+// listingLink returns the listing's link, resolved against the search URL
+// (base; nil when it has none), if it is a plain http(s) link; else "".
+// javascript:, data:, links with user info, whitespace or invisible characters
+// all come out empty. Links to other sites are kept: a results page may list
+// a partner portal's listings, and extraction keeps them on purpose (issue 33).
+func listingLink(raw string, base *url.URL) string {
 	raw = strings.TrimSpace(raw)
-	if base == nil || raw == "" || len(raw) > maxURL || strings.ContainsFunc(raw, unsafeURLRune) {
+	if raw == "" || len(raw) > maxURL || strings.ContainsFunc(raw, unsafeURLRune) {
 		return ""
 	}
 	ref, err := url.Parse(raw)
 	if err != nil {
 		return ""
 	}
-	u := httpURL(base.ResolveReference(ref).String())
-	if u == nil || !sameSite(u.Hostname(), base.Hostname()) {
+	if base != nil {
+		ref = base.ResolveReference(ref)
+	}
+	u := httpURL(ref.String())
+	if u == nil {
 		return ""
 	}
 	return u.String()

@@ -20,9 +20,10 @@ func TestHostileContentRenderedSafely(t *testing.T) {
 		Listings: []storage.Listing{
 			{Title: "<script>alert('x')</script>\r\nBcc: spy@evil.example", URL: "javascript:alert(document.cookie)",
 				Price: "<img src=x onerror=alert(1)>", Location: "Berlin\u202Egnp.exe"},
-			{Title: "Scheme-relative", URL: "//evil.example/phish"},
-			{Title: "Other site", URL: "https://evil.example/expose/1"},
-			{Title: "Lookalike", URL: "https://www.example-immo.de.evil.example/expose/1"},
+			// Links to other sites are kept (a partner portal's listing, issue 33).
+			{Title: "Scheme-relative", URL: "//partner.example/expose/9"},
+			{Title: "Other site", URL: "https://partner.example/expose/1"},
+			{Title: "Lookalike", URL: "https://www.example-immo.de.partner.example/expose/1"},
 			{Title: "Userinfo trick", URL: "https://www.example-immo.de@evil.example/"},
 			{Title: "Tab trick", URL: "java\tscript:alert(1)"},
 			{Title: "Data", URL: "data:text/html,<script>alert(1)</script>"},
@@ -66,7 +67,7 @@ func TestHostileContentRenderedSafely(t *testing.T) {
 		t.Fatalf("parts %v", p.Types)
 	}
 
-	// HTML: no live markup from the page, no links off the site.
+	// HTML: no live markup from the page, no link that is not plain http(s).
 	lower := strings.ToLower(p.HTML)
 	for _, bad := range []string{"<script", "<img", "javascript:", "evil.example/", "href=\"//", "data:text", "onerror=alert(1)>"} {
 		if strings.Contains(lower, bad) {
@@ -79,8 +80,8 @@ func TestHostileContentRenderedSafely(t *testing.T) {
 	if !strings.Contains(p.HTML, "&lt;script&gt;") {
 		t.Errorf("the title should be shown escaped:\n%s", p.HTML)
 	}
-	if got := strings.Count(p.HTML, "<a href="); got != 2 { // the search and "Good one"
-		t.Errorf("%d links in HTML, want 2:\n%s", got, p.HTML)
+	if got := strings.Count(p.HTML, "<a href="); got != 5 { // the search, the three partner links and "Good one"
+		t.Errorf("%d links in HTML, want 5:\n%s", got, p.HTML)
 	}
 	if !strings.Contains(p.HTML, `href="https://example-immo.de/expose/42?ref=a&amp;b=%22c%22"`) {
 		t.Errorf("the same-site link is missing or badly escaped:\n%s", p.HTML)
@@ -102,7 +103,7 @@ func TestHostileContentRenderedSafely(t *testing.T) {
 	}
 }
 
-func TestSiteLink(t *testing.T) {
+func TestListingLink(t *testing.T) {
 	base, _ := url.Parse("https://www.immobilienscout24.de/Suche/de/berlin/wohnung-mieten")
 	cases := map[string]string{
 		"https://www.immobilienscout24.de/expose/1":     "https://www.immobilienscout24.de/expose/1",
@@ -114,9 +115,9 @@ func TestSiteLink(t *testing.T) {
 		"javascript:alert(1)":                           "",
 		"JaVaScRiPt:alert(1)":                           "",
 		" javascript:alert(1)":                          "",
-		"//evil.example/x":                              "",
-		"https://evil.example/x":                        "",
-		"https://immobilienscout24.de.evil.example/":    "",
+		"//partner.example/x":                           "https://partner.example/x",
+		"https://partner.example/x":                     "https://partner.example/x",
+		"https://immobilienscout24.de.other.example/":   "https://immobilienscout24.de.other.example/",
 		"https://www.immobilienscout24.de@evil.example": "",
 		"https://user:pw@www.immobilienscout24.de/":     "",
 		"ftp://www.immobilienscout24.de/x":              "",
@@ -126,17 +127,16 @@ func TestSiteLink(t *testing.T) {
 		"": "",
 	}
 	for in, want := range cases {
-		if got := siteLink(in, base); got != want {
-			t.Errorf("siteLink(%q) = %q, want %q", in, got, want)
+		if got := listingLink(in, base); got != want {
+			t.Errorf("listingLink(%q) = %q, want %q", in, got, want)
 		}
 	}
-	// Public suffixes are not sites: two shops on github.io are different sites.
-	gh, _ := url.Parse("https://alice.github.io/search")
-	if got := siteLink("https://mallory.github.io/x", gh); got != "" {
-		t.Errorf("other github.io site allowed: %q", got)
+	// Without a search URL, only absolute links.
+	if got := listingLink("/expose/1", nil); got != "" {
+		t.Errorf("a relative link without a base: %q", got)
 	}
-	if got := siteLink("https://x.example", nil); got != "" {
-		t.Errorf("no base: %q", got)
+	if got := listingLink("https://x.example/1", nil); got != "https://x.example/1" {
+		t.Errorf("an absolute link without a base: %q", got)
 	}
 	// A non-http search URL allows no links at all.
 	if httpURL("javascript:alert(1)") != nil || httpURL("file:///etc/passwd") != nil {

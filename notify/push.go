@@ -45,8 +45,12 @@ func CheckServiceURL(raw string) (string, error) {
 		return "", fmt.Errorf("unknown push service %q: use one of %s (e.g. ntfy://ntfy.sh/your-topic)",
 			sanitizeLine(scheme, 30), strings.Join(pushSchemes, ", "))
 	}
-	if _, err := r.Locate(raw); err != nil {
+	svc, err := r.Locate(raw)
+	if err != nil {
 		return "", fmt.Errorf("the %s URL is not complete or not valid (%v): see the service's URL format in Notifio's README", scheme, redactURL(err.Error(), raw))
+	}
+	if err := checkServiceConfig(scheme, svc); err != nil {
+		return "", err
 	}
 	return scheme, nil
 }
@@ -140,7 +144,7 @@ func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
 		base := httpURL(it.SearchURL)
 		searches[it.SearchID] = searchName(it, base)
 		for _, l := range it.Listings {
-			all = append(all, entry{l, siteLink(l.URL, base)})
+			all = append(all, entry{l, listingLink(l.URL, base)})
 		}
 	}
 	if len(all) == 0 {
@@ -213,6 +217,7 @@ func SendPush(ctx context.Context, rawURL string, m PushMessage) error {
 	if _, err := keys.Get("click"); err == nil && m.Link != "" {
 		params["click"] = m.Link
 	}
+	rec := recordRetryAfter(svc)
 	ctx, cancel := context.WithTimeout(ctx, PushTimeout)
 	defer cancel()
 	done := make(chan error, 1)
@@ -225,19 +230,23 @@ func SendPush(ctx context.Context, rawURL string, m PushMessage) error {
 		err = ctx.Err()
 	}
 	if err != nil {
-		return pushFail(err, rawURL)
+		d := pushFail(err, rawURL)
+		d.RetryAfter = rec.retryAfter(time.Now())
+		return d
 	}
 	return nil
 }
 
 // Hints for push failures.
 const (
-	hintPushAuth     = "The service refused the token or password in the channel's URL: check it in the service's app or website, then run \"notifio push remove NAME\" and \"notifio push add\" with the right URL"
-	hintPushNotFound = "The service does not know this topic, chat or webhook: check the channel's URL (for Telegram: send /start to your bot and check the chat ID)"
-	hintPushRefused  = "The service refused the message; see its words above, and check the channel's URL"
-	hintPushBusy     = "The service is temporarily unavailable; Notifio retries automatically"
-	hintPushNetwork  = "Could not reach the service: check your internet connection and the server in the channel's URL; Notifio keeps retrying"
-	hintPushURL      = "Run \"notifio push remove NAME\" and add the channel again with a complete URL"
+	hintPushAuth        = "The service refused the token or password in the channel's URL: check it in the service's app or website, then run \"notifio push remove NAME\" and \"notifio push add\" with the right URL"
+	hintPushNotFound    = "The service does not know this topic, chat or webhook: check the channel's URL (for Telegram: send /start to your bot and check the chat ID)"
+	hintPushRefused     = "The service refused the message; see its words above, and check the channel's URL"
+	hintPushBusy        = "The service is temporarily unavailable; Notifio retries automatically"
+	hintPushNetwork     = "Could not reach the service: check your internet connection and the server in the channel's URL; Notifio keeps retrying"
+	hintPushTestNetwork = "Could not reach the service: check the server's address and port in the channel's URL and that the server is running " +
+		"(for a service on the internet, also your connection); this test is not retried"
+	hintPushURL = "Run \"notifio push remove NAME\" and add the channel again with a complete URL"
 )
 
 // pushFail classifies a push error as temporary or not, with a hint.

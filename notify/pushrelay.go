@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -208,7 +209,12 @@ func (r *PushRelay) markAll(items []storage.OutboxItem, err error) error {
 			continue
 		}
 		attempts := it.Attempts + 1
-		if merr := r.outbox.MarkRetry(it.ID, attempts, r.now().Add(jittered(attempts, r.random)), words); merr != nil {
+		wait := jittered(attempts, r.random)
+		var de *DeliveryError
+		if errors.As(err, &de) && de.RetryAfter > wait { // the service's wish wins when longer
+			wait = de.RetryAfter
+		}
+		if merr := r.outbox.MarkRetry(it.ID, attempts, r.now().Add(wait), words); merr != nil {
 			return fmt.Errorf("recording the failed attempt of push item %d: %w", it.ID, merr)
 		}
 	}

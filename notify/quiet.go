@@ -58,31 +58,43 @@ func (q Quiet) String() string {
 }
 
 // Until reports whether now is inside the quiet hours and, if so, when they
-// end (in now's location). Days are counted on the calendar, so a change to
-// or from summer time moves the end with the clock on the wall.
+// end (in now's location). Start and End are times on the wall clock of now's
+// zone, never time elapsed since midnight: on the days summer time starts or
+// ends, 23:00–07:00 still ends at 07:00 on the wall. Each night is the span
+// from its start to its end as instants, so an hour the clock repeats or skips
+// never makes now quiet twice or "quiet until" a time already past.
 func (q Quiet) Until(now time.Time) (time.Time, bool) {
 	if !q.set {
 		return time.Time{}, false
 	}
-	y, m, d := now.Date()
-	midnight := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
-	at := func(day int, off time.Duration) time.Time {
-		return time.Date(y, m, d+day, int(off/time.Hour), int(off%time.Hour/time.Minute), 0, 0, now.Location())
+	endDay := 0
+	if q.End < q.Start { // across midnight: a night starts the day before it ends
+		endDay = 1
 	}
-	since := now.Sub(midnight)
-	if q.Start < q.End { // within one day
-		if since >= q.Start && since < q.End {
-			return at(0, q.End), true
+	for _, day := range []int{-1, 0} {
+		from, to := wallTime(now, day, q.Start), wallTime(now, day+endDay, q.End)
+		if !now.Before(from) && now.Before(to) {
+			return to, true
 		}
-		return time.Time{}, false
-	}
-	switch { // across midnight
-	case since >= q.Start:
-		return at(1, q.End), true
-	case since < q.End:
-		return at(0, q.End), true
 	}
 	return time.Time{}, false
+}
+
+// wallTime is the first instant, day days after now's date, at which the wall
+// clock of now's zone reads off (hours and minutes). A time the clock skips
+// (02:30 on the spring day) is the instant the clock jumps past it.
+func wallTime(now time.Time, day int, off time.Duration) time.Time {
+	y, m, d := now.Date()
+	h, mi := int(off/time.Hour), int(off%time.Hour/time.Minute)
+	t := time.Date(y, m, d+day, h, mi, 0, 0, now.Location())
+	if got := t.Hour()*60 + t.Minute(); got != h*60+mi { // the clock skips off
+		start, end := t.ZoneBounds() // t was moved past the jump (or before it)
+		if got > h*60+mi {
+			return start
+		}
+		return end
+	}
+	return t
 }
 
 // HeldForQuiet reports whether item, a pending push of channel ch, is only

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"notifio/notify"
 	"notifio/storage"
 )
 
@@ -255,7 +256,7 @@ func (s *Service) searchHealthLocked(r *searchRun, now time.Time) Health {
 		needsLogin:  sr.needsLogin != "" || r.attention != "",
 		lastOutcome: r.lastOutcome, siteOutcome: sr.savedOutcome,
 		signal: r.lastSignal, siteSignal: sr.lastSignal, due: r.due,
-		delivery: s.failingBySearch[r.s.ID], stale: r.stale,
+		delivery: s.failingBySearch[r.s.ID], stale: r.stale, saveErr: r.saveErr,
 	}
 	if e, ok := s.reg.Lookup(r.s.Site); ok && e.Failures > 0 {
 		in.entry = &e
@@ -290,13 +291,33 @@ func (s *Service) checkHealthEvery(now time.Time) {
 	s.checkHealth(now)
 }
 
-// failingChannels are the channels with messages that need attention (the
-// newest problem of each), and the failure by search. Health alerts that
-// failed are left out: they must not announce themselves.
-func failingChannels(items []storage.OutboxItem) ([]ChannelFailure, map[string]*ChannelFailure) {
+// failingFor is how long a channel's message may keep failing with a
+// temporary error (a server down or unreachable) before the channel needs
+// attention: Notifio keeps retrying, but the user must not hear nothing.
+const failingFor = time.Hour
+
+// minFailedAttempts is how many tries of one message failed before it counts
+// as failing (a message held overnight for quiet hours is old, not failing).
+const minFailedAttempts = 3
+
+// failingChannels are the channels with messages that need attention, or
+// that have kept failing for failingFor (the newest problem of each), and
+// the failure by search. Health alerts that failed are left out: they must
+// not announce themselves.
+func failingChannels(items []storage.OutboxItem, chans map[string]storage.Channel, now time.Time) ([]ChannelFailure, map[string]*ChannelFailure) {
+	failing := func(it storage.OutboxItem) bool {
+		if it.Event == storage.EventHealth {
+			return false
+		}
+		if it.State == storage.OutboxNeedsAttention {
+			return true
+		}
+		return it.State == storage.OutboxPending && it.LastError != "" && it.Attempts >= minFailedAttempts &&
+			now.Sub(it.Created) >= failingFor && !(it.Channel != "" && notify.HeldForQuiet(it, chans[it.Channel], now))
+	}
 	newest := map[string]storage.OutboxItem{}
 	for _, it := range items {
-		if it.State != storage.OutboxNeedsAttention || it.Event == storage.EventHealth {
+		if !failing(it) {
 			continue
 		}
 		if prev, ok := newest[it.Channel]; !ok || !it.Created.Before(prev.Created) {
@@ -314,7 +335,7 @@ func failingChannels(items []storage.OutboxItem) ([]ChannelFailure, map[string]*
 	}
 	bySearch := map[string]*ChannelFailure{}
 	for _, it := range items {
-		if it.State == storage.OutboxNeedsAttention && it.Event != storage.EventHealth {
+		if failing(it) {
 			bySearch[it.SearchID] = byChannel[it.Channel]
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"notifio/hostbackoff"
 	"notifio/poll/classify"
@@ -23,6 +24,9 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
 		return DryRun{}, badSelectors(err)
+	}
+	if err := CheckExample(in.Example); err != nil {
+		return DryRun{}, err
 	}
 	now := s.clock.Now()
 	dr := DryRun{URL: u.String(), Site: site}
@@ -64,6 +68,20 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 		dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
 	}
 	return dr, nil
+}
+
+// MaxExample is the longest example listing Notifio reads, in characters: a
+// title, price or link is far shorter, and a longer text is a paste gone wrong.
+const MaxExample = 300
+
+// CheckExample refuses an example that cannot be one listing's title, price
+// or link, without repeating it (a 120 KB paste is not echoed back).
+func CheckExample(example string) error {
+	if n := utf8.RuneCountInString(strings.TrimSpace(example)); n > MaxExample {
+		return userErr(nil, fmt.Sprintf("The example is %d characters long: that is more than one listing's title, price or link.", n),
+			fmt.Sprintf("Paste the title, price or link of one listing as the page shows it (at most %d characters).", MaxExample))
+	}
+	return nil
 }
 
 // DryRunOnce is `notifio check`: one dry-run poll with a fresh fetcher, saving

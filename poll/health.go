@@ -24,6 +24,9 @@ const (
 	// HealthSelectorsStale: the listings the user showed Notifio (its saved
 	// selectors) find nothing any more; automatic extraction reads the page.
 	HealthSelectorsStale HealthKind = "selectors_stale"
+	// HealthNotSaved: the last poll's findings could not be written (a full
+	// disk): until Notifio can save again, nothing new is told.
+	HealthNotSaved HealthKind = "not_saved"
 )
 
 // NeedsUser reports whether the user should know: everything but ok, paused
@@ -69,6 +72,7 @@ type healthInput struct {
 	due         time.Time
 	delivery    *ChannelFailure // a channel failing for this search's items
 	stale       bool            // the saved selectors found nothing at the last check
+	saveErr     error           // why the last poll could not be saved (nil: it was)
 	since       time.Time       // the recorded start of a spell of this kind, if any
 	sinceKind   HealthKind
 }
@@ -81,6 +85,8 @@ func healthOf(in healthInput, now time.Time) Health {
 	switch {
 	case in.paused:
 		h.Kind = HealthPaused
+	case in.saveErr != nil: // nothing else counts while nothing can be kept
+		h.Kind = HealthNotSaved
 	case in.offline || in.lastOutcome == "offline":
 		h.Kind = HealthOffline
 	case in.needsLogin || in.lastOutcome == string(classify.SessionExpired):
@@ -107,6 +113,8 @@ func healthOf(in healthInput, now time.Time) Health {
 		h.Signal = in.siteSignal // other searches of the site wait for its probe
 	case HealthDelivery:
 		h.Signal = in.delivery.Error
+	case HealthNotSaved:
+		h.Signal = in.saveErr.Error()
 	default:
 		h.Signal = in.signal
 	}

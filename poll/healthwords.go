@@ -2,9 +2,11 @@ package poll
 
 import (
 	"fmt"
-	"notifio/hostbackoff"
 	"strings"
 	"time"
+
+	"notifio/hostbackoff"
+	"notifio/storage"
 )
 
 // The words of health: one place for what the window, the command line and
@@ -32,6 +34,13 @@ func (h *Health) describe(site string) {
 		h.Problem = "the listings you showed Notifio no longer fit the page"
 		h.Hint = "Edit the search, press Test this search and show Notifio one listing again " +
 			"(or clear the selectors under Advanced). Until then Notifio reads the page by itself."
+	case HealthNotSaved:
+		h.Problem = "Notifio could not save what it found"
+		if strings.Contains(h.Signal, storage.ErrDiskFull.Error()) { // the words storage wraps it in
+			h.Problem = "Notifio could not save what it found: the disk holding its data is full"
+		}
+		h.Hint = "Free some space on the disk that holds Notifio's data. Nothing is lost: what this check found " +
+			"counts as new at the next check that can be saved."
 	case HealthDelivery:
 		h.Problem = "alerts for this search are not going out"
 		h.Hint = "See Settings: fix the email or push settings, then send a test."
@@ -158,7 +167,11 @@ func recoveryLines(site string, names []string, since time.Time, newCount int, n
 		about = site // a delivery channel
 	}
 	subject := "Back to normal: " + about
-	lines := []string{about + " works again. It had stopped at " + clockWords(since, now) + ", " +
+	again := " works again. It had stopped at "
+	if len(names) > 1 { // “A”, “B” and “C” work again
+		again = " work again. They had stopped at "
+	}
+	lines := []string{about + again + clockWords(since, now) + ", " +
 		SpanWords(now.Sub(since)) + " ago."}
 	switch {
 	case len(names) == 0:
@@ -203,6 +216,8 @@ func (k HealthKind) Words() string {
 		return "messages not going out"
 	case HealthSelectorsStale:
 		return "your choice no longer fits"
+	case HealthNotSaved:
+		return "not saved"
 	}
 	return string(k)
 }

@@ -27,7 +27,9 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	}
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
-		name = defaultName(u.Host, u.Path)
+		s.mu.Lock()
+		name = s.uniqueName(DefaultName(u, site))
+		s.mu.Unlock()
 	}
 	sr := storage.Search{
 		Name: name, URL: u.String(), Site: site, Interval: iv,
@@ -152,18 +154,6 @@ func checkInterval(iv time.Duration) (time.Duration, error) {
 			"Choose 7 days or less, or pause the search instead.")
 	}
 	return iv, nil
-}
-
-func defaultName(host, path string) string {
-	host = strings.TrimPrefix(strings.ToLower(host), "www.")
-	path = strings.Trim(path, "/")
-	if i := strings.LastIndex(path, "/"); i >= 0 {
-		path = path[i+1:]
-	}
-	if path == "" {
-		return host
-	}
-	return host + " " + path
 }
 
 func (s *Service) saveCookie(site, cookie string) (string, error) {

@@ -203,7 +203,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 		}
 	}
 	var newest, retrying time.Time
-	sum.Failing, s.failingBySearch = failingChannels(items)
+	sum.Failing, s.failingBySearch = failingChannels(items, chans, now)
 	for _, it := range items {
 		switch it.State {
 		case storage.OutboxPending:

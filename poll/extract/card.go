@@ -512,15 +512,49 @@ func cardImage(s *goquery.Selection, base *url.URL) string {
 	return ""
 }
 
-// promotedWords mark a paid highlight of a result in the list itself.
-var promotedWords = []string{"premium", "highlight", "featured", "promoted", "boosted", "bumped", "top-listing", "spotlight"}
+// promotedWords mark a paid highlight of a result in the list itself
+// (a "sponsored" result is one too: it is a listing, shown or held back by
+// the user's --hide-promoted, not dropped).
+var promotedWords = []string{"premium", "highlight", "featured", "promoted", "boosted", "bumped", "top-listing", "spotlight", "sponsored"}
+
+// badgeWords are the whole visible text of a badge that marks a paid result.
+var badgeWords = map[string]bool{"anzeige": true, "gesponsert": true, "sponsored": true, "werbung": true, "promoted": true}
 
 // promoted reports whether the card (or the wrapper that is all it holds) is
-// marked as a paid highlight. Badges inside a card do not count: some sites
-// put every badge in every card and show them by style.
+// marked as a paid highlight by its class, or shows a badge that says so.
+// Badge classes inside a card do not count: some sites put every badge in
+// every card and show them by style; a badge's visible text does.
 func promoted(n *html.Node) bool {
 	for e := n; e != nil; e = onlyChild(e) {
 		if containsAny(strings.ToLower(attrOf(e, "class")), promotedWords) {
+			return true
+		}
+	}
+	return badgeInside(n)
+}
+
+// badgeInside reports an element in n whose whole visible text is a badge
+// word ("Anzeige", "Gesponsert", "Sponsored").
+func badgeInside(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || skipText(c) {
+			continue
+		}
+		if !hasElementChild(c) { // a badge is a leaf: text is read once per node
+			if badgeWords[strings.ToLower(strings.TrimSpace(text(c)))] {
+				return true
+			}
+		} else if badgeInside(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasElementChild reports whether n holds an element.
+func hasElementChild(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
 			return true
 		}
 	}
@@ -544,7 +578,7 @@ func onlyChild(n *html.Node) *html.Node {
 // adWords mark a paid placement that is not a result.
 var adWords = map[string]bool{
 	"is-topad": true, "topad": true, "top-ad": true, "ad": true, "ads": true, "advert": true, "advertisement": true,
-	"ad-slot": true, "adslot": true, "sponsored": true, "is-sponsored": true, "banner": true, "commercial": true,
+	"ad-slot": true, "adslot": true, "banner": true, "commercial": true,
 	"premium_sticky_asset": true, "partner-ad": true, "native-ad": true,
 }
 

@@ -205,10 +205,12 @@ func TestRuleSizesAndRooms(t *testing.T) {
 }
 
 // Rule 7: paid placements outside the results are not results; a featured
-// result in the list is one, promoted.
+// or sponsored result in the list is one, promoted (the user's
+// --hide-promoted holds it back, issue 35).
 func TestRulePaidPlacements(t *testing.T) {
 	r := readRule(t, "paid", "https://www.leie-eksempel.no/leiligheter", Options{})
 	checkListings(t, r, []want{
+		{id: "700001", title: "Sponset: Stor leilighet i sentrum", promoted: true},
 		{id: "700002", title: "2-roms på Grünerløkka", value: 16500},
 		{id: "700003", title: "Lys 3-roms med balkong", promoted: true},
 		{id: "700004", title: "Hybel nær Blindern"},

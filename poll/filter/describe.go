@@ -3,6 +3,7 @@ package filter
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"notifio/storage"
@@ -50,9 +51,15 @@ func Describe(f storage.Filters) string {
 // Check reports filters that cannot be right, in words for the user.
 func Check(f storage.Filters) error {
 	for _, v := range []float64{f.MinPrice, f.MaxPrice, f.MinRooms, f.MinSize} {
-		if v < 0 {
-			return errors.New("a filter amount is below zero; leave it empty for no limit")
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("a filter amount is below zero or not a number; leave it empty for no limit")
 		}
+	}
+	if f.MinRooms > MaxRooms {
+		return fmt.Errorf("at least %s rooms: no flat has that many (at most %d); is it a price or a size in the wrong box?", num(f.MinRooms), MaxRooms)
+	}
+	if f.MinSize > MaxSize {
+		return fmt.Errorf("at least %s m²: that is larger than any flat (at most %s m²); is it a price in the wrong box?", num(f.MinSize), num(MaxSize))
 	}
 	if f.MinPrice > 0 && f.MaxPrice > 0 && f.MinPrice > f.MaxPrice {
 		return fmt.Errorf("the lowest price (%s) is above the highest (%s): no listing could pass; swap them", num(f.MinPrice), num(f.MaxPrice))

@@ -1,0 +1,49 @@
+package notify
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"notifio/storage"
+)
+
+// TestPushHonoursRetryAfter (issue 35 item 6): a push service answering 429
+// with Retry-After: 120 was tried again after 26 s and 57 s. The next try is
+// now at least 120 s later; a Retry-After of a day is capped at an hour.
+func TestPushHonoursRetryAfter(t *testing.T) {
+	for _, tc := range []struct {
+		header string
+		want   time.Duration
+	}{{"120", 120 * time.Second}, {"86400", time.Hour}} {
+		var hits atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			w.Header().Set("Retry-After", tc.header)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte(`{"code":42901,"http":429,"error":"limit reached: too many requests"}`))
+		}))
+		now := time.Now()
+		db, id := pushSetup(t, storage.Channel{Name: "phone", Service: "ntfy"}, now)
+		url := "ntfy://" + strings.TrimPrefix(srv.URL, "http://") + "/flats?scheme=http"
+		r := NewPushRelay(db, urlsOf(map[string]string{"phone": url}), RelayOptions{
+			Logger: quietLogger(), Now: func() time.Time { return now }, Random: func() float64 { return 0 },
+		})
+		if sent, err := r.SendDue(context.Background()); sent != 0 || err != nil {
+			t.Fatalf("Retry-After %s: sent %d, %v", tc.header, sent, err)
+		}
+		it, err := db.GetOutbox(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := it.NextAttempt.Sub(now); it.State != storage.OutboxPending || got != tc.want || hits.Load() != 1 {
+			t.Errorf("Retry-After %s: next try in %s (state %s, %d requests), want in %s", tc.header, got, it.State, hits.Load(), tc.want)
+		}
+		srv.Close()
+	}
+}
