@@ -63,6 +63,11 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	svc, relay, pushRelay := w.Service, w.Relay, w.Push
 	defer svc.Close()
 	defer StatusFile(dir, svc.Snapshot, env.Logger)()
+	stopAPI, err := ServeAPI(ctx, dir, env.Version, w, env.Logger)
+	if err != nil {
+		return err
+	}
+	defer stopAPI()
 	snap := svc.Snapshot()
 	env.Logger.Info("notifio is watching", "data", dir, "searches", len(snap.Searches), "version", env.Version)
 	if n := snap.Outbox.NeedsAttention; n > 0 {
