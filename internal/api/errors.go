@@ -52,6 +52,7 @@ var sentinels = map[string]error{
 	"exists":         storage.ErrExists,
 	"not_configured": notify.ErrNotConfigured,
 	"no_password":    notify.ErrNoPassword,
+	"no_service_url": notify.ErrNoServiceURL,
 	"disk_full":      storage.ErrDiskFull,
 	"version":        ErrVersion,
 }
