@@ -33,7 +33,7 @@ func cmdAlerts(_ context.Context, env *Env, args []string) error {
 		return err
 	}
 	if env.JSON {
-		return env.printJSON(a)
+		return env.printJSON(alertsJSON(a))
 	}
 	fmt.Fprintln(env.Stdout, AlertSettingsWords(a))
 	return nil

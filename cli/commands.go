@@ -124,7 +124,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	}
 	snap := svc.Snapshot()
 	if env.JSON {
-		_ = env.printJSON(map[string]any{"searches": results, "outbox": snap.Outbox})
+		_ = env.printJSON(map[string]any{"searches": onceJSON(results), "outbox": outboxJSON(snap.Outbox)})
 	} else {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "SEARCH\tSITE\tOUTCOME\tNEW\tNOTE")
@@ -329,7 +329,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 		warn = w
 	}
 	if env.JSON {
-		return env.printJSON(s)
+		return env.printJSON(searchJSON(s))
 	}
 	fmt.Fprintf(env.Stdout, "Added %s: %q on %s, checked every %s. Its first check records the listings already there (no email).\n", s.ID, printable(s.Name), s.Site, s.Interval)
 	if warn != "" {
@@ -360,7 +360,11 @@ func cmdSearchList(env *Env, args []string) error {
 		return err
 	}
 	if env.JSON {
-		return env.printJSON(snap.Searches)
+		out := make([]searchOut, len(snap.Searches))
+		for i, s := range snap.Searches {
+			out[i] = snapshotSearchJSON(s)
+		}
+		return env.printJSON(out)
 	}
 	if len(snap.Searches) == 0 {
 		fmt.Fprintln(env.Stdout, "No searches yet. Add one: notifio search add URL")

@@ -33,7 +33,7 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		if env.JSON {
-			return env.printJSON(cfg)
+			return env.printJSON(emailJSON(cfg))
 		}
 		if cfg.Host == "" {
 			fmt.Fprintln(env.Stdout, "Email is not set up. Run: notifio email set --help")
