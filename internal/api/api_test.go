@@ -304,3 +304,49 @@ func TestSubscribeFollowsChanges(t *testing.T) {
 		}
 	}
 }
+
+// A *poll.WaitError crosses the socket typed, with its site, instant and
+// kind.
+func TestWaitErrorCrossesTheSocket(t *testing.T) {
+	s := serve(t)
+	busy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "900")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	defer busy.Close()
+	sr, err := s.client.AddSearch(context.Background(), poll.SearchInput{URL: busy.URL + "/flats"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.w.Service.Once(context.Background()) // one poll: the site answers 429 and waits
+	local := s.w.Service.CheckNow(sr.ID)
+	remote := s.client.CheckNow(sr.ID)
+	var lw, rw *poll.WaitError
+	if !errors.As(local, &lw) || !errors.As(remote, &rw) {
+		t.Fatalf("local %v, remote %v: want both *poll.WaitError", local, remote)
+	}
+	if rw.Site != lw.Site || !rw.Until.Equal(lw.Until) || rw.Wait != lw.Wait || rw.Reason != lw.Reason || !errors.Is(remote, poll.ErrSiteWaiting) {
+		t.Errorf("remote %+v, want %+v", rw, lw)
+	}
+}
+
+// A dry run comes back as the watcher made it: listings, verdicts, groups.
+func TestDryRunCrossesTheSocket(t *testing.T) {
+	s := serve(t)
+	srv := site(t)
+	in := poll.SearchInput{URL: srv.URL + "/other", Filters: storage.Filters{MaxPrice: 920}}
+	want, err := s.w.Service.TestSearch(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.client.TestSearch(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("dry run over the socket:\n%+v\nwant\n%+v", got, want)
+	}
+	if len(got.Listings) != 2 || len(got.Judged) != 2 || got.Judged[1].Pass() {
+		t.Errorf("dry run: %d listings, judged %+v; want 2, the second held by the price", len(got.Listings), got.Judged)
+	}
+}
