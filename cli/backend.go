@@ -70,16 +70,34 @@ const attachTimeout = 3 * time.Second
 // runningWatcher is the client of the watcher that answers for this
 // command's data (or on --connect's socket), or nil when none answers.
 func (env *Env) runningWatcher(dir string) (*api.Client, api.Info, error) {
+	c, info, err := RunningWatcher(dir, env.Connect, env.Version)
+	var ue *poll.UserError
+	if errors.As(err, &ue) && errors.Is(err, errBadConnect) {
+		return nil, api.Info{}, usagef("%s", ue.Msg)
+	}
+	return c, info, err
+}
+
+// errBadConnect marks a --connect address that is not unix:PATH.
+var errBadConnect = errors.New("cli: bad --connect address")
+
+// RunningWatcher is the client of the watcher serving data directory dir —
+// or, when connect is given ("unix:PATH", from --connect or NOTIFIO_CONNECT),
+// on that socket — with who it is; nil and no error when none answers on the
+// data directory's socket. With connect, no answer is an error: the data is
+// elsewhere, not to be opened here. version is this program's, for the words
+// of a version mismatch (which is an error too).
+func RunningWatcher(dir, connect, version string) (*api.Client, api.Info, error) {
 	sock, explicit := api.SocketPath(dir), false
-	if env.Connect != "" {
-		p, err := api.ParseConnect(env.Connect)
+	if connect != "" {
+		p, err := api.ParseConnect(connect)
 		if err != nil {
-			return nil, api.Info{}, usagef("%v", strings.TrimPrefix(err.Error(), "api: "))
+			return nil, api.Info{}, &poll.UserError{Msg: strings.TrimPrefix(err.Error(), "api: "), Err: errBadConnect}
 		}
 		sock, explicit = p, true
 	}
 	c := api.NewClient(sock)
-	c.Version = env.Version
+	c.Version = version
 	ctx, cancel := context.WithTimeout(context.Background(), attachTimeout)
 	defer cancel()
 	info, err := c.Info(ctx)
@@ -87,8 +105,6 @@ func (env *Env) runningWatcher(dir string) (*api.Client, api.Info, error) {
 	case err == nil:
 		return c, info, nil
 	case explicit || !errors.Is(err, api.ErrNotRunning):
-		// --connect names a watcher elsewhere: its data is not ours to open.
-		// A watcher of another version is told in words.
 		return nil, api.Info{}, err
 	}
 	return nil, api.Info{}, nil

@@ -298,9 +298,15 @@ func TestSubscribeFollowsChanges(t *testing.T) {
 	if _, err := s.client.AddSearch(context.Background(), poll.SearchInput{URL: srv.URL + "/flats"}); err != nil {
 		t.Fatal(err)
 	}
-	for snap := range got {
-		if len(snap.Searches) == 1 {
-			return
+	deadline := time.After(10 * time.Second) // a guard against hanging, not a measure
+	for {
+		select {
+		case snap := <-got:
+			if len(snap.Searches) == 1 {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no snapshot with the new search came down the stream")
 		}
 	}
 }
