@@ -10,6 +10,7 @@ import (
 	"notifio/internal/api"
 	"notifio/notify"
 	"notifio/poll"
+	"notifio/storage"
 )
 
 // backend is what the commands call: the watcher's operations and
@@ -129,6 +130,13 @@ func (env *Env) attach() (*session, error) {
 		return &session{backend: c, live: true, dir: info.DataDir, done: func() {}}, nil
 	}
 	db, dir, err := env.openDB()
+	if errors.Is(err, storage.ErrAlreadyRunning) {
+		// A watcher that opened the database a moment ago answers once
+		// its socket is up (openDB waited a second for the lock).
+		if c, info, cerr := env.runningWatcher(dir); cerr == nil && c != nil {
+			return &session{backend: c, live: true, dir: info.DataDir, done: func() {}}, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
