@@ -211,6 +211,20 @@ func TestJSONIsSnakeCaseWithSeconds(t *testing.T) {
 			}
 		}
 	}
+	run(t, dir, "email", "set", "--host", "127.0.0.1", "--port", "2525", "--security", "none", "--from", "a@example.org", "--to", "b@example.org")
+	for _, args := range [][]string{{"status"}, {"sites"}, {"alerts", "show"}, {"email", "show"}, {"push", "list"}, {"listings"}, {"once", "--wait", "1s"}} {
+		_, out, _ := run(t, dir, append(args, "--json")...)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Errorf("%v --json: %v\n%s", args, err, out)
+			continue
+		}
+		for _, k := range keys(v) {
+			if k != strings.ToLower(k) || strings.Contains(k, " ") {
+				t.Errorf("%v --json has the key %q, want snake_case", args, k)
+			}
+		}
+	}
 	_, once, _ := run(t, dir, "once", "--json", "--wait", "1s")
 	var o map[string]any
 	if err := json.Unmarshal([]byte(once), &o); err != nil {
@@ -220,4 +234,21 @@ func TestJSONIsSnakeCaseWithSeconds(t *testing.T) {
 	if _, ok := outbox["needs_attention"]; !ok {
 		t.Errorf("once --json outbox = %v, want snake_case counts", o["outbox"])
 	}
+}
+
+// keys are all object keys in a decoded JSON value, however deep.
+func keys(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			out = append(out, k)
+			out = append(out, keys(e)...)
+		}
+	case []any:
+		for _, e := range x {
+			out = append(out, keys(e)...)
+		}
+	}
+	return out
 }
