@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -251,4 +252,19 @@ func keys(v any) []string {
 		}
 	}
 	return out
+}
+
+func TestSplitConnectTakesItAnywhere(t *testing.T) {
+	rest, c, err := SplitConnect([]string{"search", "--connect", "unix:/s", "list"})
+	if err != nil || c != "unix:/s" || strings.Join(rest, " ") != "search list" {
+		t.Errorf("got %v %q %v", rest, c, err)
+	}
+	if _, c, err := SplitConnect([]string{"--connect=unix:/t", "status"}); err != nil || c != "unix:/t" {
+		t.Errorf("--connect=: %q %v", c, err)
+	}
+	for _, args := range [][]string{{"status", "--connect"}, {"--connect", "", "status"}, {"--connect=", "status"}} {
+		if _, _, err := SplitConnect(args); !errors.Is(err, ErrUsage) {
+			t.Errorf("SplitConnect(%q) = %v, want a usage error", args, err)
+		}
+	}
 }

@@ -33,7 +33,6 @@ type session struct {
 	// live is set when a running watcher answers: its snapshot is live
 	// (countdowns count), its changes are polled by it at once.
 	live bool
-	dir  string
 	// done closes what the command opened (nothing for a watcher's socket).
 	done func()
 }
@@ -43,7 +42,7 @@ const connectEnv = "NOTIFIO_CONNECT"
 
 // SplitConnect takes --connect ADDR (or --connect=ADDR) out of args wherever
 // it stands and returns the rest; "" when not given (NOTIFIO_CONNECT is read
-// by the caller).
+// by the caller). An empty ADDR is refused, as --data "" is.
 func SplitConnect(args []string) (rest []string, connect string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -60,6 +59,10 @@ func SplitConnect(args []string) (rest []string, connect string, err error) {
 			connect = a[strings.Index(a, "=")+1:]
 		default:
 			rest = append(rest, a)
+			continue
+		}
+		if strings.TrimSpace(connect) == "" {
+			return nil, "", usagef("--connect was given no socket: name it (--connect unix:/home/me/notifio.sock), or leave --connect out")
 		}
 	}
 	return rest, connect, nil
@@ -122,19 +125,19 @@ func (env *Env) attach() (*session, error) {
 		}
 		dir = d
 	}
-	c, info, err := env.runningWatcher(dir)
+	c, _, err := env.runningWatcher(dir)
 	if err != nil {
 		return nil, err
 	}
 	if c != nil {
-		return &session{backend: c, live: true, dir: info.DataDir, done: func() {}}, nil
+		return &session{backend: c, live: true, done: func() {}}, nil
 	}
 	db, dir, err := env.openDB()
 	if errors.Is(err, storage.ErrAlreadyRunning) {
 		// A watcher that opened the database a moment ago answers once
 		// its socket is up (openDB waited a second for the lock).
-		if c, info, cerr := env.runningWatcher(dir); cerr == nil && c != nil {
-			return &session{backend: c, live: true, dir: info.DataDir, done: func() {}}, nil
+		if c, _, cerr := env.runningWatcher(dir); cerr == nil && c != nil {
+			return &session{backend: c, live: true, done: func() {}}, nil
 		}
 	}
 	if err != nil {
@@ -145,7 +148,7 @@ func (env *Env) attach() (*session, error) {
 		db.Close()
 		return nil, err
 	}
-	return &session{backend: local{w.Service, w.Ops}, dir: dir,
+	return &session{backend: local{w.Service, w.Ops},
 		done: func() { w.Service.Close(); db.Close() }}, nil
 }
 

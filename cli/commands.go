@@ -406,11 +406,11 @@ func (env *Env) snapshot() (poll.Snapshot, bool, error) {
 		return poll.Snapshot{}, false, err
 	}
 	defer b.done()
-	if c, ok := b.backend.(*api.Client); ok {
+	if c, ok := b.backend.(*api.Client); ok { // a watcher that stops answering is an error, not an empty list
 		snap, err := c.SnapshotErr(context.Background())
-		return snap, true, err
+		return snap, b.live, err
 	}
-	return b.Snapshot(), false, nil
+	return b.Snapshot(), b.live, nil
 }
 
 // statusFileSnapshot reads the status file a running Notifio writes.
