@@ -33,6 +33,7 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
+	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
 )
@@ -422,4 +423,44 @@ func TestRealSendTestEmailShowsTheServersWordsAndAHintOn535(t *testing.T) {
 	if n := mail.messages(); n != 0 {
 		t.Errorf("the server accepted %d messages with a wrong password", n)
 	}
+}
+
+// Issue 37, item 4: on the real backend (NewBackend over a *poll.Service),
+// loosening a filter offers the listings it held back; the fake backend of the
+// other tests hid that the offer was never made.
+func TestRealLooserFiltersOfferTheHeldBackListings(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, resultsPage)
+	}))
+	defer site.Close()
+	h := newRealHarness(t)
+	v := h.view()
+	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
+		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"},
+		Filters:   storage.Filters{MaxPrice: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := h.svc.Once(context.Background()); len(res) != 1 || res[0].Outcome != "ok" {
+		t.Fatalf("Once = %+v", res)
+	}
+	h.q.runAll()
+	h.u.searches.selectSearch(s.ID)
+	test.Tap(h.u.searches.edit)
+	h.q.runAll()
+	e := h.u.searches.editor
+	if e.filters.maxPrice.Text != "1.000" {
+		t.Fatalf("the edit dialog shows max price %q", e.filters.maxPrice.Text)
+	}
+	e.filters.maxPrice.SetText("")
+	test.Tap(e.saveBtn)
+	h.q.runUntil(t, "the offer of the held-back listings", func() bool {
+		return v.hasText("2 listing(s) that your filters held back earlier pass them now.")
+	})
+	test.Tap(v.button("Yes"))
+	h.q.runUntil(t, "the held-back listings shown", func() bool {
+		ls, _ := h.svc.Listings(s.ID)
+		return len(ls) == 3
+	})
 }
