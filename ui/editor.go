@@ -142,7 +142,7 @@ func (e *searchEditor) open(id string) {
 			e.u.showError("Could not open the search", "Notifio could not read this search: "+backendWords(err))
 			return
 		}
-		title = "Edit “" + s.Name + "”"
+		title = "Edit “" + shortName(s.Name, nameRunes) + "”"
 		e.url.SetText(s.URL)
 		e.name.SetText(s.Name)
 		iv := s.Interval

@@ -66,7 +66,7 @@ func (v *sitesView) newCard(site string) *siteCard {
 		name:     widget.NewLabelWithStyle(site, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		headline: widget.NewLabel(""),
 		next:     wrapped(""), why: wrapped(""), last: wrapped(""), retryAf: wrapped(""),
-		stats: newQuiet(""), message: wrapped(""),
+		stats: quietWrapped(""), message: wrapped(""),
 	}
 	c.headline.Truncation = fyne.TextTruncateEllipsis
 	c.message.Importance = widget.WarningImportance
