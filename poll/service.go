@@ -92,6 +92,7 @@ type searchRun struct {
 	lastOutcome string
 	lastSignal  string
 	lastNew     int
+	lastDrops   int // price drops the last committed page announced
 	unseen      int
 	// bodyHash is pageHash of the last page whose listings were committed (0:
 	// none): a byte-identical page cannot hold anything new, so it is neither

@@ -98,8 +98,11 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		return
 	}
 	l, r := v.items[id], o.(*listingRowWidget)
-	r.badge.Text = ""
-	if v.isNew[l.ID] {
+	r.badge.Text, r.badge.Importance = "", widget.HighImportance
+	switch {
+	case priceDropped(l):
+		r.badge.Text, r.badge.Importance = "PRICE DROPPED", widget.SuccessImportance
+	case v.isNew[l.ID]:
 		r.badge.Text = "NEW"
 	}
 	r.badge.Hidden = r.badge.Text == ""

@@ -464,3 +464,47 @@ func TestRealLooserFiltersOfferTheHeldBackListings(t *testing.T) {
 		return len(ls) == 3
 	})
 }
+
+// Issue 37, item 6: a price drop is said in words the window's font can draw,
+// marked "PRICE DROPPED" in the Listings view, and the search's row says it.
+func TestRealPriceDropIsSaidInTheRowAndTheListing(t *testing.T) {
+	var price atomic.Value
+	price.Store("820 €")
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, strings.Replace(resultsPage, "980 €", price.Load().(string), 1))
+	}))
+	defer site.Close()
+	h := newRealHarness(t)
+	v := h.view()
+	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
+		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.svc.Once(context.Background())
+	price.Store("790 €")
+	if err := h.svc.CheckNow(s.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.svc.Once(context.Background())
+	h.q.runAll()
+	v.requireText("1 price dropped")
+	h.u.searches.selectSearch(s.ID)
+	test.Tap(h.u.searches.listings)
+	h.q.runAll()
+	line := "790 € · price dropped from 820 €"
+	found := ""
+	for _, txt := range v.texts() {
+		if strings.HasPrefix(txt, line) {
+			found = txt
+		}
+	}
+	if found == "" {
+		t.Fatalf("no listing says %q; the window shows %q", line, v.texts())
+	}
+	if m := missingGlyphs(t, found); len(m) > 0 {
+		t.Errorf("%q has characters the window's font cannot draw: %v", found, m)
+	}
+	v.requireText("PRICE DROPPED")
+}

@@ -45,8 +45,12 @@ func lastFind(s poll.SearchSnapshot) string {
 		return "the first check records what is already there as a baseline"
 	case !s.Baselined:
 		return "nothing recorded yet"
+	case s.LastNew > 0 && s.LastDrops > 0:
+		return poll.Plural(s.LastNew, "new listing", "new listings") + ", " + poll.Plural(s.LastDrops, "price drop", "price drops")
 	case s.LastNew > 0:
 		return poll.Plural(s.LastNew, "new listing", "new listings")
+	case s.LastDrops > 0:
+		return poll.Plural(s.LastDrops, "price dropped", "prices dropped")
 	case s.Unseen > 0:
 		// The badge beside says "1 new": those came earlier, none since.
 		return "nothing newer"
