@@ -11,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"log/slog"
@@ -507,4 +508,58 @@ func TestRealPriceDropIsSaidInTheRowAndTheListing(t *testing.T) {
 		t.Errorf("%q has characters the window's font cannot draw: %v", found, m)
 	}
 	v.requireText("PRICE DROPPED")
+}
+
+// Issue 37, item 10: a search without a baseline (added while the watcher did
+// not run, e.g. by `notifio search add`) is checked at once when the watcher
+// starts, not spread across the interval behind its site's other searches.
+func TestRealANewSearchIsCheckedAtOnceForItsBaseline(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, resultsPage)
+	}))
+	defer site.Close()
+	dir := t.TempDir()
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	fet := fetch.New(fetch.Options{NoProxy: true})
+	defer fet.Close()
+	first, err := poll.New(db, poll.Options{DataDir: dir, Fetcher: fet, SiteGap: time.Millisecond, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}
+	for i := 1; i <= 12; i++ {
+		if _, err := first.AddSearch(context.Background(), poll.SearchInput{Name: fmt.Sprintf("Mitte %d", i),
+			URL: fmt.Sprintf("%s/s/%d", site.URL, i), Interval: 10 * time.Minute, Selectors: sel}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first.Once(context.Background()) // every one has its baseline
+	first.Close()
+	fresh, err := db.AddSearch(storage.Search{Name: "Mitte 13", URL: site.URL + "/s/13", Site: "127.0.0.1", Interval: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := poll.New(db, poll.Options{DataDir: dir, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	baselined := 0
+	for _, s := range svc.Snapshot().Searches {
+		if s.Baselined {
+			baselined++
+		}
+		if s.ID == fresh.ID && time.Until(s.NextCheck) > 30*time.Second {
+			t.Errorf("the search without a baseline is first checked in %s, want at once", time.Until(s.NextCheck).Round(time.Second))
+		}
+	}
+	if baselined != 12 {
+		t.Fatalf("%d searches have their baseline, want 12", baselined)
+	}
 }

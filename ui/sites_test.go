@@ -73,7 +73,8 @@ func TestSiteCardActions(t *testing.T) {
 	test.Tap(fc.browser)
 	test.Tap(id.refusal)
 	want := []string{
-		"https://www.fotocasa.es/es/alquiler/viviendas/barcelona/gracia/l",
+		// The site's first search in the list's order (Eixample before Gràcia).
+		"https://www.fotocasa.es/es/alquiler/viviendas/barcelona/eixample/l",
 		"file:///home/u/.local/share/notifio/refusals/idealista.com.html",
 	}
 	if !slices.Equal(h.opened, want) {

@@ -284,6 +284,7 @@ func (u *UI) apply(s poll.Snapshot) {
 	if s.At.Before(u.snap.At) {
 		return // a snapshot that was overtaken on its way to the UI goroutine
 	}
+	s.Searches = sortedSearches(s.Searches)
 	u.snap = s
 	now := u.now()
 	u.searches.apply(s, now)
