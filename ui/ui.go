@@ -116,6 +116,8 @@ type UI struct {
 
 	version, dataDir string // for the About dialog (about.go)
 
+	thumbs *thumbs // listing photos (thumbs.go); made on first use
+
 	cancelSub func()
 	done      chan struct{}
 	closeOnce sync.Once
