@@ -385,13 +385,17 @@ func (v *searchesView) applyOutbox(s poll.Snapshot) {
 	case o.NeedsAttention > 0:
 		text = fmt.Sprintf("%s could not be sent.", poll.Plural(o.NeedsAttention, "email", "emails"))
 		if o.LastError != "" {
-			text += " The mail server said: " + o.LastError
+			text += " " + mailProblem(o.LastError)
 		}
 	case o.Pending > 0 && o.LastError != "":
 		// Still retrying, and the error may not come from the server at all
 		// (it may not be reachable).
+		last := o.LastError
+		if w := networkWords(last); w != "" {
+			last = w
+		}
 		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
-			poll.Plural(o.Pending, "email is", "emails are"), o.LastError)
+			poll.Plural(o.Pending, "email is", "emails are"), last)
 	}
 	if text != "" && o.Hint != "" {
 		text += "\n" + o.Hint
