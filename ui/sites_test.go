@@ -198,10 +198,14 @@ func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
 		t.Errorf("try now checked %v, want the two stopped searches", got)
 	}
 
-	snap.Sites[0].LastOutcome, snap.Sites[0].LastStatus = "session_expired", 302
+	// The redirect to the login page ended in a 200: still not "fine".
+	snap.Sites[0].LastOutcome, snap.Sites[0].LastStatus, snap.Sites[0].LastSignal = "session_expired", 200, "redirected to login page /login"
 	snap.At = t0.Add(time.Second)
 	h.publish(snap)
 	if c.headline.Text != poll.WordsLogin || !strings.Contains(c.why.Text, "one cookie serves all the site's searches") {
 		t.Errorf("at the login page the card says %q / %q", c.headline.Text, c.why.Text)
+	}
+	if strings.Contains(c.last.Text, "fine") {
+		t.Errorf("under “session expired” the card says %q", c.last.Text)
 	}
 }
