@@ -3,7 +3,9 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -63,5 +65,20 @@ func TestEscapeClosesAbout(t *testing.T) {
 	press(h, fyne.KeyEscape)
 	if top := h.u.win.Canvas().Overlays().Top(); top != nil && top.Visible() {
 		t.Error("Escape left About open")
+	}
+}
+
+// Issue 37, item 3: a search that is scheduled (its site answers it again)
+// does not say "login expired since …" beside its countdown.
+func TestAScheduledSearchDoesNotSayLoginExpired(t *testing.T) {
+	s := poll.SearchSnapshot{ID: "a", Name: "Pankow", State: poll.StateScheduled, LastOutcome: "ok", Baselined: true,
+		NextCheck: t0.Add(4 * time.Second), LastChecked: t0.Add(-time.Minute),
+		Health: poll.Health{Kind: poll.HealthSessionExpired, Since: t0.Add(-10 * time.Minute)}}
+	if got := searchDetail(s, t0); strings.Contains(got, "login expired") {
+		t.Errorf("the scheduled row says %q", got)
+	}
+	s.State, s.LastOutcome = poll.StateAttention, "session_expired"
+	if got := searchDetail(s, t0); !strings.Contains(got, "login expired since") {
+		t.Errorf("the stopped row says %q, want since when its login expired", got)
 	}
 }
