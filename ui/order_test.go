@@ -82,3 +82,11 @@ func TestAScheduledSearchDoesNotSayLoginExpired(t *testing.T) {
 		t.Errorf("the stopped row says %q, want since when its login expired", got)
 	}
 }
+
+// Issue 37, item 10: a search's row is two tight lines (it was 62 px tall).
+func TestSearchRowsAreCompact(t *testing.T) {
+	_ = test.NewTempApp(t)
+	if h := newSearchRowObject().MinSize().Height; h > 59 {
+		t.Errorf("a row is %.1f px tall, want at most 59", h)
+	}
+}
