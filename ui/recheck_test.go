@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"notifio/poll"
 )
@@ -32,5 +33,18 @@ func TestRealReadingWithABrowserChecksAtOnce(t *testing.T) {
 	}
 	if err := h.svc.CheckNow(s.ID); err != nil {
 		t.Errorf("after switching to a browser the search cannot be checked: %v", err)
+	}
+}
+
+// Issue 37, item 7: a site that waits because its page did not look like
+// results says so on its card, not "had errors (server or network)".
+func TestASiteWaitingForAPageThatIsNotResultsSaysSo(t *testing.T) {
+	snap := poll.Snapshot{At: t0, Sites: []poll.SiteSnapshot{{Site: "js-portal.de", Waiting: true, Kind: "error", Rung: 1,
+		NextProbe: t0.Add(time.Minute), LastStatus: 200, LastOutcome: "unexpected_page", LastSignal: "no listings, no no-results marker", Searches: 1}}}
+	h := newHarness(t, snap)
+	h.u.selectView(viewSites)
+	c := h.u.sites.cards["js-portal.de"]
+	if got := c.headline.Text; got != "showed a page that did not look like results" {
+		t.Errorf("the card says %q", got)
 	}
 }
