@@ -46,6 +46,7 @@ type digestListing struct {
 	Details  string // size and rooms
 	Location string
 	URL      string
+	Photo    string   // the listing's photo address, "" for none (photo.go)
 	Notes    []string // price changes, marks, the same flat elsewhere (notes.go)
 }
 
@@ -78,7 +79,9 @@ var htmlTmpl = htmltemplate.Must(htmltemplate.New("digest.html").Parse(`<!DOCTYP
 {{if .SearchURL}}<a href="{{.SearchURL}}" style="color:#1a5fb4;">{{.SearchName}}</a>{{else}}{{.SearchName}}{{end}}</h2>
 <table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;max-width:640px;">
 {{- range .Listings}}
-<tr><td style="padding:10px 0;border-bottom:1px solid #ddd;">
+<tr>{{if .Photo}}<td width="128" style="padding:10px 12px 10px 0;border-bottom:1px solid #ddd;vertical-align:top;width:128px;">
+<img src="{{.Photo}}" width="120" alt="" style="display:block;width:120px;max-height:90px;object-fit:cover;border:0;border-radius:4px;"></td>{{end}}
+<td{{if not .Photo}} colspan="2"{{end}} style="padding:10px 0;border-bottom:1px solid #ddd;vertical-align:top;">
 <div style="font-size:16px;font-weight:bold;">{{if .URL}}<a href="{{.URL}}" style="color:#1a5fb4;">{{.Title}}</a>{{else}}{{.Title}}{{end}}</div>
 {{- range .Notes}}
 <div style="color:#a33;">{{.}}</div>{{end}}
@@ -132,6 +135,7 @@ func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 			Details:  details(l),
 			Location: sanitizeLine(l.Location, maxField),
 			URL:      listingLink(l.URL, base),
+			Photo:    photoLink(l.Image),
 			Notes:    listingNotes(l),
 		})
 	}

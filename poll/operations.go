@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 
+	"notifio/hostbackoff"
+	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/poll/filter"
 	"notifio/storage"
@@ -70,6 +72,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 		return storage.Search{}, err
 	}
 	urlChanged := u.String() != cur.URL
+	readChanged := cur.Browser != in.Browser || cur.Selectors != storage.Selectors(in.Selectors)
 	cur.URL, cur.Site, cur.Interval = u.String(), site, iv
 	if n := strings.TrimSpace(in.Name); n != "" {
 		cur.Name = n
@@ -98,6 +101,13 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	}
 	s.bySite = nil // the site may have changed
 	s.site(site).needsLogin = ""
+	// A page that did not look like results put the site on the error ladder;
+	// read another way now (with a browser, other selectors), it is checked at
+	// once instead of after that wait (issue 37).
+	if e, ok := s.reg.Lookup(site); ok && readChanged && e.Kind == hostbackoff.Error &&
+		s.site(site).savedOutcome == string(classify.UnexpectedPage) {
+		s.reg.Forget(site)
+	}
 	s.mu.Unlock()
 	s.Wake()
 	s.publish()

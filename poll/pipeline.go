@@ -173,7 +173,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 			r.stale = out.Kind == classify.OK && res.ext.Fallback == extract.MethodSelectors
 			r.bodyHash = 0 // set again by commit once this page's listings are saved
 		} else {
-			r.lastNew = 0
+			r.lastNew, r.lastDrops = 0, 0
 			r.s.LastPolled = now
 		}
 	}
@@ -300,11 +300,11 @@ func (s *Service) committed(j job, search storage.Search, res result, count int,
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
 		r.saveErr = nil
-		r.lastNew = len(cr.New)
+		r.lastNew, r.lastDrops = len(cr.New), drops(cr.Changed)
 		if cr.Baseline {
 			r.s.Baselined = true
 			r.s.BaselineCount = cr.BaselineCount
-			r.lastNew = 0
+			r.lastNew, r.lastDrops = 0, 0
 		} else {
 			r.unseen += len(cr.New)
 			s.day.found += len(cr.New)
@@ -401,4 +401,15 @@ func safeName(s string) string {
 		}
 		return '_'
 	}, strings.ToLower(s))
+}
+
+// drops counts the price drops among the changed listings.
+func drops(changed []storage.Listing) int {
+	n := 0
+	for _, l := range changed {
+		if l.Change == storage.ChangePriceDrop {
+			n++
+		}
+	}
+	return n
 }

@@ -121,7 +121,7 @@ func (s *Service) Snapshot() Snapshot {
 			ID: r.s.ID, Name: r.s.Name, URL: r.s.URL, Site: r.s.Site, Interval: intervalOf(r.s),
 			State: StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
 			LastOutcome: r.lastOutcome, LastSignal: r.lastSignal, LastCount: r.s.LastCount,
-			LastNew: r.lastNew, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount, Filters: r.s.Filters,
+			LastNew: r.lastNew, LastDrops: r.lastDrops, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount, Filters: r.s.Filters,
 			Health: s.searchHealthLocked(r, now),
 		}
 		e, waiting := s.reg.Lookup(r.s.Site)

@@ -92,6 +92,7 @@ type searchRun struct {
 	lastOutcome string
 	lastSignal  string
 	lastNew     int
+	lastDrops   int // price drops the last committed page announced
 	unseen      int
 	// bodyHash is pageHash of the last page whose listings were committed (0:
 	// none): a byte-identical page cannot hold anything new, so it is neither
@@ -228,6 +229,7 @@ func (s *Service) reload(now time.Time) error {
 		bySite[sr.Site] = append(bySite[sr.Site], sr)
 	}
 	for _, group := range bySite {
+		fresh := 0 // searches of the site without a baseline yet
 		for i, sr := range group {
 			run := &searchRun{s: sr}
 			if old, ok := s.searches[sr.ID]; ok {
@@ -236,10 +238,16 @@ func (s *Service) reload(now time.Time) error {
 			} else {
 				iv := intervalOf(sr)
 				// The first search of a site goes now; the others are spread across
-				// the interval (never closer than the site gap).
+				// the interval (never closer than the site gap). A search that has
+				// no baseline yet goes at once (one site gap after another): its
+				// user is waiting to see it work, not an interval later.
 				off := time.Duration(i) * iv / time.Duration(len(group))
 				if min := time.Duration(i) * s.opts.SiteGap; off < min {
 					off = min
+				}
+				if !sr.Baselined {
+					off = time.Duration(fresh) * s.opts.SiteGap
+					fresh++
 				}
 				run.due = now.Add(off)
 			}

@@ -49,6 +49,7 @@ type SearchSnapshot struct {
 	LastSignal    string // the evidence behind LastOutcome, e.g. "status 429"
 	LastCount     int    // listings on the page at the last successful check
 	LastNew       int    // new listings found by the last successful check
+	LastDrops     int    // price drops the last successful check announced
 	Unseen        int    // new listings since the user last looked
 	Baselined     bool
 	BaselineCount int // listings recorded silently by the first successful poll

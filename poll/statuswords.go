@@ -199,13 +199,23 @@ func SiteWords(s SiteSnapshot, now time.Time) string {
 		return "checking now whether the site lets Notifio back in"
 	case s.Waiting && s.NextProbe.After(now):
 		if s.Rung > 1 {
-			return KindWords(s.Kind) + " — " + ordinal(s.Rung) + " time in a row"
+			return siteKindWords(s) + " — " + ordinal(s.Rung) + " time in a row"
 		}
-		return KindWords(s.Kind)
+		return siteKindWords(s)
 	case s.Kind != "":
-		return "pause over after it " + KindWords(s.Kind) + " — the next search checks it"
+		return "pause over after it " + siteKindWords(s) + " — the next search checks it"
 	}
 	return "reads normally"
+}
+
+// siteKindWords is KindWords for a site, naming a page that did not look like
+// results as that: it waits on the error ladder, but "had errors (server or
+// network)" beside "Last answer: fine" was a second wording of one page.
+func siteKindWords(s SiteSnapshot) string {
+	if s.Kind == "error" && s.LastOutcome == string(classify.UnexpectedPage) {
+		return "showed a page that did not look like results"
+	}
+	return KindWords(s.Kind)
 }
 
 // ordinal is "2nd", "3rd", "11th".

@@ -104,7 +104,8 @@ func (u *UI) showAbout() {
 	v := newAboutView(u)
 	d := dialog.NewCustom("About Notifio", "Close", v.content, u.win)
 	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	// Escape and Enter close it, as in the window's other dialogs.
+	u.showKeyed(d, d.Hide, d.Hide, nil)
 }
 
 // newMainMenu is the window's menu: About, and Quit (which macOS shows in its own

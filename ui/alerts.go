@@ -20,9 +20,14 @@ type alertsCard struct {
 	remind    *widget.Select
 	summary   *widget.Check
 	summaryAt *widget.Entry
-	save      *widget.Button
 	result    *widget.Label
 	card      *widget.Card
+
+	// A change applies at once, as the page's other choices do (one way of
+	// saving on the page besides the email form). One save runs at a time;
+	// changes made meanwhile are saved after it (dirty), so an older save can
+	// never land after a newer one.
+	saving, dirty bool
 }
 
 // The choices offered; the command line takes any duration.
@@ -76,7 +81,6 @@ func newAlertsCard(u *UI) *alertsCard {
 	c.summaryAt.SetPlaceHolder(poll.DefaultSummaryAt)
 	c.result = wrapped("")
 	c.result.Hide()
-	c.save = widget.NewButton("Save alert settings", c.saveSettings)
 	note := quietWrapped("A login that expired and messages that do not go out are told at once. " +
 		"Alerts go by email, to your phone channels and as a desktop notification; " +
 		"trouble with one channel is told through the others.")
@@ -86,8 +90,13 @@ func newAlertsCard(u *UI) *alertsCard {
 	)
 	c.card = widget.NewCard("Alerts when a search stops working", "",
 		container.NewVBox(c.on, form, container.NewBorder(nil, nil, nil, c.summaryAt, c.summary), note,
-			container.NewHBox(c.save), c.result))
+			c.result))
 	c.show(u.b.AlertSettings())
+	c.on.OnChanged = func(bool) { c.saveSettings() }
+	c.after.OnChanged = func(string) { c.saveSettings() }
+	c.remind.OnChanged = func(string) { c.saveSettings() }
+	c.summary.OnChanged = func(bool) { c.saveSettings() }
+	c.summaryAt.OnChanged = func(string) { c.saveSettings() }
 	return c
 }
 
@@ -120,13 +129,21 @@ func (c *alertsCard) saveSettings() {
 		c.say(err.Error(), widget.DangerImportance)
 		return
 	}
-	c.save.Disable()
-	c.say("Saving…", widget.MediumImportance)
+	if c.saving {
+		c.dirty = true
+		return
+	}
+	c.saving = true
 	b := c.u.b
 	go func() {
 		err := b.SetAlertSettings(a)
 		c.u.dispatch(func() {
-			c.save.Enable()
+			c.saving = false
+			if c.dirty {
+				c.dirty = false
+				c.saveSettings()
+				return
+			}
 			if err != nil {
 				slog.Warn("save alert settings", "err", err)
 				c.say("Notifio could not save the alert settings: "+problemWords(err), widget.DangerImportance)

@@ -22,8 +22,8 @@ func TestAlertSettingsAreTheUsersChoice(t *testing.T) {
 	c.remind.SetSelected("never")
 	test.Tap(c.summary)
 	c.summaryAt.SetText("08:30")
-	test.Tap(c.save)
-	h.q.runNext(t)
+	// Each change applies at once: no Save button of its own (issue 37, item 8).
+	h.q.runUntil(t, "the saves", func() bool { return !c.saving })
 	got := h.b.AlertSettings()
 	if got.Off || got.After != 2*time.Hour || !got.NoRemind || !got.Summary || got.SummaryAt != "08:30" {
 		t.Fatalf("saved %+v", got)
@@ -32,9 +32,10 @@ func TestAlertSettingsAreTheUsersChoice(t *testing.T) {
 		t.Error("no word that the settings were saved")
 	}
 	// A time the summary cannot be sent at is refused before anything is saved.
+	saves := h.b.alertSaves
 	c.summaryAt.SetText("half past eight")
-	test.Tap(c.save)
-	if h.b.alertSaves != 1 || !h.hasText("write the time as 20:00") {
+	h.q.runAll()
+	if h.b.alertSaves != saves || !h.hasText("write the time as 20:00") {
 		t.Errorf("a bad summary time: %d saves; texts %q", h.b.alertSaves, h.texts())
 	}
 }

@@ -54,6 +54,11 @@ type Watcher interface {
 
 	Listings(searchID string) ([]storage.Listing, error)
 	MarkViewed(searchID string) error
+	// HeldNowPassing returns the listings the search's filters held back
+	// that its filters as saved now let through.
+	HeldNowPassing(searchID string) ([]storage.Listing, error)
+	// ShowHeld moves held-back listings into the search's listings (no email).
+	ShowHeld(searchID string, ls []storage.Listing) (int, error)
 
 	// ProbeNow lets the user say "I solved the challenge in my browser".
 	ProbeNow(site string) (time.Time, error)

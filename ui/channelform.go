@@ -41,6 +41,7 @@ type channelForm struct {
 	activity             *widget.Activity
 	forms                map[string]*widget.Form // the chosen service's shows
 	body                 *fyne.Container
+	frame                *fyne.Container // body in its scroll, the problem below it
 	ntfyHint, formatHint *widget.Label
 	saving               bool
 }
@@ -98,9 +99,11 @@ func (v *channelsView) openForm() {
 		widget.NewForm(&widget.FormItem{Text: "Service", Widget: f.service}),
 		fields, f.ntfyHint, f.formatHint, common,
 		widget.NewLabelWithStyle("Searches", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), searchArea,
-		f.problem,
 	)
-	f.dlg = dialog.NewCustomWithoutButtons("Add a push channel", container.NewVScroll(f.body), u.win)
+	// The problem stays below the scrolling form, just above Add: under 24
+	// search boxes it was out of sight.
+	f.frame = container.NewBorder(nil, f.problem, nil, nil, container.NewVScroll(f.body))
+	f.dlg = dialog.NewCustomWithoutButtons("Add a push channel", f.frame, u.win)
 	f.addBtn = widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), f.submit)
 	f.addBtn.Importance = widget.HighImportance
 	f.dlg.(*dialog.CustomDialog).SetButtons([]fyne.CanvasObject{
@@ -129,9 +132,9 @@ func (f *channelForm) serviceChosen(s string) {
 // relayout lays the form out again after parts appeared or went (twice: a
 // wrapped hint knows its height only once it has a width).
 func (f *channelForm) relayout() {
-	if f.body != nil {
-		f.body.Refresh()
-		f.body.Refresh()
+	if f.frame != nil {
+		f.frame.Refresh()
+		f.frame.Refresh()
 	}
 }
 

@@ -32,6 +32,10 @@ const testPushTimeout = time.Minute
 type channelsView struct {
 	u *UI
 
+	// testedAt is when a test push to each channel went through (this run):
+	// the channel's state does not count a test as a push.
+	testedAt map[string]time.Time
+
 	list     *fyne.Container // the rows
 	empty    *widget.Label
 	addBtn   *widget.Button
@@ -114,7 +118,7 @@ func (v *channelsView) newRow(c notify.ChannelState) *channelRow {
 	r := &channelRow{}
 	r.title = widget.NewLabelWithStyle(c.Name+" · "+serviceWords(c.Service), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	r.detail = wrapped(v.channelDetail(c))
-	imp, words := channelStateWords(c, v.u.now())
+	imp, words := channelStateWords(c, v.testedAt[c.Name], v.u.now())
 	r.state = wrapped(words)
 	r.state.Importance = imp
 	name := c.Name
@@ -148,7 +152,8 @@ func (v *channelsView) channelDetail(c notify.ChannelState) string {
 }
 
 // channelStateWords says how a channel's pushes are doing.
-func channelStateWords(c notify.ChannelState, now time.Time) (widget.Importance, string) {
+// tested is when a test push went through, zero if none did.
+func channelStateWords(c notify.ChannelState, tested, now time.Time) (widget.Importance, string) {
 	switch {
 	case c.NeedsAttention > 0:
 		text := "Needs attention: " + poll.Plural(c.NeedsAttention, "push was", "pushes were") + " not delivered: " + c.LastError
@@ -162,6 +167,8 @@ func channelStateWords(c notify.ChannelState, now time.Time) (widget.Importance,
 		return widget.MediumImportance, "Quiet hours: new listings wait until " + c.HeldUntil.Local().Format("15:04") + " and then arrive as one push."
 	case !c.LastSent.IsZero():
 		return widget.SuccessImportance, "Last push delivered " + dayAndTime(c.LastSent, now) + "."
+	case !tested.IsZero():
+		return widget.SuccessImportance, "Test push delivered " + dayAndTime(tested, now) + ". New listings will arrive the same way."
 	}
 	return widget.MediumImportance, "No push sent yet. Send a test to check that it reaches your phone."
 }
@@ -242,6 +249,11 @@ func (v *channelsView) tested(name string, err error) {
 		r.test.Enable()
 	}
 	if err == nil {
+		if v.testedAt == nil {
+			v.testedAt = map[string]time.Time{}
+		}
+		v.testedAt[name] = v.u.now()
+		v.load()
 		v.say(widget.SuccessImportance, "Test push sent to "+name+". Check your phone.")
 		return
 	}

@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -179,6 +181,35 @@ func TestSendATestPushReachesNtfy(t *testing.T) {
 		t.Fatalf("the service got %q, want one test push on /flats", got)
 	}
 	h.requireText("Test push sent to ntfy. Check your phone.")
+	// Issue 37, item 8: the row says the test went through.
+	h.requireText("Test push delivered today ")
+	if h.hasText("No push sent yet") {
+		t.Error("after a test push that went through the row still says no push was sent")
+	}
+}
+
+// Issue 37, item 8: with 24 searches to tick, a quiet-hours mistake is said
+// where the user sees it, above Add, not below the search boxes.
+func TestAddChannelProblemIsInSightWith24Searches(t *testing.T) {
+	h, _ := withChannels(t)
+	snap := h.b.copySnap()
+	for i := 1; i <= 24; i++ {
+		snap.Searches = append(snap.Searches, poll.SearchSnapshot{ID: fmt.Sprintf("x%02d", i), Name: fmt.Sprintf("Mitte %d", i), Site: "example-immo.de"})
+	}
+	h.publish(snap)
+	h.u.win.Resize(fyne.NewSize(800, 600))
+	test.Tap(h.u.settings.channels.addBtn)
+	f := h.u.settings.channels.form
+	test.Type(f.topic, "flats")
+	test.Type(f.quiet, "late")
+	test.Tap(f.addBtn)
+	if !f.problem.Visible() || !strings.Contains(f.problem.Text, "23:00-07:00") {
+		t.Fatalf("problem %q (visible %v)", f.problem.Text, f.problem.Visible())
+	}
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(f.problem)
+	if bottom := pos.Y + f.problem.Size().Height; pos.Y < 0 || bottom > 600 || f.problem.Size().Height == 0 {
+		t.Errorf("the problem is drawn at y %.0f–%.0f, outside the 600 px window", pos.Y, bottom)
+	}
 }
 
 func TestFailedTestPushSaysWhatToDoInTheWindowsWords(t *testing.T) {
@@ -221,14 +252,14 @@ func TestChannelStateWords(t *testing.T) {
 	c := notify.ChannelState{Channel: storage.Channel{Name: "phone"}, NeedsAttention: 2,
 		LastError: "unauthorized (40101)",
 		Hint:      "The service refused the token or password in the channel's URL: check it in the service's app or website, then run \"notifio push remove NAME\" and \"notifio push add\" with the right URL"}
-	_, words := channelStateWords(c, t0)
+	_, words := channelStateWords(c, time.Time{}, t0)
 	want := "Needs attention: 2 pushes were not delivered: unauthorized (40101) — The service refused the token or password in the channel's URL: " +
 		"check it in the service's app or website, then remove this channel and add it again with the right details"
 	if words != want {
 		t.Errorf("words\n%q\nwant\n%q", words, want)
 	}
 	c = notify.ChannelState{LastSent: t0.Add(-90 * 60 * 1e9)}
-	if _, words := channelStateWords(c, t0); words != "Last push delivered today 12:30." {
+	if _, words := channelStateWords(c, time.Time{}, t0); words != "Last push delivered today 12:30." {
 		t.Errorf("words %q", words)
 	}
 }

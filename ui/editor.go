@@ -142,7 +142,7 @@ func (e *searchEditor) open(id string) {
 			e.u.showError("Could not open the search", "Notifio could not read this search: "+backendWords(err))
 			return
 		}
-		title = "Edit “" + s.Name + "”"
+		title = "Edit “" + shortName(s.Name, nameRunes) + "”"
 		e.url.SetText(s.URL)
 		e.name.SetText(s.Name)
 		iv := s.Interval
@@ -463,11 +463,18 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		return
 	}
 	msg := res.Message
-	if msg == "" {
+	if head := msg[:min(len(msg), 30)]; msg == "" || strings.Count(msg, head) > 1 {
+		// The watcher's message, then the same in its detail's words: once.
 		msg = poll.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
 	}
 	e.outcome.Importance = widget.MediumImportance
-	if res.Outcome != "ok" {
+	scriptsOnly := !res.Browser && res.BrowserTry != nil && res.BrowserTry.Outcome == "ok"
+	switch {
+	case scriptsOnly:
+		// One wording for a page that shows its listings only with JavaScript,
+		// not "did not look like results" beside what the browser found.
+		msg = "This page shows its listings only with JavaScript."
+	case res.Outcome != "ok":
 		e.outcome.Importance = widget.WarningImportance
 	}
 	e.outcome.SetText(msg)
@@ -480,10 +487,10 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 		sum = append(sum, "Nothing is saved yet. After you save, the first check quietly records these as the baseline; "+
 			"you hear about every listing that appears after that.")
 	}
-	if res.Outcome != "ok" && res.Status != 0 {
+	if res.Outcome != "ok" && res.Status != 0 && !scriptsOnly {
 		sum = append(sum, fmt.Sprintf("status %d", res.Status))
 	}
-	if res.Outcome != "ok" && res.Signal != "" {
+	if res.Outcome != "ok" && res.Signal != "" && !scriptsOnly {
 		sum = append(sum, "decided by: "+res.Signal)
 	}
 	if res.Outcome == "ok" && res.Method != "" {

@@ -145,23 +145,12 @@ func verdictSummary(res poll.DryRun) string {
 	return fmt.Sprintf("Your filters let %d of these through and hold back %d (✗ says why).", len(res.Judged)-held, held)
 }
 
-// heldBackend is what offering the held-back listings needs; poll.Service has
-// it. A backend without it is simply not asked.
-type heldBackend interface {
-	HeldNowPassing(searchID string) ([]storage.Listing, error)
-	ShowHeld(searchID string, ls []storage.Listing) (int, error)
-}
-
 // offerHeld runs after a save that loosened the filters: when listings held
 // back earlier now pass, it asks whether to show them in the window (never by
 // email). Disk work runs off the UI goroutine.
 func (u *UI) offerHeld(id string) {
-	hb, ok := u.b.(heldBackend)
-	if !ok {
-		return
-	}
 	go func() {
-		passing, err := hb.HeldNowPassing(id)
+		passing, err := u.b.HeldNowPassing(id)
 		if err != nil {
 			slog.Warn("read held-back listings", "search_id", id, "err", err)
 			return
@@ -173,15 +162,15 @@ func (u *UI) offerHeld(id string) {
 			msg := fmt.Sprintf("%d listing(s) that your filters held back earlier pass them now.\nShow them under Listings? (No email is sent for them.)", len(passing))
 			dialog.ShowConfirm("Show listings held back?", msg, func(yes bool) {
 				if yes {
-					go u.showHeld(hb, id, passing)
+					go u.showHeld(id, passing)
 				}
 			}, u.win)
 		})
 	}()
 }
 
-func (u *UI) showHeld(hb heldBackend, id string, passing []storage.Listing) {
-	_, err := hb.ShowHeld(id, passing)
+func (u *UI) showHeld(id string, passing []storage.Listing) {
+	_, err := u.b.ShowHeld(id, passing)
 	u.dispatch(func() {
 		if err != nil {
 			u.showError("Could not show the listings", upperFirst(backendWords(err)))

@@ -146,11 +146,11 @@ func TestListingsShowPriceHistoryAndMatches(t *testing.T) {
 	h := newHarness(t, sample())
 	h.b.listings["a"] = []storage.Listing{
 		{ID: "kleinanzeigen.de:1", Title: "Altbau, 2 Zimmer", Price: "1.100 €", FirstSeen: t0.Add(-2 * time.Hour),
-			Prices:  []storage.PricePoint{{Price: "1.200 €"}, {Price: "1.100 €"}},
+			Prices:  []storage.PricePoint{{Price: "1.200 €", Value: 1200}, {Price: "1.100 €", Value: 1100}},
 			Verdict: storage.Verdict{AlsoOn: []storage.SameFlat{{Site: "immowelt.de", Why: "same price (1.100), size (54 m²) and rooms (2) and nearly the same title"}}}},
 	}
 	h.u.searches.selectSearch("a")
 	test.Tap(h.u.searches.listings)
 	h.q.runAll()
-	h.requireText("1.200 € → 1.100 € · first seen today 12:00 · also on immowelt.de (same price (1.100), size (54 m²) and rooms (2) and nearly the same title)")
+	h.requireText("1.100 € · price dropped from 1.200 € · first seen today 12:00 · also on immowelt.de (same price (1.100), size (54 m²) and rooms (2) and nearly the same title)")
 }

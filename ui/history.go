@@ -12,9 +12,48 @@ import (
 // maxHistoryShown is how many prices the row shows (the newest).
 const maxHistoryShown = 4
 
-// priceWithHistory is the listing's price, with the earlier ones before it
-// when it changed: "1.200 € → 1.100 €".
-func priceWithHistory(l storage.Listing) string { return l.PriceTrail(maxHistoryShown) }
+// priceWithHistory is the listing's price and, when it changed, in words how:
+// "1.100 € · price dropped from 1.200 €". Words, not an arrow: the window's
+// bundled font has no "→" and drew it as "→�" (issue 37).
+func priceWithHistory(l storage.Listing) string {
+	ps := l.Prices
+	if len(ps) < 2 {
+		return l.Price
+	}
+	if len(ps) > maxHistoryShown {
+		ps = ps[len(ps)-maxHistoryShown:]
+	}
+	last, prev := ps[len(ps)-1], ps[len(ps)-2]
+	how := "price changed from "
+	switch {
+	case priceDropped(l):
+		how = "price dropped from "
+	case last.Value > 0 && prev.Value > 0 && last.Value > prev.Value:
+		how = "price went up from "
+	}
+	out := last.Price + " · " + how + prev.Price
+	if len(ps) > 2 {
+		earlier := make([]string, 0, len(ps)-2)
+		for _, p := range ps[:len(ps)-2] {
+			earlier = append(earlier, p.Price)
+		}
+		out += " (before: " + strings.Join(earlier, ", ") + ")"
+	}
+	return out
+}
+
+// priceDropped reports whether the listing's latest price change was a drop.
+func priceDropped(l storage.Listing) bool {
+	ps := l.Prices
+	if len(ps) < 2 {
+		return false
+	}
+	last, prev := ps[len(ps)-1], ps[len(ps)-2]
+	if last.Value > 0 && prev.Value > 0 {
+		return last.Value < prev.Value
+	}
+	return l.Change == storage.ChangePriceDrop
+}
 
 // matchWords says where else the listing was found and why it was taken for
 // the same flat ("" when nowhere).

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -70,8 +71,12 @@ type listingRowWidget struct {
 	widget.BaseWidget
 	badge, title *widget.Label
 	detail       *quietLabel
+	photo        *canvas.Image // the listing's thumbnail (thumbs.go), on a quiet frame when it has none
 	box          *fyne.Container
 }
+
+// photoSize is the thumbnail's size in a row.
+var photoSize = fyne.NewSize(64, 48)
 
 func newListingRowObject() fyne.CanvasObject {
 	r := &listingRowWidget{
@@ -82,8 +87,15 @@ func newListingRowObject() fyne.CanvasObject {
 	r.badge.Importance = widget.HighImportance
 	r.title.Truncation = fyne.TextTruncateEllipsis
 	r.detail.Truncation = fyne.TextTruncateEllipsis
-	r.box = container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
+	r.photo = canvas.NewImageFromResource(nil)
+	r.photo.FillMode = canvas.ImageFillContain
+	r.photo.SetMinSize(photoSize)
+	frame := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	frame.CornerRadius = 4
+	frame.SetMinSize(photoSize)
+	text := container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
 		container.NewBorder(nil, nil, r.badge, nil, r.title), r.detail)
+	r.box = container.NewBorder(nil, nil, container.NewCenter(container.NewStack(frame, r.photo)), nil, text)
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -98,12 +110,18 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		return
 	}
 	l, r := v.items[id], o.(*listingRowWidget)
-	r.badge.Text = ""
-	if v.isNew[l.ID] {
+	r.badge.Text, r.badge.Importance = "", widget.HighImportance
+	switch {
+	case priceDropped(l):
+		r.badge.Text, r.badge.Importance = "PRICE DROPPED", widget.SuccessImportance
+	case v.isNew[l.ID]:
 		r.badge.Text = "NEW"
 	}
 	r.badge.Hidden = r.badge.Text == ""
 	r.title.Text = l.Title
+	r.photo.Resource = v.u.photos().get(l.Image, func() { v.photoReady(id, l.ID) })
+	r.photo.Image = nil
+	r.photo.Refresh()
 	r.detail.Text = listingDetail(priceWithHistory(l), l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
 	if m := matchWords(l); m != "" {
 		r.detail.Text += " · " + m
@@ -112,6 +130,14 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		r.detail.Text = v.from[id] + " · " + r.detail.Text
 	}
 	r.box.Refresh()
+}
+
+// photoReady draws row id again when its photo came (if the row still shows
+// the same listing).
+func (v *listingsView) photoReady(id widget.ListItemID, listingID string) {
+	if id < len(v.items) && v.items[id].ID == listingID {
+		v.list.RefreshItem(id)
+	}
 }
 
 // apply keeps the search picker in step with the searches: all of them first,

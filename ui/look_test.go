@@ -73,7 +73,11 @@ func TestARetryingEmailShowsItsLastProblemNotTheServersWords(t *testing.T) {
 	s := sample()
 	s.Outbox = poll.OutboxSnapshot{Pending: 1, LastError: "dial tcp 127.0.0.1:2525: connect: connection refused"}
 	h := newHarness(t, s)
-	h.requireText("1 email is waiting to be sent; Notifio keeps trying. Last attempt: dial tcp 127.0.0.1:2525")
+	// Issue 37, item 8: in words, not Go's "dial tcp 127.0.0.1:2525: connect: …".
+	h.requireText("1 email is waiting to be sent; Notifio keeps trying. Last attempt: The server did not accept a connection on that port.")
+	if h.hasText("dial tcp") {
+		t.Error("the banner shows the raw network error")
+	}
 	if h.hasText("The mail server said") {
 		t.Error("a connection that never reached the server is reported as the server's words")
 	}

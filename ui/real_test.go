@@ -11,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"log/slog"
@@ -33,6 +34,7 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
+	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
 )
@@ -421,5 +423,143 @@ func TestRealSendTestEmailShowsTheServersWordsAndAHintOn535(t *testing.T) {
 	}
 	if n := mail.messages(); n != 0 {
 		t.Errorf("the server accepted %d messages with a wrong password", n)
+	}
+}
+
+// Issue 37, item 4: on the real backend (NewBackend over a *poll.Service),
+// loosening a filter offers the listings it held back; the fake backend of the
+// other tests hid that the offer was never made.
+func TestRealLooserFiltersOfferTheHeldBackListings(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, resultsPage)
+	}))
+	defer site.Close()
+	h := newRealHarness(t)
+	v := h.view()
+	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
+		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"},
+		Filters:   storage.Filters{MaxPrice: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := h.svc.Once(context.Background()); len(res) != 1 || res[0].Outcome != "ok" {
+		t.Fatalf("Once = %+v", res)
+	}
+	h.q.runAll()
+	h.u.searches.selectSearch(s.ID)
+	test.Tap(h.u.searches.edit)
+	h.q.runAll()
+	e := h.u.searches.editor
+	if e.filters.maxPrice.Text != "1.000" {
+		t.Fatalf("the edit dialog shows max price %q", e.filters.maxPrice.Text)
+	}
+	e.filters.maxPrice.SetText("")
+	test.Tap(e.saveBtn)
+	h.q.runUntil(t, "the offer of the held-back listings", func() bool {
+		return v.hasText("2 listing(s) that your filters held back earlier pass them now.")
+	})
+	test.Tap(v.button("Yes"))
+	h.q.runUntil(t, "the held-back listings shown", func() bool {
+		ls, _ := h.svc.Listings(s.ID)
+		return len(ls) == 3
+	})
+}
+
+// Issue 37, item 6: a price drop is said in words the window's font can draw,
+// marked "PRICE DROPPED" in the Listings view, and the search's row says it.
+func TestRealPriceDropIsSaidInTheRowAndTheListing(t *testing.T) {
+	var price atomic.Value
+	price.Store("820 €")
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, strings.Replace(resultsPage, "980 €", price.Load().(string), 1))
+	}))
+	defer site.Close()
+	h := newRealHarness(t)
+	v := h.view()
+	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
+		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.svc.Once(context.Background())
+	price.Store("790 €")
+	if err := h.svc.CheckNow(s.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.svc.Once(context.Background())
+	h.q.runAll()
+	v.requireText("1 price dropped")
+	h.u.searches.selectSearch(s.ID)
+	test.Tap(h.u.searches.listings)
+	h.q.runAll()
+	line := "790 € · price dropped from 820 €"
+	found := ""
+	for _, txt := range v.texts() {
+		if strings.HasPrefix(txt, line) {
+			found = txt
+		}
+	}
+	if found == "" {
+		t.Fatalf("no listing says %q; the window shows %q", line, v.texts())
+	}
+	if m := missingGlyphs(t, found); len(m) > 0 {
+		t.Errorf("%q has characters the window's font cannot draw: %v", found, m)
+	}
+	v.requireText("PRICE DROPPED")
+}
+
+// Issue 37, item 10: a search without a baseline (added while the watcher did
+// not run, e.g. by `notifio search add`) is checked at once when the watcher
+// starts, not spread across the interval behind its site's other searches.
+func TestRealANewSearchIsCheckedAtOnceForItsBaseline(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, resultsPage)
+	}))
+	defer site.Close()
+	dir := t.TempDir()
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	fet := fetch.New(fetch.Options{NoProxy: true})
+	defer fet.Close()
+	first, err := poll.New(db, poll.Options{DataDir: dir, Fetcher: fet, SiteGap: time.Millisecond, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}
+	for i := 1; i <= 12; i++ {
+		if _, err := first.AddSearch(context.Background(), poll.SearchInput{Name: fmt.Sprintf("Mitte %d", i),
+			URL: fmt.Sprintf("%s/s/%d", site.URL, i), Interval: 10 * time.Minute, Selectors: sel}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first.Once(context.Background()) // every one has its baseline
+	first.Close()
+	fresh, err := db.AddSearch(storage.Search{Name: "Mitte 13", URL: site.URL + "/s/13", Site: "127.0.0.1", Interval: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := poll.New(db, poll.Options{DataDir: dir, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	baselined := 0
+	for _, s := range svc.Snapshot().Searches {
+		if s.Baselined {
+			baselined++
+		}
+		if s.ID == fresh.ID && time.Until(s.NextCheck) > 30*time.Second {
+			t.Errorf("the search without a baseline is first checked in %s, want at once", time.Until(s.NextCheck).Round(time.Second))
+		}
+	}
+	if baselined != 12 {
+		t.Fatalf("%d searches have their baseline, want 12", baselined)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -64,6 +65,12 @@ type searchesView struct {
 	retry      *widget.Button
 	offline    *widget.Label
 
+	// find is the search box: only the searches whose name or site has its
+	// words are listed; noMatch says so when none has.
+	find       *widget.Entry
+	noMatch    *quietLabel
+	noMatchBox fyne.CanvasObject
+
 	editor  *searchEditor
 	frame   *fyne.Container
 	content fyne.CanvasObject
@@ -81,7 +88,12 @@ func newSearchesView(u *UI) *searchesView {
 	v.listings = widget.NewButtonWithIcon("Listings", theme.ListIcon(), func() { u.showListings(v.selected) })
 	// Sites and Settings are the tabs right above: buttons for them here too made
 	// the toolbar (and so the window's narrowest width) 200 px wider.
-	toolbar := container.NewHBox(v.add, v.edit, v.remove, v.pause, v.check, v.listings)
+	v.find = widget.NewEntry()
+	v.find.SetPlaceHolder("Find a search")
+	v.find.OnChanged = func(string) { v.apply(u.snap, u.now()) }
+	v.noMatch = quietWrapped("")
+	v.noMatchBox = container.NewVBox(v.noMatch)
+	toolbar := container.NewBorder(nil, nil, container.NewHBox(v.add, v.edit, v.remove, v.pause, v.check, v.listings), nil, v.find)
 
 	v.list = widget.NewList(func() int { return len(v.rows) }, newSearchRowObject, v.updateRowObject)
 	v.list.OnSelected = func(id widget.ListItemID) {
@@ -148,7 +160,10 @@ func newSearchRowObject() fyne.CanvasObject {
 	// Two tight lines; a long name, reason or detail is cut with an ellipsis
 	// instead of running out of the window.
 	r.second = newLine(r.status, r.detail)
-	lines := container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
+	// The lines overlap by more than the labels' inner padding: 4 px between
+	// the texts instead of 8, so a 850 px window shows a dozen rows and more
+	// (issue 37: 11 of 24).
+	lines := container.New(layout.NewCustomPaddedVBoxLayout(-1.5*theme.InnerPadding()),
 		newLine(r.name, r.site),
 		r.second,
 	)
@@ -219,6 +234,9 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 	v.rows = make([]searchRow, 0, len(s.Searches))
 	sel := -1
 	for _, ss := range s.Searches {
+		if !matchesFilter(ss, v.find.Text) {
+			continue
+		}
 		if ss.ID == v.selected {
 			sel = len(v.rows)
 		}
@@ -237,9 +255,14 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 		v.list.UnselectAll()
 	}
 	screen := v.screenState()
-	if len(v.rows) == 0 {
+	showIf(v.find, len(s.Searches) > 0)
+	switch {
+	case len(s.Searches) == 0:
 		v.body.Objects = []fyne.CanvasObject{v.empty}
-	} else {
+	case len(v.rows) == 0:
+		v.noMatch.SetText("No search has “" + strings.TrimSpace(v.find.Text) + "” in its name or site.")
+		v.body.Objects = []fyne.CanvasObject{v.noMatchBox}
+	default:
 		v.body.Objects = []fyne.CanvasObject{v.list}
 	}
 	v.applyOutbox(s)
@@ -267,9 +290,10 @@ func (v *searchesView) catchUp() {
 }
 
 // screenState is what decides the screen's layout: the empty state, the
-// banner and the offline note.
-func (v *searchesView) screenState() [3]bool {
-	return [3]bool{len(v.body.Objects) > 0 && v.body.Objects[0] == v.empty, v.banner.Visible(), v.offline.Visible()}
+// search box's "no match", the banner and the offline note.
+func (v *searchesView) screenState() [4]bool {
+	shows := func(o fyne.CanvasObject) bool { return len(v.body.Objects) > 0 && v.body.Objects[0] == o }
+	return [4]bool{shows(v.empty), shows(v.noMatchBox), v.banner.Visible(), v.offline.Visible()}
 }
 
 // sameSearches reports whether two row lists hold the same searches in the
@@ -364,13 +388,17 @@ func (v *searchesView) applyOutbox(s poll.Snapshot) {
 	case o.NeedsAttention > 0:
 		text = fmt.Sprintf("%s could not be sent.", poll.Plural(o.NeedsAttention, "email", "emails"))
 		if o.LastError != "" {
-			text += " The mail server said: " + o.LastError
+			text += " " + mailProblem(o.LastError)
 		}
 	case o.Pending > 0 && o.LastError != "":
 		// Still retrying, and the error may not come from the server at all
 		// (it may not be reachable).
+		last := o.LastError
+		if w := networkWords(last); w != "" {
+			last = w
+		}
 		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
-			poll.Plural(o.Pending, "email is", "emails are"), o.LastError)
+			poll.Plural(o.Pending, "email is", "emails are"), last)
 	}
 	if text != "" && o.Hint != "" {
 		text += "\n" + o.Hint

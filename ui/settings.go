@@ -53,6 +53,8 @@ type settingsView struct {
 
 	channels *channelsView // phone push (channels.go)
 
+	autoFrom string // the From the username filled in, "" when the user wrote it
+
 	stopTest   context.CancelFunc
 	testSerial int
 	working    int // email actions under way (busy)
@@ -84,9 +86,20 @@ func newSettingsView(u *UI) *settingsView {
 	v.username = widget.NewEntry()
 	v.username.SetPlaceHolder("usually your email address; empty if the server needs no sign-in")
 	v.password = widget.NewPasswordEntry()
-	v.password.SetPlaceHolder("kept in your system's keyring")
+	v.password.SetPlaceHolder("kept in your system's keyring when it has one")
 	v.from = widget.NewEntry()
 	v.from.SetPlaceHolder("you@example.com")
+	// The sender is nearly always the account itself: From follows the
+	// username until the user writes a From of their own.
+	v.username.OnChanged = func(user string) {
+		if v.from.Text == "" || v.from.Text == v.autoFrom {
+			v.autoFrom = ""
+			if strings.Contains(user, "@") {
+				v.autoFrom = strings.TrimSpace(user)
+			}
+			v.from.SetText(v.autoFrom)
+		}
+	}
 	v.to = widget.NewEntry()
 	v.to.SetPlaceHolder("you@example.com, flatmate@example.com")
 	v.pin = widget.NewEntry()
@@ -184,7 +197,7 @@ func (v *settingsView) load() {
 		v.preset.SetSelected(notify.Presets[len(notify.Presets)-1].Name)
 	}
 	if cfg.Configured() && cfg.Username != "" {
-		v.password.SetPlaceHolder("saved in your system's keyring; type a new one to change it")
+		v.password.SetPlaceHolder("saved; type a new one to change it")
 	}
 }
 
@@ -333,7 +346,12 @@ func (v *settingsView) saved(password, warning string, err error) {
 	showText(v.warning, warning)
 	if password != "" && v.password.Text == password {
 		v.password.SetText("")
-		v.password.SetPlaceHolder("saved in your system's keyring; type a new one to change it")
+		// Where it was kept: the warning says when there was no keyring.
+		where := "saved in your system's keyring; type a new one to change it"
+		if warning != "" {
+			where = "saved in a file only you can read (no keyring, see below); type a new one to change it"
+		}
+		v.password.SetPlaceHolder(where)
 	}
 	v.testResult.Importance = widget.SuccessImportance
 	showText(v.testResult, "Email settings saved.")
@@ -422,9 +440,16 @@ func testEmailWords(err error) string {
 	} else {
 		_, hint = notify.Classify(err)
 	}
+	plain := networkWords(said)
 	text := "The test email was not sent: " + said
+	if plain != "" {
+		text = "The test email was not sent. " + plain
+	}
 	if hint != "" {
 		text += "\nWhat to do: " + hint
+	}
+	if plain != "" {
+		text += "\n(Details: " + said + ")"
 	}
 	return text
 }

@@ -17,8 +17,7 @@ func fillEmail(h *harness) {
 	v := h.u.settings
 	v.preset.SetSelected("Gmail")
 	test.Type(v.username, "anna@gmail.com")
-	test.Type(v.password, "abcd efgh ijkl mnop")
-	test.Type(v.from, "anna@gmail.com")
+	test.Type(v.password, "abcd efgh ijkl mnop") // From follows the username
 	test.Type(v.to, "anna@gmail.com, ben@example.org")
 }
 
@@ -123,5 +122,39 @@ func TestDefaultIntervalIsUsedForNewSearches(t *testing.T) {
 	}
 	if got := h.u.defaultInterval(); got != 10*time.Minute {
 		t.Errorf("defaultInterval = %v", got)
+	}
+}
+
+// Issue 37, item 8: after a provider preset, From follows the username (GMX
+// left it empty until a red error), and a From the user wrote stays.
+func TestFromFollowsTheUsernameAfterAPreset(t *testing.T) {
+	h := newHarness(t, poll.Snapshot{})
+	h.u.selectView(viewSettings)
+	v := h.u.settings
+	v.preset.SetSelected("GMX")
+	test.Type(v.username, "anna@gmx.de")
+	if v.from.Text != "anna@gmx.de" {
+		t.Fatalf("From is %q, want the username", v.from.Text)
+	}
+	test.Type(v.to, "anna@gmx.de")
+	if _, err := v.config(); err != nil {
+		t.Errorf("the GMX settings are refused: %v", err)
+	}
+	v.from.SetText("Anna <wohnung@gmx.de>")
+	v.username.SetText("anna.b@gmx.de")
+	if v.from.Text != "Anna <wohnung@gmx.de>" {
+		t.Errorf("the user's own From was replaced by %q", v.from.Text)
+	}
+}
+
+// Issue 37, item 8: a mail server that cannot be found is said in words
+// first; Go's "dial tcp: lookup …" comes last, as a detail.
+func TestTestEmailSaysAnUnknownServerInWords(t *testing.T) {
+	got := testEmailWords(errors.New("dial tcp: lookup smtp.gmx.nett: no such host"))
+	if !strings.HasPrefix(got, "The test email was not sent. Notifio could not find a server named “smtp.gmx.nett”.") {
+		t.Errorf("the test email says %q", got)
+	}
+	if i := strings.Index(got, "dial tcp"); i >= 0 && !strings.Contains(got[:i], "(Details: ") {
+		t.Errorf("the raw error comes before the words: %q", got)
 	}
 }

@@ -42,6 +42,7 @@ type siteCard struct {
 	stats                    *quietLabel
 	message                  *widget.Label
 	refusal, browser, probe  *widget.Button
+	loggedIn                 *widget.Button // "I logged in again — try now", for all the site's searches
 	solve                    *widget.Button // "solve it in the browser" (browser.go)
 	actions                  *fyne.Container
 
@@ -66,7 +67,7 @@ func (v *sitesView) newCard(site string) *siteCard {
 		name:     widget.NewLabelWithStyle(site, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		headline: widget.NewLabel(""),
 		next:     wrapped(""), why: wrapped(""), last: wrapped(""), retryAf: wrapped(""),
-		stats: newQuiet(""), message: wrapped(""),
+		stats: quietWrapped(""), message: wrapped(""),
 	}
 	c.headline.Truncation = fyne.TextTruncateEllipsis
 	c.message.Importance = widget.WarningImportance
@@ -76,7 +77,9 @@ func (v *sitesView) newCard(site string) *siteCard {
 	c.probe = widget.NewButtonWithIcon("I solved it — probe now", theme.ConfirmIcon(), func() { v.probeNow(site) })
 	c.probe.Importance = widget.HighImportance
 	c.solve = widget.NewButtonWithIcon("Solve it in the browser", theme.ComputerIcon(), func() { v.solveInBrowser(site) })
-	c.actions = container.NewHBox(c.solve, c.browser, c.probe, c.refusal, layout.NewSpacer())
+	c.loggedIn = widget.NewButtonWithIcon("I logged in again — try now", theme.ViewRefreshIcon(), func() { v.tryLoginAgain(site) })
+	c.loggedIn.Importance = widget.HighImportance
+	c.actions = container.NewHBox(c.loggedIn, c.solve, c.browser, c.probe, c.refusal, layout.NewSpacer())
 	lines := container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
 		container.NewBorder(nil, nil, c.name, nil, c.headline), c.stats, c.why, c.next, c.last, c.retryAf, c.message)
 	c.card = container.NewVBox(lines, c.actions, widget.NewSeparator())
@@ -125,13 +128,20 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	c.snap = st
 	setText(c.headline, poll.SiteWords(st, now))
-	login := v.needsLogin(st.Site)
+	// A site whose last answer was fine is not "session expired", whatever a
+	// search stopped on earlier: that search waits for "try now" below.
+	stopped := v.loginStopped(st.Site)
+	login := len(stopped) > 0 && st.LastOutcome != "ok"
 	switch {
 	case login:
 		// Not a wait: the searches stop until the user logs in again.
 		setText(c.headline, poll.WordsLogin)
 		showText(c.why, "The site sent Notifio to its login page. Log in again in your browser, copy the Cookie "+
-			"header and paste it into the search (Edit, then Advanced, then Cookie). Its searches stay stopped until then.")
+			"header and paste it into one of its searches (Edit, then Advanced, then Cookie): one cookie serves all the site's searches. "+
+			"Then press \u201cI logged in again \u2014 try now\u201d. Its searches stay stopped until then.")
+	case len(stopped) > 0:
+		showText(c.why, poll.Plural(len(stopped), "search of this site stopped", "searches of this site stopped")+
+			" at its login page earlier; the site answers again. Press \u201cI logged in again \u2014 try now\u201d to check them.")
 	case st.Kind == "":
 		showText(c.why, "") // the headline says it all
 	default:
@@ -155,7 +165,8 @@ func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
 	showIf(c.browser, challenge)
 	showIf(c.solve, challenge)
 	showIf(c.probe, challenge && !st.ProbeInFlight)
-	if hasPage || challenge {
+	showIf(c.loggedIn, len(stopped) > 0)
+	if hasPage || challenge || len(stopped) > 0 {
 		c.actions.Show()
 	} else {
 		c.actions.Hide()
@@ -187,13 +198,49 @@ func (v *sitesView) probeAnswered(c *siteCard, st poll.SiteSnapshot) {
 
 // needsLogin reports whether a search of the site stopped because its session
 // expired (the snapshot's site state does not carry it).
-func (v *sitesView) needsLogin(site string) bool {
+func (v *sitesView) needsLogin(site string) bool { return len(v.loginStopped(site)) > 0 }
+
+// loginStopped are the IDs of the site's searches that stopped at its login page.
+func (v *sitesView) loginStopped(site string) []string {
+	var ids []string
 	for _, s := range v.u.snap.Searches {
 		if s.Site == site && s.State == poll.StateAttention && s.LastOutcome == "session_expired" {
-			return true
+			ids = append(ids, s.ID)
 		}
 	}
-	return false
+	return ids
+}
+
+// tryLoginAgain checks again every search of the site that stopped at its
+// login page, once the user logged in again: one press for the whole site.
+func (v *sitesView) tryLoginAgain(site string) {
+	c, ok := v.cards[site]
+	if !ok {
+		return
+	}
+	ids := v.loginStopped(site)
+	c.loggedIn.Disable()
+	go func() {
+		var failed error
+		for _, id := range ids {
+			if err := v.u.b.CheckNow(id); err != nil && failed == nil {
+				failed = err
+			}
+		}
+		v.u.dispatch(func() {
+			c.loggedIn.Enable()
+			if failed != nil {
+				slog.Warn("try login again", "site", site, "err", failed)
+				c.message.Importance = widget.WarningImportance
+				c.message.SetText("Notifio could not check " + site + " now: " + backendWords(failed))
+			} else {
+				c.message.Importance = widget.SuccessImportance
+				c.message.SetText("Checking " + poll.Plural(len(ids), "search", "searches") + " of " + site + " now.")
+			}
+			c.message.Show()
+			v.u.refresh()
+		})
+	}()
 }
 
 // tick updates the countdowns of the sites that are waiting.

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,7 +74,8 @@ func TestSiteCardActions(t *testing.T) {
 	test.Tap(fc.browser)
 	test.Tap(id.refusal)
 	want := []string{
-		"https://www.fotocasa.es/es/alquiler/viviendas/barcelona/gracia/l",
+		// The site's first search in the list's order (Eixample before Gràcia).
+		"https://www.fotocasa.es/es/alquiler/viviendas/barcelona/eixample/l",
 		"file:///home/u/.local/share/notifio/refusals/idealista.com.html",
 	}
 	if !slices.Equal(h.opened, want) {
@@ -163,5 +165,47 @@ func TestTroubledSitesComeFirst(t *testing.T) {
 	}
 	if h.u.sites.cards["aaa.de"].why.Visible() || h.u.sites.cards["aaa.de"].last.Visible() {
 		t.Error("a clear site's card is not compact")
+	}
+}
+
+// Issue 37, item 3: a site that answers fine again is not "session expired"
+// on its card, even with searches still stopped at its login page; one press
+// of "I logged in again — try now" checks all of them. While the site still
+// sends Notifio to its login page, the card says that one cookie serves it.
+func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
+	snap := poll.Snapshot{At: t0, Sites: []poll.SiteSnapshot{{Site: "immobilienscout24.de", LastStatus: 200, LastOutcome: "ok", LastSignal: "20 listings", Searches: 3}}}
+	for _, id := range []string{"p1", "p2", "p3"} {
+		s := poll.SearchSnapshot{ID: id, Name: "Pankow " + id, Site: "immobilienscout24.de", State: poll.StateAttention,
+			LastOutcome: "session_expired", Wait: poll.WaitLogin, Reason: "session expired — log in again"}
+		if id == "p3" {
+			s.State, s.LastOutcome, s.Wait, s.Reason = poll.StateScheduled, "ok", "", ""
+		}
+		snap.Searches = append(snap.Searches, s)
+	}
+	h := newHarness(t, snap)
+	h.u.win.Resize(fyne.NewSize(900, 1000))
+	h.u.selectView(viewSites)
+	c := h.u.sites.cards["immobilienscout24.de"]
+	if c.headline.Text == poll.WordsLogin {
+		t.Errorf("the card says %q although the site's last answer was fine", c.headline.Text)
+	}
+	if !c.loggedIn.Visible() {
+		t.Fatal("no “I logged in again — try now” for the two stopped searches")
+	}
+	test.Tap(c.loggedIn)
+	h.q.runNext(t) // the checks run off the UI goroutine
+	if got := h.b.checkNow; !slices.Equal(got, []string{"p1", "p2"}) {
+		t.Errorf("try now checked %v, want the two stopped searches", got)
+	}
+
+	// The redirect to the login page ended in a 200: still not "fine".
+	snap.Sites[0].LastOutcome, snap.Sites[0].LastStatus, snap.Sites[0].LastSignal = "session_expired", 200, "redirected to login page /login"
+	snap.At = t0.Add(time.Second)
+	h.publish(snap)
+	if c.headline.Text != poll.WordsLogin || !strings.Contains(c.why.Text, "one cookie serves all the site's searches") {
+		t.Errorf("at the login page the card says %q / %q", c.headline.Text, c.why.Text)
+	}
+	if strings.Contains(c.last.Text, "fine") {
+		t.Errorf("under “session expired” the card says %q", c.last.Text)
 	}
 }

@@ -74,6 +74,9 @@ func siteLastResponse(s poll.SiteSnapshot) string {
 		b.WriteString("Last answer: none since Notifio started (the pause was remembered)")
 	case s.LastStatus == 0:
 		b.WriteString("Last answer: none yet")
+	case s.LastOutcome == "session_expired":
+		// A 200 at the end of a redirect to the login page is not "fine".
+		b.WriteString("Last answer: its login page")
 	case s.LastStatus < 300:
 		b.WriteString("Last answer: fine")
 	default:
@@ -116,7 +119,7 @@ func siteStats(s poll.SiteSnapshot, names []string) string {
 	var parts []string
 	switch {
 	case len(names) > 0:
-		parts = append(parts, "Searches: "+strings.Join(names, ", "))
+		parts = append(parts, "Searches: "+nameList(names))
 	default:
 		parts = append(parts, poll.Plural(s.Searches, "search", "searches"))
 	}
@@ -132,4 +135,36 @@ func siteStats(s poll.SiteSnapshot, names []string) string {
 	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads
 	// "50%" for a site that has let nothing through, so it is not shown.
 	return strings.Join(parts, " · ")
+}
+
+// shownNames is how many search names a site's card lists before "and N more",
+// and nameRunes how long each may be: 30 long names in full would fill the card.
+const (
+	shownNames = 4
+	nameRunes  = 40
+)
+
+// nameList lists the first names, each cut to nameRunes, and how many more.
+func nameList(names []string) string {
+	shown := make([]string, 0, shownNames)
+	for i, n := range names {
+		if i == shownNames {
+			break
+		}
+		shown = append(shown, shortName(n, nameRunes))
+	}
+	out := strings.Join(shown, ", ")
+	if more := len(names) - len(shown); more > 0 {
+		out += fmt.Sprintf(" and %d more", more)
+	}
+	return out
+}
+
+// shortName cuts a name to at most n runes, ending in "…" when it was cut.
+func shortName(name string, n int) string {
+	r := []rune(name)
+	if len(r) <= n {
+		return name
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
 }

@@ -18,8 +18,8 @@ func manySearches(n int) poll.Snapshot {
 	for i := range n {
 		s.Searches = append(s.Searches, poll.SearchSnapshot{
 			ID: fmt.Sprintf("s%02d", i), Name: fmt.Sprintf("Search %02d", i),
-			URL:  fmt.Sprintf("https://site%d.example/s/%d", i%10, i),
-			Site: fmt.Sprintf("site%d.example", i%10), Interval: time.Hour, State: poll.StateScheduled,
+			URL:  fmt.Sprintf("https://site%02d.example/s/%d", i/5, i),
+			Site: fmt.Sprintf("site%02d.example", i/5), Interval: time.Hour, State: poll.StateScheduled,
 			NextCheck: t0.Add(time.Duration(i+1) * time.Minute), LastOutcome: "ok",
 			Baselined: true, BaselineCount: 25, LastCount: 25,
 		})

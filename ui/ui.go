@@ -116,6 +116,8 @@ type UI struct {
 
 	version, dataDir string // for the About dialog (about.go)
 
+	thumbs *thumbs // listing photos (thumbs.go); made on first use
+
 	cancelSub func()
 	done      chan struct{}
 	closeOnce sync.Once
@@ -284,6 +286,7 @@ func (u *UI) apply(s poll.Snapshot) {
 	if s.At.Before(u.snap.At) {
 		return // a snapshot that was overtaken on its way to the UI goroutine
 	}
+	s.Searches = sortedSearches(s.Searches)
 	u.snap = s
 	now := u.now()
 	u.searches.apply(s, now)

@@ -115,8 +115,8 @@ func TestTickerDrivesCountdownsThroughTheDispatcher(t *testing.T) {
 	u.win.Resize(fyne.NewSize(900, 620))
 	clock.Advance(2 * time.Second)
 	q.runNext(t) // the ticker's dispatch, run here on the test's UI goroutine
-	if got := u.searches.rows[0].status; got != "next check in 1:40" {
-		t.Errorf("after a tick the first row says %q, want %q", got, "next check in 1:40")
+	if got := u.searches.rows[slices.IndexFunc(u.searches.rows, func(r searchRow) bool { return r.snap.ID == "a" })].status; got != "next check in 1:40" {
+		t.Errorf("after a tick the row of Kreuzberg says %q, want %q", got, "next check in 1:40")
 	}
 }
 

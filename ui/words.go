@@ -23,7 +23,11 @@ func clockTime(t time.Time) string { return t.Local().Format("15:04") }
 // checked and what that found (the baseline or the last find).
 func searchDetail(s poll.SearchSnapshot, now time.Time) string {
 	found := lastFind(s)
-	if since := s.Health.SinceWords(now); s.Health.Kind.NeedsUser() && since != "" {
+	// A search that goes on being checked has not stopped at a login page,
+	// whatever its site's login state says: "login expired" beside "next
+	// check in 0:04" read as a contradiction (issue 37, item 3).
+	loginElsewhere := s.Health.Kind == poll.HealthSessionExpired && s.State != poll.StateAttention
+	if since := s.Health.SinceWords(now); s.Health.Kind.NeedsUser() && since != "" && !loginElsewhere {
 		found = s.Health.Kind.Words() + " " + since + " · " + found
 	}
 	if s.LastChecked.IsZero() {
@@ -45,8 +49,12 @@ func lastFind(s poll.SearchSnapshot) string {
 		return "the first check records what is already there as a baseline"
 	case !s.Baselined:
 		return "nothing recorded yet"
+	case s.LastNew > 0 && s.LastDrops > 0:
+		return poll.Plural(s.LastNew, "new listing", "new listings") + ", " + poll.Plural(s.LastDrops, "price drop", "price drops")
 	case s.LastNew > 0:
 		return poll.Plural(s.LastNew, "new listing", "new listings")
+	case s.LastDrops > 0:
+		return poll.Plural(s.LastDrops, "price dropped", "prices dropped")
 	case s.Unseen > 0:
 		// The badge beside says "1 new": those came earlier, none since.
 		return "nothing newer"

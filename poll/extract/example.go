@@ -267,7 +267,10 @@ found:
 		return Selectors{}, false
 	}
 	sel.Link = link
-	if target != nil && target != c.cards[0].link {
+	// The element the user's example is in reads the titles, unless it is a
+	// price, a size or another figure: an example "672" must find the card,
+	// never make every title "820 €" (issue 37).
+	if txt := clean(text(target)); target != nil && target != c.cards[0].link && letters(txt) >= 2 && !onlyPrices(txt) && !priceLine(txt) {
 		if t := elementSelector(target); t != "" && t != "a" {
 			sel.Title = t
 		}
