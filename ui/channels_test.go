@@ -73,7 +73,7 @@ func TestAddChannelBuildsTheServiceURL(t *testing.T) {
 			test.Type(f.appToken, po)
 			test.Type(f.userKey, user)
 		}},
-		{formOther, "gotify", "gotify://push.example.org/AbCdEf123456", func(f *channelForm) { test.Type(f.rawURL, "gotify://push.example.org/AbCdEf123456") }},
+		{formOther, "gotify", "gotify://push.example.org/AbCdEf123456789", func(f *channelForm) { test.Type(f.rawURL, "gotify://push.example.org/AbCdEf123456789") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, _ := withChannels(t)

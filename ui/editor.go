@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"log/slog"
 	"strings"
 	"time"
@@ -479,7 +480,7 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	}
 	e.outcome.SetText(msg)
 	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == "ok" {
-		e.name.SetText(suggestName(res.Title, res.URL, res.Site))
+		e.name.SetText(suggestName(res.Title, res.URL, res.Site, e.nameTaken))
 	}
 	var sum []string
 	if res.Outcome == "ok" {
@@ -518,6 +519,14 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	e.reveal(e.testArea)
 }
 
+// nameTaken reports whether another search than the one being edited has
+// the name (the UI's last snapshot; UI goroutine only).
+func (e *searchEditor) nameTaken(name string) bool {
+	return slices.ContainsFunc(e.u.snap.Searches, func(s poll.SearchSnapshot) bool {
+		return s.ID != e.editID && s.Name == name
+	})
+}
+
 // methodWords says how the listings were found (extract.Result.Method).
 func methodWords(method string) string {
 	switch {
@@ -527,6 +536,8 @@ func methodWords(method string) string {
 		return "your selectors (Advanced)"
 	case method == extract.MethodCards:
 		return "the page's result list, found automatically"
+	case method == extract.MethodLearnt:
+		return "the result list this search learnt on its earlier checks"
 	case method == extract.MethodJSONLD, method == extract.MethodNextData, method == extract.MethodAppState:
 		return "the listings the page carries as data, found automatically"
 	}

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -163,10 +162,12 @@ func checkSearchURL(raw string) (string, error) {
 
 // suggestName suggests a search name for a results page: its title without
 // the portal's name ("Wohnung mieten in Berlin" from "Wohnung mieten in Berlin
-// | kleinanzeigen.de"), or, when the title is only the portal's name or
-// missing, the site and what the URL's path and filters say. Only for results:
-// a refusal page's title ("Just a moment...") names nothing the user watches.
-func suggestName(title, rawURL, site string) string {
+// | kleinanzeigen.de"), or, when the title is only the portal's name, missing,
+// or already another search's name (every search of a portal often has one
+// title), poll's default name: the site and what the URL's path and query say.
+// A name still taken gets " (2)", " (3)", … Only for results: a refusal page's
+// title ("Just a moment...") names nothing the user watches.
+func suggestName(title, rawURL, site string, taken func(string) bool) string {
 	t := strings.Join(strings.Fields(title), " ")
 	for _, sep := range []string{" | ", " – ", " — ", " - "} {
 		if i := strings.Index(t, sep); i > 0 {
@@ -177,60 +178,22 @@ func suggestName(title, rawURL, site string) string {
 	if i := strings.Index(strings.ToLower(t), " bei "+brand); i > 0 { // "… bei immobilien.de"
 		t = t[:i]
 	}
-	if t == "" || brand != "" && strings.EqualFold(strings.ReplaceAll(t, " ", ""), brand) {
-		t = urlName(rawURL, site)
+	if t == "" || taken(t) || brand != "" && strings.EqualFold(strings.ReplaceAll(t, " ", ""), brand) {
+		if u, err := url.Parse(rawURL); err == nil && site != "" {
+			t = poll.DefaultName(u, site)
+		}
 	}
 	const maxRunes = 60
 	if r := []rune(t); len(r) > maxRunes {
 		t = strings.TrimSpace(string(r[:maxRunes])) + "…"
 	}
+	for n, try := 2, t; t != ""; n++ {
+		if !taken(try) {
+			return try
+		}
+		try = fmt.Sprintf("%s (%d)", t, n)
+	}
 	return t
-}
-
-// urlName is "kleinanzeigen.de: wohnung mieten, berlin, up to 1200": the site,
-// the words of the URL's path (not its codes and numbers) and the limits in its
-// query.
-func urlName(rawURL, site string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil || site == "" {
-		return ""
-	}
-	var parts []string
-	for _, seg := range strings.Split(u.Path, "/") {
-		seg = strings.TrimSuffix(strings.TrimSuffix(seg, ".html"), ".htm")
-		if seg == "" || strings.ContainsAny(seg, "0123456789") {
-			continue // c203l3331, an ID or a page number
-		}
-		words := strings.FieldsFunc(seg, func(r rune) bool { return r == '-' || r == '_' || r == '+' })
-		if len(words) > 1 && len(words[0]) == 1 {
-			words = words[1:] // "s-wohnung-mieten": a site's own prefix
-		}
-		if len(words) > 0 {
-			parts = append(parts, strings.Join(words, " "))
-		}
-	}
-	q := u.Query()
-	keys := make([]string, 0, len(q))
-	for k := range q {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		v := strings.Trim(q.Get(k), ": ")
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			continue
-		}
-		switch lk := strings.ToLower(k); {
-		case strings.Contains(lk, "max") || strings.HasSuffix(lk, "bis") || strings.HasSuffix(lk, "to"):
-			parts = append(parts, "up to "+v)
-		case strings.Contains(lk, "min") || strings.HasSuffix(lk, "von") || strings.HasSuffix(lk, "from"):
-			parts = append(parts, "from "+v)
-		}
-	}
-	if len(parts) == 0 {
-		return site
-	}
-	return site + ": " + strings.Join(parts, ", ")
 }
 
 // listingDetail is the second line of a listing row.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,9 +81,34 @@ func TestSuggestName(t *testing.T) {
 		{"Kleinanzeigen", "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", "kleinanzeigen.de", "kleinanzeigen.de: wohnung mieten, duesseldorf"},
 		{"", "http://127.0.0.7:18400/kleinanzeigen-results.html", "127.0.0.7", "127.0.0.7: kleinanzeigen results"},
 	} {
-		if got := suggestName(tc.title, tc.url, tc.site); got != tc.want {
+		if got := suggestName(tc.title, tc.url, tc.site, func(string) bool { return false }); got != tc.want {
 			t.Errorf("suggestName(%q, %q) = %q, want %q", tc.title, tc.url, got, tc.want)
 		}
+	}
+}
+
+// TestSuggestNameTellsSearchesApart: every search of a portal often has the
+// same page title; the second gets what its URL asks for, and a name taken
+// even so gets a number (before, all of them were "Wohnungen mieten").
+func TestSuggestNameTellsSearchesApart(t *testing.T) {
+	taken := map[string]bool{}
+	title := "Wohnungen mieten | kleinanzeigen.de"
+	var got []string
+	for _, u := range []string{
+		"https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331?maxPrice=1200",
+		"https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331?maxPrice=900",
+		"https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331?maxPrice=900&sort=new",
+	} {
+		name := suggestName(title, u, "kleinanzeigen.de", func(n string) bool { return taken[n] })
+		if taken[name] {
+			t.Fatalf("suggested %q twice: %q", name, got)
+		}
+		taken[name] = true
+		got = append(got, name)
+	}
+	want := []string{"Wohnungen mieten", "kleinanzeigen.de: wohnung mieten, berlin, up to 900", "kleinanzeigen.de: wohnung mieten, berlin, up to 900, new"}
+	if !slices.Equal(got, want) {
+		t.Errorf("suggested %q, want %q", got, want)
 	}
 }
 
