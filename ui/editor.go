@@ -3,8 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
