@@ -91,13 +91,11 @@ func (f *filterForm) read() (storage.Filters, error) {
 		to    *float64
 	}{{"Price from", f.minPrice, &fl.MinPrice}, {"Price up to", f.maxPrice, &fl.MaxPrice},
 		{"Rooms, at least", f.minRooms, &fl.MinRooms}, {"Size, at least", f.minSize, &fl.MinSize}} {
-		text := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(a.in.Text), "€"))
-		if text == "" || text == "0" {
-			continue
-		}
-		v, ok := filter.Size(text)
-		if !ok || strings.ContainsFunc(text, func(r rune) bool { return !strings.ContainsRune("0123456789., ", r) }) {
-			return fl, userError(fmt.Sprintf("Filters: “%s” should be a number, such as 1200 or 2,5, or empty for no limit.", a.label))
+		// One reader of what people type, for the window and the command line
+		// ("1.200", "1200 €", "2k"; "1.2.3" is refused as ambiguous).
+		v, err := filter.ParseAmount(a.in.Text)
+		if err != nil {
+			return fl, userError(fmt.Sprintf("Filters, “%s”: %s.", a.label, upperFirst(err.Error())))
 		}
 		*a.to = v
 	}

@@ -67,7 +67,10 @@ func TestFiltersSectionRefusesBadInput(t *testing.T) {
 		typed string
 		want  string
 	}{
-		{func(f *filterForm) *keyEntry { return f.maxPrice }, "abc", "“Price up to” should be a number"},
+		{func(f *filterForm) *keyEntry { return f.maxPrice }, "abc", "“Price up to”: \"abc\" is not an amount"},
+		// The window reads amounts as the command line does: ambiguous is refused
+		// (before, the window read "1.2.3" as 1.2 and held back everything).
+		{func(f *filterForm) *keyEntry { return f.maxPrice }, "1.2.3", "more than one way"},
 		{func(f *filterForm) *keyEntry { return f.include }, `"ruhige Lage`, "no closing quote"},
 	} {
 		h := newHarness(t, poll.Snapshot{})
