@@ -549,8 +549,9 @@ var adWords = map[string]bool{
 }
 
 // isAd reports whether the card, or its link, is marked as a paid placement
-// outside the results (TOP ads, premium blocks, sponsored slots).
-func isAd(c card) bool {
+// outside the results (TOP ads, premium blocks, sponsored slots), or shows a
+// line that labels it so ("Betalt plassering", "Sponsored").
+func isAd(c card, memo *skipMemo) bool {
 	marked := adInside(c.node)
 	for e := c.link; e != nil && e != c.node && !marked; e = e.Parent {
 		marked = adMarked(e)
@@ -558,7 +559,16 @@ func isAd(c card) bool {
 	for e := c.node; e != nil && !marked; e = onlyChild(e) {
 		marked = adMarked(e)
 	}
-	return marked
+	return marked || slices.ContainsFunc(memo.lines(c.node), func(l string) bool { return adLabels[strings.ToLower(l)] })
+}
+
+// adLabels are the words a card shows, as a line of its own, when it is a
+// paid placement and not a result: a highlight of a result says "Premium" or
+// "Top" and stays (see promoted).
+var adLabels = map[string]bool{
+	"paid placement": true, "betalt plassering": true, "betald placering": true, "betalt placering": true,
+	"sponsored": true, "gesponsert": true, "sponsorisé": true, "sponsorizzato": true, "patrocinado": true,
+	"advertisement": true, "werbung": true, "reklama": true, "ad": true,
 }
 
 // adInside reports a card holding an element the site marks as a paid
@@ -575,11 +585,16 @@ func adInside(n *html.Node) bool {
 	return false
 }
 
-// adValue: a data attribute's value that marks a paid placement
-// (data-campaign_type="premium_ads").
+// adValue: a data attribute's value that marks a paid placement, by one of
+// its words ("premium_ads", "promo_top_ads", "sponsored"); long values are
+// data, not marks.
 func adValue(v string) bool {
-	v = strings.ToLower(v)
-	return strings.Contains(v, "premium_ads") || v == "sponsored" || v == "advertisement"
+	if len(v) > 40 {
+		return false
+	}
+	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == '_' || r == '-' || r == ' ' }), func(w string) bool {
+		return w == "ads" || w == "topads" || w == "sponsored" || w == "advertisement"
+	})
 }
 
 // adData: one of n's data attributes marks it as a paid placement.

@@ -172,7 +172,7 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 		if len(kept) > MaxListings {
 			break // finish says the page was cut
 		}
-		if !isAd(c) {
+		if !isAd(c, pg.memo) {
 			kept = append(kept, c)
 		}
 	}

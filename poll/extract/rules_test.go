@@ -340,3 +340,17 @@ var f = () => {"id":"2"}; window.__STATE__ = {"list":[` +
 		{id: "7004", url: "https://www.stadt-wohnen.de/expose/7004", title: "Wohnung am Markt", value: 760},
 	})
 }
+
+// Rule: blocks set apart. A block the page marks as top ads (a data value
+// "promo_top_ads", like "premium_ads") and a card labelled as a paid
+// placement are not results; a banner of another host and shape inside the
+// list is not a listing; a highlighted card of the list's own shape is one,
+// promoted.
+func TestRuleBlocksSetApart(t *testing.T) {
+	r := readRule(t, "blocks-apart", "https://www.mieszkania-przyklad.pl/wynajem/mieszkanie/gdansk/", Options{})
+	checkListings(t, r, []want{
+		{title: "3 pokoje w Oliwie", value: 3400},
+		{title: "Kawalerka na Przymorzu", value: 1750},
+		{title: "Loft na Dolnym Mieście", value: 3900, promoted: true},
+	})
+}
