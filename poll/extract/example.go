@@ -120,6 +120,9 @@ func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Resu
 	}
 	var best *candidate
 	all := candidates(pg)
+	if auto, _ := bestList(pg, ""); auto.group != nil && holds(auto, target) {
+		all = []candidate{auto} // the list automatic extraction reads holds the example: that list
+	}
 	for i := range all {
 		if !holds(all[i], target) {
 			continue
@@ -254,12 +257,15 @@ func (pg *page) derive(c candidate, target *html.Node) (Selectors, bool) {
 		links = append(links, l.Data, elementSelector(l))
 	}
 	link := ""
+	items := pg.itemSelectors(c.cards[0].node, c.cards)
 found:
-	for _, cand := range pg.itemSelectors(c.cards[0].node, c.cards) {
-		for _, l := range links {
-			if pg.readsList(cand, l, want, len(c.cards)) {
-				sel.Item, link = cand, l
-				break found
+	for _, strict := range []bool{true, false} { // first selectors that read nothing else (not a paid card of the same class elsewhere)
+		for _, cand := range items {
+			for _, l := range links {
+				if pg.readsList(cand, l, want, len(c.cards), strict) {
+					sel.Item, link = cand, l
+					break found
+				}
 			}
 		}
 	}
@@ -276,9 +282,10 @@ found:
 }
 
 // readsList reports whether an item (and link) selector leads to the list's
-// listings: at least 95% of them, and few others (items without a link, such
-// as ad slots, lead nowhere and do not count), with about one item a card.
-func (pg *page) readsList(item, link string, want map[string]bool, cards int) bool {
+// listings: at least 95% of them, and few others (none when strict; items
+// without a link, such as ad slots, lead nowhere and do not count), with
+// about one item a card.
+func (pg *page) readsList(item, link string, want map[string]bool, cards int, strict bool) bool {
 	found := pg.itemCards(pg.doc.FindMatcher(matcher(item)), link)
 	if len(found)*100 > cards*105+100 {
 		return false // more items than the list has cards: elements around or inside them too
@@ -292,7 +299,7 @@ func (pg *page) readsList(item, link string, want map[string]bool, cards int) bo
 			other++
 		}
 	}
-	return len(hit)*100 >= len(want)*95 && other*20 <= len(want)
+	return len(hit)*100 >= len(want)*95 && other*20 <= len(want) && (!strict || other == 0)
 }
 
 // itemSelectors are CSS selectors for a list's cards, plainest first: the
