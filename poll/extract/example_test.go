@@ -25,9 +25,9 @@ func TestExampleOnRealPages(t *testing.T) {
 				continue
 			}
 			s := score(r, pg.key)
-			fmt.Fprintf(&table, "%-28s #%-2d %3d/%-3d R=%4s  item %q link %q title %q\n", pg.name, k, s.got, s.want, pct(s.idR), sel.Item, sel.Link, sel.Title)
-			if s.idR < 0.95 || len(s.excluded) > 0 {
-				t.Errorf("%s: example %q: ids R=%s, excluded %v (selectors %+v)", pg.name, example, pct(s.idR), s.excluded, sel)
+			fmt.Fprintf(&table, "%-28s #%-2d %3d/%-3d R=%4s  item %q link %q title %q\n", pg.name, k, s.got, s.want, pct(s.pqR), sel.Item, sel.Link, sel.Title)
+			if s.pqR < 0.95 || len(s.excluded) > 0 {
+				t.Errorf("%s: example %q: urls R=%s, excluded %v (selectors %+v)", pg.name, example, pct(s.pqR), s.excluded, sel)
 			}
 		}
 	}
