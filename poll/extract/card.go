@@ -380,7 +380,7 @@ func cardPrice(ls []string, f facts, nm []named) string {
 			continue
 		}
 		for _, ln := range lines(e.node) {
-			if p := findPrice(ln); p != "" && !perUnit(ln) {
+			if p := findPrice(ln); p != "" && !rateAt(ln, p) {
 				return p
 			}
 		}
@@ -393,7 +393,7 @@ func cardPrice(ls []string, f facts, nm []named) string {
 	// A line that is a price beats a price inside a sentence.
 	for _, prose := range []bool{false, true} {
 		for _, ln := range ls {
-			if p := findPrice(ln); p != "" && !perUnit(ln) && (prose || len(ln) <= len(p)+12) {
+			if p := findPrice(ln); p != "" && !rateAt(ln, p) && (prose || len(ln) <= len(p)+12) {
 				return p
 			}
 		}
@@ -415,6 +415,21 @@ func letters(s string) int {
 var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|(?:pro|per)\s?(?:m²|m2|qm|sq)|\brate\b|ab\s+\d|finanzier|nebenkosten|\bnk\b)`)
 
 func perUnit(line string) bool { return rePerUnit.MatchString(line) }
+
+// rateAt: the price p of the line is a rate (per m², a financing teaser), read
+// up to p and the words after it: a price beside its rate per m² ("2.474.300 €
+// 4.651 €/m²") is the price.
+func rateAt(ln, p string) bool {
+	i := strings.Index(ln, p)
+	if i < 0 {
+		return perUnit(ln)
+	}
+	after := ln[i+len(p):]
+	if j := strings.IndexFunc(after, unicode.IsDigit); j >= 0 {
+		after = after[:j]
+	}
+	return perUnit(ln[:i+len(p)] + after)
+}
 
 // cardSize: a labelled living area, else the first area the fact lines show.
 func cardSize(fl []string, f facts) string {

@@ -354,3 +354,14 @@ func TestRuleBlocksSetApart(t *testing.T) {
 		{title: "Loft na Dolnym Mieście", value: 3900, promoted: true},
 	})
 }
+
+// Rule: a price beside its rate per m² in one element ("2.474.300 € 4.651
+// €/m²") is the price; a rate alone is not.
+func TestRulePriceBesideRate(t *testing.T) {
+	r := readRule(t, "title-attribute", "https://www.immo-beispiel.de/classified-search?locations=AD08DE2350", Options{})
+	checkListings(t, r, []want{
+		{price: "2.474.300 €", value: 2474300},
+		{},
+		{price: "259.000 €", value: 259000},
+	})
+}
