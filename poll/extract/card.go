@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -36,7 +37,7 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 	c.lines = memo.lines(c.node)
 	l := Listing{URL: c.url.String()}
 	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm) }), "")
-	l.Price = pick(s, fs.Price, func() string { return cardPrice(c.lines, f, nm) })
+	l.Price = pick(s, fs.Price, func() string { return cmp.Or(cardPrice(c.lines, f, nm), findPrice(clean(linkLabel(s, c)))) })
 	if fs.Price != "" {
 		l.Price = cmp.Or(findPrice(l.Price), l.Price)
 	}
@@ -346,8 +347,32 @@ func linkTitle(s *goquery.Selection, c card) string {
 }
 
 // labelTitle: aria-label or title of the listing link, cut before the first
-// part the card shows elsewhere ("Title, 40627 Düsseldorf, 475.000 €" → "Title").
+// part the card shows elsewhere or that is a fact ("Title, 40627 Düsseldorf,
+// 475.000 €" → "Title"; "Title - Sassenberg - 2.474.300 € - 532 m²" →
+// "Title"); a card line that begins with that part is the fuller title.
 func labelTitle(s *goquery.Selection, c card) string {
+	label := linkLabel(s, c)
+	if label == "" {
+		return ""
+	}
+	t := clean(label)
+	for _, sep := range reLabelSep.FindAllStringIndex(label, -1) {
+		if elsewhere(label[sep[1]:], c.lines) {
+			t = clean(label[:sep[0]])
+			break
+		}
+	}
+	for _, ln := range c.lines {
+		if len(ln) > len(t) && strings.HasPrefix(ln, t) && !factsLine(ln) {
+			return ln
+		}
+	}
+	return t
+}
+
+// linkLabel is the aria-label or title of the listing link, else of the
+// first link in the card that has one.
+func linkLabel(s *goquery.Selection, c card) string {
 	label := strings.TrimSpace(cmp.Or(attrOf(c.link, "aria-label"), attrOf(c.link, "title")))
 	if label == "" {
 		s.FindMatcher(matcher("a[aria-label], a[title]")).EachWithBreak(func(_ int, a *goquery.Selection) bool {
@@ -355,20 +380,43 @@ func labelTitle(s *goquery.Selection, c card) string {
 			return label == ""
 		})
 	}
-	if label == "" {
-		return ""
+	return label
+}
+
+// reLabelSep separates the parts a label joins: ", ", " - ", " | ", " · ".
+var reLabelSep = regexp.MustCompile(`,\s+|\s+[-–|·]\s+`)
+
+// elsewhere: the rest of a label, from one of its parts on, starts with what
+// the card shows elsewhere: a price, or a part that is, or stands in, one of
+// the card's lines.
+func elsewhere(rest string, lines []string) bool {
+	part := rest
+	if loc := reLabelSep.FindStringIndex(rest); loc != nil {
+		part = rest[:loc[0]]
 	}
-	shown := map[string]bool{}
-	for _, ln := range c.lines {
-		shown[ln] = true
+	part = clean(part)
+	if findPrice(part) != "" {
+		return true
 	}
-	parts := strings.Split(label, ", ")
-	for i := 1; i < len(parts); i++ {
-		if shown[strings.TrimSpace(parts[i])] || findPrice(parts[i]) != "" {
-			return clean(strings.Join(parts[:i], ", "))
+	return letters(part) >= 3 && slices.ContainsFunc(lines, func(ln string) bool { return containsWords(ln, part) })
+}
+
+// containsWords: s holds w as whole words ("Sassenberg" in "Straße 2,
+// Sassenberg (48336)", not in "Sassenberger").
+func containsWords(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
 		}
+		start, end := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if !unicode.IsLetter(before) && !unicode.IsDigit(before) && !unicode.IsLetter(after) && !unicode.IsDigit(after) {
+			return true
+		}
+		i = start + 1
 	}
-	return clean(label)
 }
 
 // cardPrice: the first price in an element named as the price, else a

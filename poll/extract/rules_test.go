@@ -356,12 +356,15 @@ func TestRuleBlocksSetApart(t *testing.T) {
 }
 
 // Rule: a price beside its rate per m² in one element ("2.474.300 € 4.651
-// €/m²") is the price; a rate alone is not.
-func TestRulePriceBesideRate(t *testing.T) {
+// €/m²") is the price; a rate alone is not. A card with no heading, whose
+// link's title attribute joins title, town, price and size, is titled by the
+// attribute's title part (or the card line that begins with it), and the
+// price there counts when the card shows none.
+func TestRuleTitleAttribute(t *testing.T) {
 	r := readRule(t, "title-attribute", "https://www.immo-beispiel.de/classified-search?locations=AD08DE2350", Options{})
 	checkListings(t, r, []want{
-		{price: "2.474.300 €", value: 2474300},
-		{},
-		{price: "259.000 €", value: 259000},
+		{title: "Mehrfamilienhaus zum Kauf · als Kapitalanlage geeignet", price: "2.474.300 €", value: 2474300},
+		{title: "Einfamilienhaus zum Kauf", price: "418.000 €", value: 418000},
+		{title: "Wohnung zum Kauf · Balkon und Stellplatz", price: "259.000 €", value: 259000},
 	})
 }
