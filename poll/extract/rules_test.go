@@ -368,3 +368,15 @@ func TestRuleTitleAttribute(t *testing.T) {
 		{title: "Wohnung zum Kauf · Balkon und Stellplatz", price: "259.000 €", value: 259000},
 	})
 }
+
+// Rule: what a page shows on phones only (Bootstrap's visible-xs-block,
+// Tailwind's md:hidden) is not read: a size or price written for phones at
+// the start of the heading is not part of the title.
+func TestRulePhoneOnlyText(t *testing.T) {
+	r := readRule(t, "phone-only", "https://www.mieszkania-przyklad.pl/wynajem/mieszkanie/gdansk/", Options{})
+	checkListings(t, r, []want{
+		{title: "Duże mieszkanie na Siedlcach", value: 2000, size: "72 m²"},
+		{title: "Dwupoziomowe mieszkanie, Suchanino", value: 3200, size: "82 m²"},
+		{title: "Kawalerka w Oliwie", value: 1450, size: "28 m²"},
+	})
+}
