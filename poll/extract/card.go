@@ -231,7 +231,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
 	}
 	for _, e := range nm {
 		if titleHint.in(e.words) && !notTitleHint.in(e.words) {
-			if t := text(e.node); titleText(t) && !factsLine(t) {
+			if t := namedTitle(e.node); titleText(t) && !factsLine(t) {
 				return t
 			}
 		}
@@ -251,6 +251,17 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
 		}
 	}
 	return strings.TrimSpace(s.FindMatcher(matcher("img[alt]")).First().AttrOr("alt", ""))
+}
+
+// namedTitle is the text of an element named as the title; one that holds
+// the card's facts under the title in short lines of their own ("St. Helens
+// Gardens W10" over "Terraced", "3", "2") gives its first line.
+func namedTitle(n *html.Node) string {
+	ls := lines(n)
+	if len(ls) > 1 && titleText(ls[0]) && !slices.ContainsFunc(ls[1:], func(l string) bool { return len(strings.Fields(l)) > 3 }) {
+		return ls[0]
+	}
+	return text(n)
 }
 
 var reCallToAction = regexp.MustCompile(`(?i)^(alle details|details|mehr( erfahren| details| infos)?|more|view|see|ansehen|anzeigen|read more|weiterlesen|zur anzeige|zum angebot|zum expos[eé]|expos[eé] ansehen|show|open)\b`)

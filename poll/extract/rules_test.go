@@ -380,3 +380,14 @@ func TestRulePhoneOnlyText(t *testing.T) {
 		{title: "Kawalerka w Oliwie", value: 1450, size: "28 m²"},
 	})
 }
+
+// Rule: an element named as the title that also holds the card's facts in
+// short lines of their own (type, beds, baths) gives its first line.
+func TestRuleNamedTitleWithFacts(t *testing.T) {
+	r := readRule(t, "named-title", "https://www.property-example.co.uk/property-for-sale/find.html?locationIdentifier=OUTCODE%5E2517", Options{})
+	checkListings(t, r, []want{
+		{title: "Snarsgate Street, London, W10", value: 725000},
+		{title: "Dalgarno Gardens, London, W10", value: 1150000},
+		{title: "Portobello Road, London, W10", value: 495000},
+	})
+}
