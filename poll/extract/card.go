@@ -304,10 +304,24 @@ func titleLike(t string) bool { return titleText(t) && !placeLike(t) }
 // titleText: text that can be a title where the card says it is one, though
 // it may read as a place ("2204 Rio Grande St" as "40627 Düsseldorf" does).
 func titleText(t string) bool {
-	if len([]rune(t)) < 3 || reCounter.MatchString(t) {
+	if len([]rune(t)) < 3 || reCounter.MatchString(t) || dateLine(t) {
 		return false
 	}
-	return !(letters(t) < 2 || onlyPrices(t) || priceLine(t))
+	return !(letters(t) < 1 || onlyPrices(t) || priceLine(t))
+}
+
+// reDateLine: a date after the word for posting it ("dodane: 27-10-2017",
+// "added: 2017-10-27", "eingestellt am 27.10.2017") or an age ("14 mins ago",
+// "vor 3 Tagen", "2 godz. temu"); a date alone may be the title's ("bis
+// 28.09.2023").
+var reDateLine = regexp.MustCompile(`(?i)\b(?:added|posted|listed|updated|dodane|dodano|eingestellt(?: am)?|online seit|hinzugefügt|aktualisiert|publié le|pubblicato|publicado|lagt inn|upplagd)\s*:?\s*(?:\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{4}-\d{2}-\d{2})\b|\b\d+\s*(?:mins?|minutes?|hours?|hrs?|h|days?|weeks?)\s+ago\b|\bvor\s+\d+\s+(?:Minuten|Stunden|Tagen|Wochen)\b|\b\d+\s+(?:min|godz|dni)\.?\s+temu\b`)
+
+// dateLine: a line that says when the listing was posted, with a few words
+// of its kind or place ("Mieszkanie do wynajęcia, dodane: 27-10-2017",
+// "14 mins ago · Brockton"), not a title.
+func dateLine(t string) bool {
+	loc := reDateLine.FindStringIndex(t)
+	return loc != nil && len(strings.Fields(t[:loc[0]]+t[loc[1]:])) <= 6
 }
 
 // onlyPrices: a text of prices and no words ("1.250 €", "ab 1.234 € – 2.345 €");

@@ -391,3 +391,21 @@ func TestRuleNamedTitleWithFacts(t *testing.T) {
 		{title: "Portobello Road, London, W10", value: 495000},
 	})
 }
+
+// Rule: a line that says when the listing was posted ("…, dodane:
+// 27-10-2017", "14 mins ago · Brockton") is not its title; a short code
+// with one letter ("P.255/50/19", "K9-2") is.
+func TestRuleMetaLinesAreNotTitles(t *testing.T) {
+	r := readRule(t, "meta-lines", "https://www.ogloszenia-przyklad.pl/szukaj", Options{})
+	checkListings(t, r, []want{
+		{title: "Szczecin, Pogodno, Grzegorza z Sanoka", value: 2200},
+		{title: "Szczecin, Pogodno, Jodłowa", value: 2500},
+		{title: "Szczecin, Pogodno, Kasprowicza", value: 2700},
+	})
+	r = readRule(t, "meta-lines-codes", "https://boston.posts-example.org/search/sss", Options{})
+	checkListings(t, r, []want{
+		{title: "P.255/50/19", value: 400},
+		{title: "K9-2", value: 150},
+		{title: "Q-7", value: 150},
+	})
+}
