@@ -59,7 +59,7 @@ func pageSets() []pageSet {
 	}
 	return []pageSet{
 		{name: "sites", dir: dir, strict: true, minTitles: 0.95, minPrices: 0.95},
-		{name: "sites2", dir: filepath.Join(filepath.Dir(dir), "sites2"), minTitles: 0.60, minPrices: 0.85},
+		{name: "sites2", dir: filepath.Join(filepath.Dir(dir), "sites2"), minTitles: 0.95, minPrices: 0.95},
 	}
 }
 
