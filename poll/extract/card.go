@@ -70,10 +70,11 @@ var (
 	reCounter    = regexp.MustCompile(`^\d+\s*/\s*\d+$`)
 	rePostcode   = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}`)
 	titleHint    = hintSet("title", "titel", "headline", "heading", "subject", "name")
-	notTitleHint = hintSet("subtitle", "username", "agent", "broker", "company", "provider", "realtor", "makler", "user")
+	notTitleHint = hintSet("subtitle", "username", "agent", "agency", "broker", "company", "provider", "publisher", "realtor", "makler", "user")
 	priceHint    = hintSet("price", "prices", "preis", "kaufpreis", "mietpreis", "miete", "kaltmiete", "rent", "cost", "betrag", "amount")
 	notPriceHint = hintSet("old", "before", "previous", "sqm", "m2", "qm", "label", "finanzierung", "rate", "monthly", "strike")
 	placeHint    = hintSet("location", "address", "adress", "addr", "place", "city", "district", "region", "geo", "standort", "ort", "lage", "locality", "marker", "pin")
+	addressHint  = hintSet("address", "adress", "addr", "adresse", "street", "strasse")
 	reDistance   = regexp.MustCompile(`\s*\(?\s*(?:ca\.\s*)?\d+(?:[.,]\d+)?\s?km\s*\)?$`)
 )
 
@@ -128,7 +129,7 @@ func appendHintWords(words []string, v string) []string {
 // hintVocabulary is every word a hint set knows: only those are kept.
 var hintVocabulary = func() map[string]bool {
 	all := map[string]bool{}
-	for _, h := range []hintWords{titleHint, notTitleHint, priceHint, notPriceHint, placeHint} {
+	for _, h := range []hintWords{titleHint, notTitleHint, priceHint, notPriceHint, placeHint, addressHint} {
 		for w := range h {
 			all[w] = true
 		}
@@ -231,15 +232,24 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
 	}
 	for _, e := range nm {
 		if titleHint.in(e.words) && !notTitleHint.in(e.words) {
-			if t := namedTitle(e.node); titleText(t) && !factsLine(t) {
+			if t := namedTitle(e.node); titleText(t) && !factsLine(t) && !callToAction(t) {
 				return t
 			}
 		}
+	}
+	// A link around the whole card gives its first title-like line, which
+	// may be a badge: its address line says more.
+	wraps := len(lines(c.link))*5 >= len(c.lines)*4
+	if t := addressTitle(s, nm); t != "" && wraps {
+		return t
 	}
 	if t := linkTitle(s, c); t != "" {
 		return t
 	}
 	if t := labelTitle(s, c); t != "" && !callToAction(t) {
+		return t
+	}
+	if t := addressTitle(s, nm); t != "" {
 		return t
 	}
 	if t := f.get(titleLabels); t != "" {
@@ -267,7 +277,14 @@ func namedTitle(n *html.Node) string {
 var reCallToAction = regexp.MustCompile(`(?i)^(alle details|details|mehr( erfahren| details| infos)?|more|view|see|ansehen|anzeigen|read more|weiterlesen|zur anzeige|zum angebot|zum expos[eé]|expos[eé] ansehen|show|open)\b`)
 
 // callToAction: link words that say what clicking does, not what the listing is.
-func callToAction(t string) bool { return reCallToAction.MatchString(strings.TrimSpace(t)) }
+func callToAction(t string) bool {
+	t = strings.TrimSpace(t)
+	return reCallToAction.MatchString(t) || reControl.MatchString(t)
+}
+
+// reControl is the whole text of a control on a card (a button, a tab, a
+// widget's caption), never a listing's title.
+var reControl = regexp.MustCompile(`(?i)^(?:save|saved|map|show on map|view on map|travel time|commute|share|compare|contact|call|message|hide|report|favou?rites?|add to favou?rites|merken|gemerkt|speichern|karte|auf der karte|fahrzeit|teilen|vergleichen|kontakt|zapisz|mapa|pokaż na mapie|udostępnij|enregistrer|carte|partager|guardar|mapa|compartir|salva|mappa|condividi|lagre|kart|del|spara|karta|dela)$`)
 
 // headingTitle is the text of the card's most important heading that is not a
 // location or a price line.
@@ -350,6 +367,25 @@ func placeLike(t string) bool {
 	return rePostcode.MatchString(t) && len(strings.Fields(t)) <= 5
 }
 
+// addressTitle: a card with no heading and no element named as its title is
+// titled by its address line (an <address>, or an element named as the
+// address), as the card shows it first.
+func addressTitle(s *goquery.Selection, nm []named) string {
+	if a := s.FindMatcher(matcher("address")).First(); a.Length() > 0 {
+		if t := text(a.Get(0)); titleText(t) {
+			return t
+		}
+	}
+	for _, e := range nm {
+		if addressHint.in(e.words) {
+			if t := text(e.node); titleText(t) && !factsLine(t) {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
 // linkTitle: the text of a link to the listing. A link that wraps the whole
 // card gives its first line that is a title and not a price or a fact.
 func linkTitle(s *goquery.Selection, c card) string {
@@ -360,7 +396,7 @@ func linkTitle(s *goquery.Selection, c card) string {
 			return
 		}
 		for _, ln := range lines(n) {
-			if titleLike(ln) && findSize(ln) != ln && !bareAmount(ln) && !callToAction(ln) {
+			if titleLike(ln) && findSize(ln) != ln && findRooms(ln) != ln && !bareAmount(ln) && !callToAction(ln) {
 				if len(ln) > len(best) && best == "" {
 					best = ln
 				}

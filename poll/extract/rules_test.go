@@ -409,3 +409,15 @@ func TestRuleMetaLinesAreNotTitles(t *testing.T) {
 		{title: "Q-7", value: 150},
 	})
 }
+
+// Rule: a control's caption ("Travel time", "Save", "Map"), even in an
+// element named as a title, and a badge are not titles; a card with no title
+// of its own is titled by its address line.
+func TestRuleControlsAndAddressTitles(t *testing.T) {
+	r := readRule(t, "controls-address", "https://www.homes-example.ch/rent/real-estate/city-lausanne/matching-list", Options{})
+	checkListings(t, r, []want{
+		{title: "Bel appartement lumineux près du centre", value: 2160},
+		{title: "Rue Neuve 9, 1003 Lausanne", value: 1890},
+		{title: "Avenue de Cour 21, 1007 Lausanne", value: 3050},
+	})
+}
