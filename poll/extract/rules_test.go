@@ -165,8 +165,22 @@ func TestRulePriceForms(t *testing.T) {
 		{"CHF 3’450.–", "CHF 3’450.–", 3450},
 		{"Kaufpreis: € 1,2 Mio", "€ 1,2 Mio", 1200000},
 		{"$1.5M", "$1.5M", 1500000},
-		{"1,2 Mio. €", "", 0},
 		{"$1,250 Monthly", "$1,250", 1250},
+		// issue 34: currency words with a dot, multipliers, thin spaces
+		{"12 500 грн.", "12 500 грн.", 12500},
+		{"45 000 руб.", "45 000 руб.", 45000},
+		{"1 200 лв.", "1 200 лв.", 1200},
+		{"15 000 Kč", "15 000 Kč", 15000},
+		{"8.5万円", "8.5万円", 85000},
+		{"賃料 12万円", "12万円", 120000},
+		{"₹ 45 lakh", "₹ 45 lakh", 4500000},
+		{"₹1.2 crore", "₹1.2 crore", 12000000},
+		{"12 тис. грн", "12 тис. грн", 12000},
+		{"2k €", "2k €", 2000},
+		{"1,2 Mio. €", "1,2 Mio. €", 1200000},
+		{"1\u2009250 €", "1\u2009250 €", 1250},
+		{"1\u202f250\u00a0zł", "1\u202f250\u00a0zł", 1250},
+		{"from $2,225+", "$2,225", 2225},
 	} {
 		p := findPrice(c.text)
 		v, _ := priceValue(p)
@@ -420,4 +434,25 @@ func TestRuleControlsAndAddressTitles(t *testing.T) {
 		{title: "Rue Neuve 9, 1003 Lausanne", value: 1890},
 		{title: "Avenue de Cour 21, 1007 Lausanne", value: 3050},
 	})
+}
+
+// Rule: prices as people write them, on cards (see TestRulePriceForms for
+// the forms alone).
+func TestRulePricesAsWritten(t *testing.T) {
+	r := readRule(t, "prices-written", "https://www.ogoloshennya-pryklad.ua/nedvizhimost/", Options{})
+	checkListings(t, r, []want{
+		{price: "12 500 грн.", value: 12500},
+		{price: "1 200 лв.", value: 1200},
+		{price: "8.5万円", value: 85000},
+		{price: "₹ 45 lakh", value: 4500000},
+		{price: "2k €", value: 2000},
+		{price: "1,2 Mio. €", value: 1200000},
+		{price: "3 250 zł", value: 3250}, // the spaces folded as the page shows them
+		{price: "$2,225", value: 2225},
+	})
+	for i, cur := range []string{"UAH", "BGN", "JPY", "INR", "EUR", "EUR", "PLN", "USD"} {
+		if i < len(r.Listings) && r.Listings[i].Currency != cur {
+			t.Errorf("listing %d currency %q, want %q", i, r.Listings[i].Currency, cur)
+		}
+	}
 }
