@@ -456,3 +456,15 @@ func TestRulePricesAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// Rule: a card with several links (its photo gallery, its agent, a map)
+// leads to the listing by the link around its heading; the photo count is
+// neither the title nor the price.
+func TestRuleSeveralLinksPerCard(t *testing.T) {
+	r := readRule(t, "several-links", "https://www.wohnen-beispiel.de/mieten/koeln", Options{})
+	checkListings(t, r, []want{
+		{url: "https://www.wohnen-beispiel.de/objekt/81001", title: "Helle 3-Zimmer-Wohnung mit Balkon", value: 1150},
+		{url: "https://www.wohnen-beispiel.de/objekt/81002", title: "Altbau in Sülz, ruhige Lage", value: 980},
+		{url: "https://www.wohnen-beispiel.de/objekt/81003", title: "Penthouse am Rheinufer", value: 2400},
+	})
+}
