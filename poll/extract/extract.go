@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
@@ -124,7 +125,7 @@ func (pg *page) automatic(structure string) Result {
 	if ok {
 		cards = pg.readCards(list.cards, fieldSel{})
 	}
-	if complete(cards) {
+	if complete(cards) && !emptySlots(list) {
 		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: list.structure()}
 	}
 	js := jsonOf(pg.doc)
@@ -144,6 +145,13 @@ func (pg *page) automatic(structure string) Result {
 	}
 	r := Result{Method: MethodNone, NoResults: pg.saysNoResults(nil)}
 	return r
+}
+
+// emptySlots reports a list whose group holds members that show nothing
+// (slots the page fills while the user scrolls): its data may hold the rest.
+func emptySlots(list candidate) bool {
+	return list.group != nil && len(list.group.members) > len(list.cards) &&
+		slices.ContainsFunc(list.group.members, func(m *html.Node) bool { return text(m) == "" })
 }
 
 // complete reports a card list that the page's data could not add to: enough

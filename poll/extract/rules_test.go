@@ -468,3 +468,17 @@ func TestRuleSeveralLinksPerCard(t *testing.T) {
 		{url: "https://www.wohnen-beispiel.de/objekt/81003", title: "Penthouse am Rheinufer", value: 2400},
 	})
 }
+
+// Rule: when the page draws 9 cards and leaves the other slots empty, and
+// its data holds 36 results with the same ids, the data is the list.
+func TestRuleDataHoldsMoreThanDrawn(t *testing.T) {
+	r := readRule(t, "data-holds-more", "https://www.wohnen-wien-beispiel.at/suche", Options{})
+	if len(r.Listings) != 36 {
+		t.Fatalf("%d listings (method %s), want the 36 of the data", len(r.Listings), r.Method)
+	}
+	for i, l := range r.Listings {
+		if want := fmt.Sprintf("https://www.wohnen-wien-beispiel.at/expose/%d", 4100+i); l.URL != want || l.Title == "" || l.PriceValue != float64(900+10*i) {
+			t.Errorf("listing %d = %s %q %v, want %s, a title, %d", i, l.URL, l.Title, l.PriceValue, want, 900+10*i)
+		}
+	}
+}
