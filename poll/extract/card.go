@@ -284,7 +284,7 @@ func callToAction(t string) bool {
 
 // reControl is the whole text of a control on a card (a button, a tab, a
 // widget's caption), never a listing's title.
-var reControl = regexp.MustCompile(`(?i)^(?:save|saved|map|show on map|view on map|travel time|commute|share|compare|contact|call|message|hide|report|favou?rites?|add to favou?rites|merken|gemerkt|speichern|karte|auf der karte|fahrzeit|teilen|vergleichen|kontakt|zapisz|mapa|pokaż na mapie|udostępnij|enregistrer|carte|partager|guardar|mapa|compartir|salva|mappa|condividi|lagre|kart|del|spara|karta|dela)$`)
+var reControl = regexp.MustCompile(`(?i)^(?:save|saved|map|show on map|view on map|travel time|commute|share|compare|contact|call|message|hide|report|favou?rites?|add to favou?rites|merken|gemerkt|speichern|karte|auf der karte|fahrzeit|teilen|vergleichen|kontakt|zapisz|mapa|pokaż na mapie|udostępnij|enregistrer|carte|partager|guardar|mapa|compartir|salva|mappa|condividi|lagre|kart|del|spara|karta|dela|詳細を見る|詳細|詳しく見る|查看详情)$`)
 
 // headingTitle is the text of the card's most important heading that is not a
 // location or a price line.

@@ -186,6 +186,10 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 	}
 	dropSharedParams(kept)
 	ids := cardIDs(kept, pg.url)
+	var units map[*html.Node]string
+	if fs.Title == "" {
+		units = pg.unitTitles(kept)
+	}
 	out := make([]Listing, 0, len(kept))
 	for i, c := range kept {
 		if ids[i] == "" {
@@ -193,6 +197,9 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 		}
 		l := readCard(c, pg.base, fs, pg.memo)
 		l.ID = ids[i]
+		if t := units[c.node]; t != "" {
+			l.Title = t
+		}
 		out = append(out, l)
 	}
 	return out

@@ -482,3 +482,19 @@ func TestRuleDataHoldsMoreThanDrawn(t *testing.T) {
 		}
 	}
 }
+
+// Rule: grouped listings. A building's card holding a table of its units
+// (floor, rent, layout and size, a link each) gives one listing per unit,
+// titled by the building's name with the unit's facts.
+func TestRuleGroupedUnits(t *testing.T) {
+	r := readRule(t, "grouped-units", "https://suumo-beispiel.jp/chintai/tokyo/sc_shibuya/", Options{})
+	checkListings(t, r, []want{
+		{url: "https://suumo-beispiel.jp/chintai/jnc_000100011/", title: "パークハウス渋谷 · 3階 · 1LDK 45.2m²", price: "12.5万円", value: 125000},
+		{title: "パークハウス渋谷 · 5階 · 1LDK 47.0m²", value: 138000},
+		{title: "パークハウス渋谷 · 8階 · 2LDK 68.4m²", value: 210000},
+		{title: "グランドメゾン目黒 · 2階 · 1K 25.1m²", value: 98000},
+		{title: "グランドメゾン目黒 · 6階 · 1K 25.1m²", value: 102000},
+		{title: "シティハイツ中野 · 4階 · 1DK 30.5m²", value: 84000},
+		{url: "https://suumo-beispiel.jp/chintai/jnc_000100032/", title: "シティハイツ中野 · 7階 · 1DK 30.5m²", value: 89000},
+	})
+}
