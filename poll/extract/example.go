@@ -108,7 +108,11 @@ func noExample(format string, a ...any) error { return exampleError(fmt.Sprintf(
 
 // Example finds the listing the user showed (its title, price or link as the
 // browser shows it), the repeated group around it, and selectors that read
-// that group; the result is the page read with them.
+// that group; the result is the page read with them. Where automatic
+// extraction reads a listing the example names (a unit titled by its
+// group, a listing only the page's data holds, a card whose selectors
+// cannot be told apart) and selectors read fewer, the page needs none: the
+// result is automatic extraction's.
 func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Result, error) {
 	pg := newPage(root, pageURL)
 	target := pg.findExample(example)
@@ -118,6 +122,26 @@ func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Resu
 		}
 		return Selectors{}, Result{}, noExample("Nothing on this page reads %q: paste the title, price or link of one listing exactly as the page shows it.", example)
 	}
+	sel, r, err := pg.exampleList(target, example)
+	if auto := pg.automatic(""); namesListing(auto.Listings, example) && len(auto.Listings) > len(r.Listings) {
+		auto.Site = siteOf(pageURL)
+		pg.finish(&auto)
+		return Selectors{}, auto, nil
+	}
+	return sel, r, err
+}
+
+// namesListing: the example is (part of) one listing's title, price or URL.
+func namesListing(ls []Listing, example string) bool {
+	want := strings.ToLower(clean(example))
+	return want != "" && slices.ContainsFunc(ls, func(l Listing) bool {
+		return strings.Contains(strings.ToLower(l.Title), want) || strings.ToLower(l.Price) == want || strings.ToLower(l.URL) == want
+	})
+}
+
+// exampleList is the list of cards around the example's element, and the
+// selectors that read it.
+func (pg *page) exampleList(target *html.Node, example string) (Selectors, Result, error) {
 	var best *candidate
 	all := candidates(pg)
 	if auto, _ := bestList(pg, ""); auto.group != nil && holds(auto, target) {
@@ -147,7 +171,7 @@ func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Resu
 		return Selectors{}, Result{}, err
 	}
 	r := pg.bySelectors(c)
-	r.Site = siteOf(pageURL)
+	r.Site = siteOf(pg.url)
 	pg.finish(&r)
 	return sel, r, nil
 }
@@ -275,7 +299,11 @@ found:
 	sel.Link = link
 	if target != nil && target != c.cards[0].link {
 		if t := elementSelector(target); t != "" && t != "a" {
-			sel.Title = t
+			if tx := text(target); tx != "" && findPrice(tx) == tx {
+				sel.Price = t // the example is the listing's price
+			} else {
+				sel.Title = t
+			}
 		}
 	}
 	return sel, true
