@@ -651,6 +651,34 @@ func promoted(n *html.Node) bool {
 	return false
 }
 
+// promotedLabels are a badge's words, as a line of its own, for a paid
+// highlight of a result ("Premium", "Top"); ad labels are adLabels.
+var promotedLabels = map[string]bool{
+	"premium": true, "top": true, "featured": true, "highlight": true, "highlighted": true, "promoted": true,
+	"hervorgehoben": true, "top-angebot": true, "promowane": true, "wyróżnione": true, "en vedette": true, "destacado": true, "in evidenza": true,
+}
+
+// highlighted reports a card that shows a badge of a paid highlight (a line
+// of its own, or beside the price), or
+// whose link says it was placed as promoted (olx's "?search_reason=
+// search|promoted", which the listing's URL leaves out).
+func (pg *page) highlighted(c card) bool {
+	if href := strings.ToLower(attrOf(c.link, "href")); strings.Contains(href, "promoted") || strings.Contains(href, "featured") {
+		_, query, _ := strings.Cut(href, "?")
+		if q, err := url.QueryUnescape(query); err == nil && slices.ContainsFunc(strings.FieldsFunc(q, func(r rune) bool {
+			return !unicode.IsLetter(r)
+		}), func(w string) bool { return w == "promoted" || w == "featured" }) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(pg.memo.lines(c.node), func(l string) bool {
+		if p := findPrice(l); p != "" {
+			l = strings.TrimSpace(strings.Replace(l, p, "", 1)) // the badge beside the price, "CHF 1,714.– Premium"
+		}
+		return promotedLabels[strings.ToLower(l)]
+	})
+}
+
 // onlyChild is n's single element child, nil when it has none or several.
 func onlyChild(n *html.Node) *html.Node {
 	var only *html.Node

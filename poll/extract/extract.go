@@ -191,6 +191,7 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 		units = pg.unitTitles(kept)
 	}
 	out := make([]Listing, 0, len(kept))
+	var badged []int // listings a badge or their link marks as highlighted
 	for i, c := range kept {
 		if ids[i] == "" {
 			continue
@@ -200,7 +201,15 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 		if t := units[c.node]; t != "" {
 			l.Title = t
 		}
+		if !l.Promoted && pg.highlighted(c) {
+			badged = append(badged, len(out))
+		}
 		out = append(out, l)
+	}
+	if len(badged) < len(out) { // a badge every card shows marks none
+		for _, i := range badged {
+			out[i].Promoted = true
+		}
 	}
 	return out
 }

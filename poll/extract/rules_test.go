@@ -71,7 +71,7 @@ func TestRuleIdentityIgnoresTracking(t *testing.T) {
 	b := readRule(t, "tracking-b", "https://www.wohnen-kassel.de/mieten/kassel", Options{})
 	checkListings(t, a, []want{
 		{url: "https://www.wohnen-kassel.de/wohnung/helle-altbauwohnung-am-park", title: "Helle Altbauwohnung am Park"},
-		{url: "https://www.wohnen-kassel.de/wohnung/dachgeschoss-mit-blick", title: "Dachgeschoss mit Blick"},
+		{url: "https://www.wohnen-kassel.de/wohnung/dachgeschoss-mit-blick", title: "Dachgeschoss mit Blick", promoted: true}, // its link says search_reason=promoted
 		{id: "4711", url: "https://www.wohnen-kassel.de/anzeige/4711", title: "Zimmer in WG"},
 	})
 	if len(a.Listings) != len(b.Listings) {
@@ -426,11 +426,12 @@ func TestRuleMetaLinesAreNotTitles(t *testing.T) {
 
 // Rule: a control's caption ("Travel time", "Save", "Map"), even in an
 // element named as a title, and a badge are not titles; a card with no title
-// of its own is titled by its address line.
+// of its own is titled by its address line. A "Premium" badge that only some
+// cards show marks a highlight, promoted.
 func TestRuleControlsAndAddressTitles(t *testing.T) {
 	r := readRule(t, "controls-address", "https://www.homes-example.ch/rent/real-estate/city-lausanne/matching-list", Options{})
 	checkListings(t, r, []want{
-		{title: "Bel appartement lumineux près du centre", value: 2160},
+		{title: "Bel appartement lumineux près du centre", value: 2160, promoted: true}, // its "Premium" badge
 		{title: "Rue Neuve 9, 1003 Lausanne", value: 1890},
 		{title: "Avenue de Cour 21, 1007 Lausanne", value: 3050},
 	})
