@@ -37,7 +37,12 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 	c.lines = memo.lines(c.node)
 	l := Listing{URL: c.url.String()}
 	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm) }), "")
-	l.Price = pick(s, fs.Price, func() string { return cmp.Or(cardPrice(c.lines, f, nm), findPrice(clean(linkLabel(s, c)))) })
+	l.Price = pick(s, fs.Price, func() string {
+		if p := cardPrice(c.lines, f, nm); p != "" {
+			return p
+		}
+		return findPrice(clean(linkLabel(s, c))) // "… - Sassenberg - 2.474.300 € - 532 m²"
+	})
 	if fs.Price != "" {
 		l.Price = cmp.Or(findPrice(l.Price), l.Price)
 	}
@@ -672,6 +677,9 @@ func (pg *page) highlighted(c card) bool {
 		}
 	}
 	return slices.ContainsFunc(pg.memo.lines(c.node), func(l string) bool {
+		if len(l) > 40 {
+			return false // a badge, or a badge beside a price, is short
+		}
 		if p := findPrice(l); p != "" {
 			l = strings.TrimSpace(strings.Replace(l, p, "", 1)) // the badge beside the price, "CHF 1,714.– Premium"
 		}
