@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -181,5 +182,45 @@ func TestMemoryLimitFor(t *testing.T) {
 		if got := memoryLimitFor(40<<20, tc.searches); got != tc.want {
 			t.Errorf("memoryLimitFor(40 MiB, %d) = %d, want %d", tc.searches, got, tc.want)
 		}
+	}
+}
+
+// A saved page is decoded as a fetched one is: a UTF-8 page without a <meta
+// charset>, whose first non-ASCII byte comes after the 1,024 bytes sniffing
+// reads, gives the same listings through `extract FILE` as through `check`
+// over HTTP, with its umlauts and euro signs intact (not "groÃŸem").
+func TestExtractFileDecodesAsTheFetcherDoes(t *testing.T) {
+	page := fixture(t, filepath.Join("saved", "utf8-no-meta.html"))
+	body, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html") // no charset, as a saved file has none
+		_, _ = w.Write(body)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	listings := func(args ...string) []map[string]any {
+		t.Helper()
+		code, out, errOut := run(t, dir, args...)
+		if code != 0 {
+			t.Fatalf("%v: %d %s", args, code, errOut)
+		}
+		var got struct {
+			Listings []map[string]any `json:"listings"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return got.Listings
+	}
+	saved := listings("extract", "--json", "--url", srv.URL+"/s", page)
+	fetched := listings("check", "--json", srv.URL+"/s")
+	if len(saved) != 3 || saved[0]["title"] != "Helle Wohnung mit großem Balkon in Flingern" || saved[0]["price_value"] != 475000.0 {
+		t.Fatalf("extract FILE read %d listings, first %v", len(saved), saved)
+	}
+	if fmt.Sprint(saved) != fmt.Sprint(fetched) {
+		t.Errorf("a saved page and the same page fetched read differently:\nsaved   %v\nfetched %v", saved, fetched)
 	}
 }

@@ -699,7 +699,7 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	body = toUTF8(body)
+	body, _, _ = fetch.DecodePage(body, "") // as if fetched: one decoder for a page
 	if *example != "" {
 		return extractByExample(env, body, u, *example)
 	}

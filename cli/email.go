@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/net/html/charset"
-
 	"notifio/notify"
 )
 
@@ -182,19 +180,6 @@ func cmdEmailSet(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "Email settings saved (%s:%d, %s). Send a test: notifio email test\n", cfg.Host, cfg.Port, cfg.Security)
 	printRequeued(env, n)
 	return nil
-}
-
-// toUTF8 decodes a saved page by its BOM, meta tag or content sniffing.
-func toUTF8(body []byte) []byte {
-	enc, name, _ := charset.DetermineEncoding(body, "")
-	if name == "utf-8" || enc == nil {
-		return body
-	}
-	out, err := enc.NewDecoder().Bytes(body)
-	if err != nil {
-		return body
-	}
-	return out
 }
 
 // presetByName finds a provider preset by a short name the user types.

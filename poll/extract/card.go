@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -36,7 +37,12 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 	c.lines = memo.lines(c.node)
 	l := Listing{URL: c.url.String()}
 	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm) }), "")
-	l.Price = pick(s, fs.Price, func() string { return cardPrice(c.lines, f, nm) })
+	l.Price = pick(s, fs.Price, func() string {
+		if p := cardPrice(c.lines, f, nm); p != "" {
+			return p
+		}
+		return findPrice(clean(linkLabel(s, c))) // "… - Sassenberg - 2.474.300 € - 532 m²"
+	})
 	if fs.Price != "" {
 		l.Price = cmp.Or(findPrice(l.Price), l.Price)
 	}
@@ -69,10 +75,11 @@ var (
 	reCounter    = regexp.MustCompile(`^\d+\s*/\s*\d+$`)
 	rePostcode   = regexp.MustCompile(`^(?:[A-Z]{1,2}-)?\d{4,5}\s+\p{Lu}`)
 	titleHint    = hintSet("title", "titel", "headline", "heading", "subject", "name")
-	notTitleHint = hintSet("subtitle", "username", "agent", "broker", "company", "provider", "realtor", "makler", "user")
+	notTitleHint = hintSet("subtitle", "username", "agent", "agency", "broker", "company", "provider", "publisher", "realtor", "makler", "user")
 	priceHint    = hintSet("price", "prices", "preis", "kaufpreis", "mietpreis", "miete", "kaltmiete", "rent", "cost", "betrag", "amount")
 	notPriceHint = hintSet("old", "before", "previous", "sqm", "m2", "qm", "label", "finanzierung", "rate", "monthly", "strike")
 	placeHint    = hintSet("location", "address", "adress", "addr", "place", "city", "district", "region", "geo", "standort", "ort", "lage", "locality", "marker", "pin")
+	addressHint  = hintSet("address", "adress", "addr", "adresse", "street", "strasse")
 	reDistance   = regexp.MustCompile(`\s*\(?\s*(?:ca\.\s*)?\d+(?:[.,]\d+)?\s?km\s*\)?$`)
 )
 
@@ -127,7 +134,7 @@ func appendHintWords(words []string, v string) []string {
 // hintVocabulary is every word a hint set knows: only those are kept.
 var hintVocabulary = func() map[string]bool {
 	all := map[string]bool{}
-	for _, h := range []hintWords{titleHint, notTitleHint, priceHint, notPriceHint, placeHint} {
+	for _, h := range []hintWords{titleHint, notTitleHint, priceHint, notPriceHint, placeHint, addressHint} {
 		for w := range h {
 			all[w] = true
 		}
@@ -230,15 +237,24 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
 	}
 	for _, e := range nm {
 		if titleHint.in(e.words) && !notTitleHint.in(e.words) {
-			if t := text(e.node); titleText(t) && !factsLine(t) {
+			if t := namedTitle(e.node); titleText(t) && !factsLine(t) && !callToAction(t) {
 				return t
 			}
 		}
+	}
+	// A link around the whole card gives its first title-like line, which
+	// may be a badge: its address line says more.
+	wraps := len(lines(c.link))*5 >= len(c.lines)*4
+	if t := addressTitle(s, nm); t != "" && wraps {
+		return t
 	}
 	if t := linkTitle(s, c); t != "" {
 		return t
 	}
 	if t := labelTitle(s, c); t != "" && !callToAction(t) {
+		return t
+	}
+	if t := addressTitle(s, nm); t != "" {
 		return t
 	}
 	if t := f.get(titleLabels); t != "" {
@@ -252,10 +268,28 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
 	return strings.TrimSpace(s.FindMatcher(matcher("img[alt]")).First().AttrOr("alt", ""))
 }
 
+// namedTitle is the text of an element named as the title; one that holds
+// the card's facts under the title in short lines of their own ("St. Helens
+// Gardens W10" over "Terraced", "3", "2") gives its first line.
+func namedTitle(n *html.Node) string {
+	ls := lines(n)
+	if len(ls) > 1 && titleText(ls[0]) && !slices.ContainsFunc(ls[1:], func(l string) bool { return len(strings.Fields(l)) > 3 }) {
+		return ls[0]
+	}
+	return text(n)
+}
+
 var reCallToAction = regexp.MustCompile(`(?i)^(alle details|details|mehr( erfahren| details| infos)?|more|view|see|ansehen|anzeigen|read more|weiterlesen|zur anzeige|zum angebot|zum expos[eé]|expos[eé] ansehen|show|open)\b`)
 
 // callToAction: link words that say what clicking does, not what the listing is.
-func callToAction(t string) bool { return reCallToAction.MatchString(strings.TrimSpace(t)) }
+func callToAction(t string) bool {
+	t = strings.TrimSpace(t)
+	return reCallToAction.MatchString(t) || reControl.MatchString(t)
+}
+
+// reControl is the whole text of a control on a card (a button, a tab, a
+// widget's caption), never a listing's title.
+var reControl = regexp.MustCompile(`(?i)^(?:save|saved|map|show on map|view on map|travel time|commute|share|compare|contact|call|message|hide|report|favou?rites?|add to favou?rites|merken|gemerkt|speichern|karte|auf der karte|fahrzeit|teilen|vergleichen|kontakt|zapisz|mapa|pokaż na mapie|udostępnij|enregistrer|carte|partager|guardar|mapa|compartir|salva|mappa|condividi|lagre|kart|del|spara|karta|dela|詳細を見る|詳細|詳しく見る|查看详情)$`)
 
 // headingTitle is the text of the card's most important heading that is not a
 // location or a price line.
@@ -292,10 +326,24 @@ func titleLike(t string) bool { return titleText(t) && !placeLike(t) }
 // titleText: text that can be a title where the card says it is one, though
 // it may read as a place ("2204 Rio Grande St" as "40627 Düsseldorf" does).
 func titleText(t string) bool {
-	if len([]rune(t)) < 3 || reCounter.MatchString(t) {
+	if len([]rune(t)) < 3 || reCounter.MatchString(t) || dateLine(t) {
 		return false
 	}
-	return !(letters(t) < 2 || onlyPrices(t) || priceLine(t))
+	return !(letters(t) < 1 || onlyPrices(t) || priceLine(t))
+}
+
+// reDateLine: a date after the word for posting it ("dodane: 27-10-2017",
+// "added: 2017-10-27", "eingestellt am 27.10.2017") or an age ("14 mins ago",
+// "vor 3 Tagen", "2 godz. temu"); a date alone may be the title's ("bis
+// 28.09.2023").
+var reDateLine = regexp.MustCompile(`(?i)\b(?:added|posted|listed|updated|dodane|dodano|eingestellt(?: am)?|online seit|hinzugefügt|aktualisiert|publié le|pubblicato|publicado|lagt inn|upplagd)\s*:?\s*(?:\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{4}-\d{2}-\d{2})\b|\b\d+\s*(?:mins?|minutes?|hours?|hrs?|h|days?|weeks?)\s+ago\b|\bvor\s+\d+\s+(?:Minuten|Stunden|Tagen|Wochen)\b|\b\d+\s+(?:min|godz|dni)\.?\s+temu\b`)
+
+// dateLine: a line that says when the listing was posted, with a few words
+// of its kind or place ("Mieszkanie do wynajęcia, dodane: 27-10-2017",
+// "14 mins ago · Brockton"), not a title.
+func dateLine(t string) bool {
+	loc := reDateLine.FindStringIndex(t)
+	return loc != nil && len(strings.Fields(t[:loc[0]]+t[loc[1]:])) <= 6
 }
 
 // onlyPrices: a text of prices and no words ("1.250 €", "ab 1.234 € – 2.345 €");
@@ -324,6 +372,25 @@ func placeLike(t string) bool {
 	return rePostcode.MatchString(t) && len(strings.Fields(t)) <= 5
 }
 
+// addressTitle: a card with no heading and no element named as its title is
+// titled by its address line (an <address>, or an element named as the
+// address), as the card shows it first.
+func addressTitle(s *goquery.Selection, nm []named) string {
+	if a := s.FindMatcher(matcher("address")).First(); a.Length() > 0 {
+		if t := text(a.Get(0)); titleText(t) {
+			return t
+		}
+	}
+	for _, e := range nm {
+		if addressHint.in(e.words) {
+			if t := text(e.node); titleText(t) && !factsLine(t) {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
 // linkTitle: the text of a link to the listing. A link that wraps the whole
 // card gives its first line that is a title and not a price or a fact.
 func linkTitle(s *goquery.Selection, c card) string {
@@ -334,7 +401,7 @@ func linkTitle(s *goquery.Selection, c card) string {
 			return
 		}
 		for _, ln := range lines(n) {
-			if titleLike(ln) && findSize(ln) != ln && !bareAmount(ln) && !callToAction(ln) {
+			if titleLike(ln) && findSize(ln) != ln && findRooms(ln) != ln && !bareAmount(ln) && !callToAction(ln) {
 				if len(ln) > len(best) && best == "" {
 					best = ln
 				}
@@ -346,8 +413,32 @@ func linkTitle(s *goquery.Selection, c card) string {
 }
 
 // labelTitle: aria-label or title of the listing link, cut before the first
-// part the card shows elsewhere ("Title, 40627 Düsseldorf, 475.000 €" → "Title").
+// part the card shows elsewhere or that is a fact ("Title, 40627 Düsseldorf,
+// 475.000 €" → "Title"; "Title - Sassenberg - 2.474.300 € - 532 m²" →
+// "Title"); a card line that begins with that part is the fuller title.
 func labelTitle(s *goquery.Selection, c card) string {
+	label := linkLabel(s, c)
+	if label == "" {
+		return ""
+	}
+	t := clean(label)
+	for _, sep := range reLabelSep.FindAllStringIndex(label, -1) {
+		if elsewhere(label[sep[1]:], c.lines) {
+			t = clean(label[:sep[0]])
+			break
+		}
+	}
+	for _, ln := range c.lines {
+		if len(ln) > len(t) && strings.HasPrefix(ln, t) && !factsLine(ln) {
+			return ln
+		}
+	}
+	return t
+}
+
+// linkLabel is the aria-label or title of the listing link, else of the
+// first link in the card that has one.
+func linkLabel(s *goquery.Selection, c card) string {
 	label := strings.TrimSpace(cmp.Or(attrOf(c.link, "aria-label"), attrOf(c.link, "title")))
 	if label == "" {
 		s.FindMatcher(matcher("a[aria-label], a[title]")).EachWithBreak(func(_ int, a *goquery.Selection) bool {
@@ -355,20 +446,43 @@ func labelTitle(s *goquery.Selection, c card) string {
 			return label == ""
 		})
 	}
-	if label == "" {
-		return ""
+	return label
+}
+
+// reLabelSep separates the parts a label joins: ", ", " - ", " | ", " · ".
+var reLabelSep = regexp.MustCompile(`,\s+|\s+[-–|·]\s+`)
+
+// elsewhere: the rest of a label, from one of its parts on, starts with what
+// the card shows elsewhere: a price, or a part that is, or stands in, one of
+// the card's lines.
+func elsewhere(rest string, lines []string) bool {
+	part := rest
+	if loc := reLabelSep.FindStringIndex(rest); loc != nil {
+		part = rest[:loc[0]]
 	}
-	shown := map[string]bool{}
-	for _, ln := range c.lines {
-		shown[ln] = true
+	part = clean(part)
+	if findPrice(part) != "" {
+		return true
 	}
-	parts := strings.Split(label, ", ")
-	for i := 1; i < len(parts); i++ {
-		if shown[strings.TrimSpace(parts[i])] || findPrice(parts[i]) != "" {
-			return clean(strings.Join(parts[:i], ", "))
+	return letters(part) >= 3 && slices.ContainsFunc(lines, func(ln string) bool { return containsWords(ln, part) })
+}
+
+// containsWords: s holds w as whole words ("Sassenberg" in "Straße 2,
+// Sassenberg (48336)", not in "Sassenberger").
+func containsWords(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
 		}
+		start, end := i+j, i+j+len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if !unicode.IsLetter(before) && !unicode.IsDigit(before) && !unicode.IsLetter(after) && !unicode.IsDigit(after) {
+			return true
+		}
+		i = start + 1
 	}
-	return clean(label)
 }
 
 // cardPrice: the first price in an element named as the price, else a
@@ -380,7 +494,7 @@ func cardPrice(ls []string, f facts, nm []named) string {
 			continue
 		}
 		for _, ln := range lines(e.node) {
-			if p := findPrice(ln); p != "" && !perUnit(ln) {
+			if p := findPrice(ln); p != "" && !rateAt(ln, p) {
 				return p
 			}
 		}
@@ -393,7 +507,7 @@ func cardPrice(ls []string, f facts, nm []named) string {
 	// A line that is a price beats a price inside a sentence.
 	for _, prose := range []bool{false, true} {
 		for _, ln := range ls {
-			if p := findPrice(ln); p != "" && !perUnit(ln) && (prose || len(ln) <= len(p)+12) {
+			if p := findPrice(ln); p != "" && !rateAt(ln, p) && (prose || len(ln) <= len(p)+12) {
 				return p
 			}
 		}
@@ -415,6 +529,21 @@ func letters(s string) int {
 var rePerUnit = regexp.MustCompile(`(?i)(/\s?m²|/\s?m2|/\s?qm|(?:pro|per)\s?(?:m²|m2|qm|sq)|\brate\b|ab\s+\d|finanzier|nebenkosten|\bnk\b)`)
 
 func perUnit(line string) bool { return rePerUnit.MatchString(line) }
+
+// rateAt: the price p of the line is a rate (per m², a financing teaser), read
+// up to p and the words after it: a price beside its rate per m² ("2.474.300 €
+// 4.651 €/m²") is the price.
+func rateAt(ln, p string) bool {
+	i := strings.Index(ln, p)
+	if i < 0 {
+		return perUnit(ln)
+	}
+	after := ln[i+len(p):]
+	if j := strings.IndexFunc(after, unicode.IsDigit); j >= 0 {
+		after = after[:j]
+	}
+	return perUnit(ln[:i+len(p)] + after)
+}
 
 // cardSize: a labelled living area, else the first area the fact lines show.
 func cardSize(fl []string, f facts) string {
@@ -561,6 +690,37 @@ func hasElementChild(n *html.Node) bool {
 	return false
 }
 
+// promotedLabels are a badge's words, as a line of its own, for a paid
+// highlight of a result ("Premium", "Top"); ad labels are adLabels.
+var promotedLabels = map[string]bool{
+	"premium": true, "top": true, "featured": true, "highlight": true, "highlighted": true, "promoted": true,
+	"hervorgehoben": true, "top-angebot": true, "promowane": true, "wyróżnione": true, "en vedette": true, "destacado": true, "in evidenza": true,
+}
+
+// highlighted reports a card that shows a badge of a paid highlight (a line
+// of its own, or beside the price), or
+// whose link says it was placed as promoted (olx's "?search_reason=
+// search|promoted", which the listing's URL leaves out).
+func (pg *page) highlighted(c card) bool {
+	if href := strings.ToLower(attrOf(c.link, "href")); strings.Contains(href, "promoted") || strings.Contains(href, "featured") {
+		_, query, _ := strings.Cut(href, "?")
+		if q, err := url.QueryUnescape(query); err == nil && slices.ContainsFunc(strings.FieldsFunc(q, func(r rune) bool {
+			return !unicode.IsLetter(r)
+		}), func(w string) bool { return w == "promoted" || w == "featured" }) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(pg.memo.lines(c.node), func(l string) bool {
+		if len(l) > 40 {
+			return false // a badge, or a badge beside a price, is short
+		}
+		if p := findPrice(l); p != "" {
+			l = strings.TrimSpace(strings.Replace(l, p, "", 1)) // the badge beside the price, "CHF 1,714.– Premium"
+		}
+		return promotedLabels[strings.ToLower(l)]
+	})
+}
+
 // onlyChild is n's single element child, nil when it has none or several.
 func onlyChild(n *html.Node) *html.Node {
 	var only *html.Node
@@ -583,8 +743,9 @@ var adWords = map[string]bool{
 }
 
 // isAd reports whether the card, or its link, is marked as a paid placement
-// outside the results (TOP ads, premium blocks, sponsored slots).
-func isAd(c card) bool {
+// outside the results (TOP ads, premium blocks, sponsored slots), or shows a
+// line that labels it so ("Betalt plassering", "Sponsored").
+func isAd(c card, memo *skipMemo) bool {
 	marked := adInside(c.node)
 	for e := c.link; e != nil && e != c.node && !marked; e = e.Parent {
 		marked = adMarked(e)
@@ -592,7 +753,16 @@ func isAd(c card) bool {
 	for e := c.node; e != nil && !marked; e = onlyChild(e) {
 		marked = adMarked(e)
 	}
-	return marked
+	return marked || slices.ContainsFunc(memo.lines(c.node), func(l string) bool { return adLabels[strings.ToLower(l)] })
+}
+
+// adLabels are the words a card shows, as a line of its own, when it is a
+// paid placement and not a result: a highlight of a result says "Premium" or
+// "Top" and stays (see promoted).
+var adLabels = map[string]bool{
+	"paid placement": true, "betalt plassering": true, "betald placering": true, "betalt placering": true,
+	"sponsored": true, "gesponsert": true, "sponsorisé": true, "sponsorizzato": true, "patrocinado": true,
+	"advertisement": true, "werbung": true, "reklama": true, "ad": true,
 }
 
 // adInside reports a card holding an element the site marks as a paid
@@ -609,11 +779,16 @@ func adInside(n *html.Node) bool {
 	return false
 }
 
-// adValue: a data attribute's value that marks a paid placement
-// (data-campaign_type="premium_ads").
+// adValue: a data attribute's value that marks a paid placement, by one of
+// its words ("premium_ads", "promo_top_ads", "sponsored"); long values are
+// data, not marks.
 func adValue(v string) bool {
-	v = strings.ToLower(v)
-	return strings.Contains(v, "premium_ads") || v == "sponsored" || v == "advertisement"
+	if len(v) > 40 {
+		return false
+	}
+	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == '_' || r == '-' || r == ' ' }), func(w string) bool {
+		return w == "ads" || w == "topads" || w == "sponsored" || w == "advertisement"
+	})
 }
 
 // adData: one of n's data attributes marks it as a paid placement.

@@ -108,7 +108,11 @@ func noExample(format string, a ...any) error { return exampleError(fmt.Sprintf(
 
 // Example finds the listing the user showed (its title, price or link as the
 // browser shows it), the repeated group around it, and selectors that read
-// that group; the result is the page read with them.
+// that group; the result is the page read with them. Where automatic
+// extraction reads a listing the example names (a unit titled by its
+// group, a listing only the page's data holds, a card whose selectors
+// cannot be told apart) and selectors read fewer, the page needs none: the
+// result is automatic extraction's.
 func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Result, error) {
 	pg := newPage(root, pageURL)
 	target := pg.findExample(example)
@@ -118,8 +122,31 @@ func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Resu
 		}
 		return Selectors{}, Result{}, noExample("Nothing on this page reads %q: paste the title, price or link of one listing exactly as the page shows it.", example)
 	}
+	sel, r, err := pg.exampleList(target, example)
+	if auto := pg.automatic(""); namesListing(auto.Listings, example) && len(auto.Listings) > len(r.Listings) {
+		auto.Site = siteOf(pageURL)
+		pg.finish(&auto)
+		return Selectors{}, auto, nil
+	}
+	return sel, r, err
+}
+
+// namesListing: the example is (part of) one listing's title, price or URL.
+func namesListing(ls []Listing, example string) bool {
+	want := strings.ToLower(clean(example))
+	return want != "" && slices.ContainsFunc(ls, func(l Listing) bool {
+		return strings.Contains(strings.ToLower(l.Title), want) || strings.ToLower(l.Price) == want || strings.ToLower(l.URL) == want
+	})
+}
+
+// exampleList is the list of cards around the example's element, and the
+// selectors that read it.
+func (pg *page) exampleList(target *html.Node, example string) (Selectors, Result, error) {
 	var best *candidate
 	all := candidates(pg)
+	if auto, _ := bestList(pg, ""); auto.group != nil && holds(auto, target) {
+		all = []candidate{auto} // the list automatic extraction reads holds the example: that list
+	}
 	for i := range all {
 		if !holds(all[i], target) {
 			continue
@@ -144,7 +171,7 @@ func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Resu
 		return Selectors{}, Result{}, err
 	}
 	r := pg.bySelectors(c)
-	r.Site = siteOf(pageURL)
+	r.Site = siteOf(pg.url)
 	pg.finish(&r)
 	return sel, r, nil
 }
@@ -254,12 +281,15 @@ func (pg *page) derive(c candidate, target *html.Node) (Selectors, bool) {
 		links = append(links, l.Data, elementSelector(l))
 	}
 	link := ""
+	items := pg.itemSelectors(c.cards[0].node, c.cards)
 found:
-	for _, cand := range pg.itemSelectors(c.cards[0].node, c.cards) {
-		for _, l := range links {
-			if pg.readsList(cand, l, want, len(c.cards)) {
-				sel.Item, link = cand, l
-				break found
+	for _, strict := range []bool{true, false} { // first selectors that read nothing else (not a paid card of the same class elsewhere)
+		for _, cand := range items {
+			for _, l := range links {
+				if pg.readsList(cand, l, want, len(c.cards), strict) {
+					sel.Item, link = cand, l
+					break found
+				}
 			}
 		}
 	}
@@ -272,16 +302,21 @@ found:
 	// never make every title "820 €" (issue 37).
 	if txt := clean(text(target)); target != nil && target != c.cards[0].link && letters(txt) >= 2 && !onlyPrices(txt) && !priceLine(txt) {
 		if t := elementSelector(target); t != "" && t != "a" {
-			sel.Title = t
+			if tx := text(target); tx != "" && findPrice(tx) == tx {
+				sel.Price = t // the example is the listing's price
+			} else {
+				sel.Title = t
+			}
 		}
 	}
 	return sel, true
 }
 
 // readsList reports whether an item (and link) selector leads to the list's
-// listings: at least 95% of them, and few others (items without a link, such
-// as ad slots, lead nowhere and do not count), with about one item a card.
-func (pg *page) readsList(item, link string, want map[string]bool, cards int) bool {
+// listings: at least 95% of them, and few others (none when strict; items
+// without a link, such as ad slots, lead nowhere and do not count), with
+// about one item a card.
+func (pg *page) readsList(item, link string, want map[string]bool, cards int, strict bool) bool {
 	found := pg.itemCards(pg.doc.FindMatcher(matcher(item)), link)
 	if len(found)*100 > cards*105+100 {
 		return false // more items than the list has cards: elements around or inside them too
@@ -295,7 +330,7 @@ func (pg *page) readsList(item, link string, want map[string]bool, cards int) bo
 			other++
 		}
 	}
-	return len(hit)*100 >= len(want)*95 && other*20 <= len(want)
+	return len(hit)*100 >= len(want)*95 && other*20 <= len(want) && (!strict || other == 0)
 }
 
 // itemSelectors are CSS selectors for a list's cards, plainest first: the

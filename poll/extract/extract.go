@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
@@ -130,7 +131,7 @@ func (pg *page) automatic(structure string) Result {
 	if ok {
 		cards = pg.readCards(list.cards, fieldSel{})
 	}
-	if complete(cards) {
+	if complete(cards) && !emptySlots(list) {
 		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
 	}
 	js := jsonOf(pg.doc)
@@ -150,6 +151,13 @@ func (pg *page) automatic(structure string) Result {
 	}
 	r := Result{Method: MethodNone, NoResults: pg.saysNoResults(nil)}
 	return r
+}
+
+// emptySlots reports a list whose group holds members that show nothing
+// (slots the page fills while the user scrolls): its data may hold the rest.
+func emptySlots(list candidate) bool {
+	return list.group != nil && len(list.group.members) > len(list.cards) &&
+		slices.ContainsFunc(list.group.members, func(m *html.Node) bool { return text(m) == "" })
 }
 
 // complete reports a card list that the page's data could not add to: enough
@@ -178,20 +186,36 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 		if len(kept) > MaxListings {
 			break // finish says the page was cut
 		}
-		if !isAd(c) {
+		if !isAd(c, pg.memo) {
 			kept = append(kept, c)
 		}
 	}
 	dropSharedParams(kept)
 	ids := cardIDs(kept, pg.url)
+	var units map[*html.Node]string
+	if fs.Title == "" {
+		units = pg.unitTitles(kept)
+	}
 	out := make([]Listing, 0, len(kept))
+	var badged []int // listings a badge or their link marks as highlighted
 	for i, c := range kept {
 		if ids[i] == "" {
 			continue
 		}
 		l := readCard(c, pg.base, fs, pg.memo)
 		l.ID = ids[i]
+		if t := units[c.node]; t != "" {
+			l.Title = t
+		}
+		if !l.Promoted && pg.highlighted(c) {
+			badged = append(badged, len(out))
+		}
 		out = append(out, l)
+	}
+	if len(badged) < len(out) { // a badge every card shows marks none
+		for _, i := range badged {
+			out[i].Promoted = true
+		}
 	}
 	return out
 }

@@ -179,6 +179,7 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 	}
 	links := make([][]memberLink, len(g.members))
 	slotURLs := map[string]map[string]*url.URL{} // slot → its distinct URLs
+	headed := map[string]bool{}                  // slot → its link is around or in the card's heading
 	for i, m := range g.members {
 		if ix.feat[m].ad {
 			continue // a paid placement: neither a card nor evidence of the list's shape
@@ -192,11 +193,12 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 			seen[l.slot] = true
 			if slotURLs[l.slot] == nil {
 				slotURLs[l.slot] = map[string]*url.URL{}
+				headed[l.slot] = aroundHeading(l.node, m)
 			}
 			slotURLs[l.slot][ix.urlOf(l.url)] = l.url
 		}
 	}
-	slot := bestSlot(slotURLs)
+	slot := bestSlot(slotURLs, headed)
 	if slot == "" {
 		return candidate{group: g}
 	}
@@ -307,15 +309,37 @@ func (c candidate) structure() string {
 const maxMembers = 2 * MaxListings
 
 // bestSlot is the link position that leads to the most distinct URLs (of
-// two alike, the shorter, then the first in order: never the map's order).
-func bestSlot(slotURLs map[string]map[string]*url.URL) string {
+// two alike, the one around or in the heading, then the shorter, then the
+// first in order: never the map's order).
+func bestSlot(slotURLs map[string]map[string]*url.URL, headed map[string]bool) string {
 	best, bestN := "", 0
 	for s, urls := range slotURLs {
-		if n := len(urls); n > bestN || n == bestN && (len(s) < len(best) || len(s) == len(best) && s < best) {
+		n := len(urls)
+		if n > bestN || n == bestN && (headed[s] && !headed[best] || headed[s] == headed[best] && (len(s) < len(best) || len(s) == len(best) && s < best)) {
 			best, bestN = s, n
 		}
 	}
 	return best
+}
+
+// aroundHeading: link a of member m is in a heading or holds one — of a card
+// that links to its gallery, its agent and a map too, the listing's link.
+func aroundHeading(a, m *html.Node) bool {
+	for e := a; e != nil && e != m.Parent; e = e.Parent {
+		if isHeading(e) {
+			return true
+		}
+	}
+	var holds func(n *html.Node) bool
+	holds = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && (isHeading(c) || holds(c)) {
+				return true
+			}
+		}
+		return false
+	}
+	return a != m && holds(a)
 }
 
 // cardWeight says how much one card looks like a listing, and whether it

@@ -122,7 +122,9 @@ func (pg *page) readLearnt(structure string) (Result, bool) {
 		return Result{}, false
 	}
 	cards := pg.readCards(c.cards, fieldSel{})
-	if len(cards) < lt.n || !complete(cards) {
+	// Empty slots the page fills while scrolling send the full way to the
+	// page's data, as automatic does (emptySlots).
+	if len(cards) < lt.n || !complete(cards) || emptySlots(c) {
 		return Result{}, false
 	}
 	return Result{Method: MethodLearnt, Listings: cards, Container: true, Structure: learn(c, cards)}, true

@@ -11,7 +11,16 @@ import (
 
 // This file reads the amounts a card shows: prices, living areas and rooms.
 
-const number = `(?:\d{1,3}(?:[.,\x{a0}\x{202f}'\x{2019} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?:[.,][-–])?` // "1.200,-"
+const number = `(?:\d{1,3}(?:[.,\x{a0}\x{202f}\x{2009}'\x{2019} ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?:[.,][-–])?` // "1.200,-"
+
+// sp is a space between an amount and its currency or multiplier, the
+// no-break and thin spaces too (Go's \s is ASCII only).
+const sp = `[\s\x{a0}\x{202f}\x{2009}]`
+
+// multiplier is a word for thousands, ten thousands, lakhs, crores or
+// millions written after the amount ("2k €", "12 тис. грн", "8万円", "₹ 45
+// lakh", "1,2 Mio. €"); multipliers gives each its factor.
+const multiplier = `(?:k\b|Tsd\.|тис\.|tys\.|万|lakh|crore|Mio\.?|Millionen|[Mm]illions?|mln\.?|M\b)`
 
 // currency is a pattern of the signs and codes of currencyCodes, the longer
 // first ("kr." before "kr"), so the price patterns and mentionsCurrency know
@@ -28,13 +37,13 @@ var currency = func() string {
 var (
 	// rePrice matches a price as shown: an amount (or a range) with its currency
 	// before or after, and a trailing "VB" (negotiable) where the site writes it.
-	rePrice     = regexp.MustCompile(`(?:(?:` + currency + `)\s?(?:` + number + `)(?:\s?[-–]\s?(?:` + currency + `)?\s?(?:` + number + `))?|(?:` + number + `)(?:\s?[-–]\s?(?:` + number + `))?\s?(?:` + currency + `)(?:\s?VB\b)?)`)
+	rePrice     = regexp.MustCompile(`(?:(?:` + currency + `)` + sp + `?(?:` + number + `)(?:` + sp + `?[-–]` + sp + `?(?:[^\d\s]{1,3}` + sp + `?)?(?:` + number + `))?|(?:` + number + `)(?:` + sp + `?[-–]` + sp + `?(?:` + number + `))?(?:` + sp + `?` + multiplier + `)?` + sp + `?(?:` + currency + `)(?:\s?VB\b)?)`)
 	reOnRequest = regexp.MustCompile(`(?i)^(preis )?auf anfrage$|^price on (request|application)$|^on request$|^poa$|^vb$|^zu verschenken$|^free$|^gratis$`)
 	reNumber    = regexp.MustCompile(number)
 	reRange     = regexp.MustCompile(`\d\s?[-–]\s?(?:` + currency + `)?\s?\d`)
 	reCurrency  = regexp.MustCompile(currency)
-	// reMillions: the amount before it is in millions ("€ 1,2 Mio", "$1.5M").
-	reMillions = regexp.MustCompile(`^\s?(?:Mio\.?|Millionen|[Mm]illions?|mln\.?|M\b)`)
+	// reMultiplier: the amount before it is in thousands, lakhs, millions …
+	reMultiplier = regexp.MustCompile(`^` + sp + `?` + multiplier)
 	// reDiscount: the word after a price that makes it a saving, not the
 	// price ("$900 OFF").
 	reDiscount = regexp.MustCompile(`(?i)^\s*(off|sparen|save|rabatt|discount)\b`)
@@ -64,8 +73,8 @@ func findPrice(s string) string {
 		if reDiscount.MatchString(after) {
 			continue
 		}
-		if w := reMillions.FindString(after); w != "" {
-			loc[1] += len(w) // "€ 1,2 Mio"
+		if w := reMultiplier.FindString(after); w != "" {
+			loc[1] += len(w) // "€ 1,2 Mio", "₹ 45 lakh"
 		}
 		return strings.TrimSpace(s[loc[0]:loc[1]])
 	}
@@ -84,14 +93,20 @@ func priceValue(price string) (float64, string) {
 		return 0, cur
 	}
 	v := parseNumber(price[loc[0]:loc[1]])
-	if reMillions.MatchString(price[loc[1]:]) {
-		v *= 1e6
+	if w := reMultiplier.FindString(price[loc[1]:]); w != "" {
+		v *= multipliers[strings.TrimRight(strings.TrimSpace(strings.TrimLeft(w, "\u00a0\u202f\u2009")), ".")]
 	}
 	return v, cur
 }
 
+// multipliers are the factors of the words of multiplier (without their dot).
+var multipliers = map[string]float64{
+	"k": 1e3, "Tsd": 1e3, "тис": 1e3, "tys": 1e3, "万": 1e4, "lakh": 1e5, "crore": 1e7,
+	"Mio": 1e6, "Millionen": 1e6, "Million": 1e6, "million": 1e6, "Millions": 1e6, "millions": 1e6, "mln": 1e6, "M": 1e6,
+}
+
 // groupSpaces are the other marks that group thousands ("1'250", "1’250", "1 250").
-var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "'", " ", "\u2019", " ")
+var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "\u2009", " ", "'", " ", "\u2019", " ")
 
 // parseNumber reads "1.250", "1,250", "1 250", "1.250,50" and "1250.5": a
 // separator followed by exactly three digits groups thousands, the last other
@@ -116,15 +131,17 @@ func parseNumber(m string) float64 {
 	return v
 }
 
-// currencyCodes are the signs and codes a price is written with, three times
-// in rePrice: over 500 instructions Go's regexp runs its slower NFA, not the
-// backtracker (414 now; 501 made inberlinwohnen 13% slower).
+// currencyCodes are the signs and codes a price is written with, twice in
+// rePrice: over 500 instructions Go's regexp runs its slower NFA, not the
+// backtracker (425 now, TestPricePatternFitsTheBacktracker; 501 made
+// inberlinwohnen 13% slower).
 var currencyCodes = map[string]string{
 	"€": "EUR", "EUR": "EUR", "$": "USD", "US$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
 	"CHF": "CHF", "Fr.": "CHF", "zł": "PLN", "PLN": "PLN", "SEK": "SEK", "NOK": "NOK", "DKK": "DKK",
 	"Kč": "CZK", "CZK": "CZK", "Ft": "HUF", "HUF": "HUF", "lei": "RON", "RON": "RON", "₹": "INR",
 	"¥": "JPY", "R$": "BRL", "A$": "AUD", "C$": "CAD", "kr": "SEK", "kr.": "DKK",
-	"₽": "RUB", "руб.": "RUB", "RUB": "RUB", "₴": "UAH", "UAH": "UAH", "₺": "TRY", "₪": "ILS", "BGN": "BGN",
+	"₽": "RUB", "руб.": "RUB", "RUB": "RUB", "₴": "UAH", "грн.": "UAH", "грн": "UAH", "UAH": "UAH", "₺": "TRY", "₪": "ILS",
+	"лв.": "BGN", "BGN": "BGN", "円": "JPY", "JPY": "JPY",
 }
 
 func currencyCode(sign string) string { return currencyCodes[sign] }

@@ -27,7 +27,7 @@ func TestPortalPages(t *testing.T) {
 		// rule: "per month" is a rent, not a price per m²; a heading that is
 		// the price line is not the title.
 		{"daft", "https://www.daft.ie/property-for-rent/dublin-city", []want{
-			{id: "5512345", url: "https://www.daft.ie/for-rent/apartment-12-the-grand-canal-dublin-2/5512345", title: "12 The Grand Canal, Dublin 2", price: "€2,450", value: 2450, rooms: "2 Bed"},
+			{id: "5512345", url: "https://www.daft.ie/for-rent/apartment-12-the-grand-canal-dublin-2/5512345", title: "12 The Grand Canal, Dublin 2", price: "€2,450", value: 2450, rooms: "2 Bed", promoted: true}, // its "Featured" callout
 			{id: "5509876", title: "4 Oak Road, Rathmines, Dublin 6", value: 3200, rooms: "3 Bed"},
 			{id: "5507001", title: "33 Parnell Street, Dublin 1", value: 1650},
 			{id: "5505432", title: "7 Harbour View, Ringsend, Dublin 4", value: 2900},
@@ -104,7 +104,7 @@ func TestPortalPages(t *testing.T) {
 		}},
 		// rule: ?reason= is tracking, not part of the listing's URL.
 		{"olx", "https://www.olx.pl/nieruchomosci/mieszkania/wynajem/krakow/", []want{
-			{id: "891234567", url: "https://www.olx.pl/d/oferta/2-pokoje-kazimierz-balkon-CID3-ID17abcD.html", title: "2 pokoje Kazimierz, balkon", price: "3 200 zł", value: 3200, size: "48 m²"},
+			{id: "891234567", url: "https://www.olx.pl/d/oferta/2-pokoje-kazimierz-balkon-CID3-ID17abcD.html", title: "2 pokoje Kazimierz, balkon", price: "3 200 zł", value: 3200, size: "48 m²", promoted: true}, // its "Wyróżnione" badge
 			{id: "891200011", url: "https://www.olx.pl/d/oferta/kawalerka-krowodrza-CID3-ID17xyzE.html", title: "Kawalerka Krowodrza", value: 2100},
 			{id: "891188800", title: "3-pokojowe Podgórze", value: 4300},
 		}},

@@ -71,7 +71,7 @@ func TestRuleIdentityIgnoresTracking(t *testing.T) {
 	b := readRule(t, "tracking-b", "https://www.wohnen-kassel.de/mieten/kassel", Options{})
 	checkListings(t, a, []want{
 		{url: "https://www.wohnen-kassel.de/wohnung/helle-altbauwohnung-am-park", title: "Helle Altbauwohnung am Park"},
-		{url: "https://www.wohnen-kassel.de/wohnung/dachgeschoss-mit-blick", title: "Dachgeschoss mit Blick"},
+		{url: "https://www.wohnen-kassel.de/wohnung/dachgeschoss-mit-blick", title: "Dachgeschoss mit Blick", promoted: true}, // its link says search_reason=promoted
 		{id: "4711", url: "https://www.wohnen-kassel.de/anzeige/4711", title: "Zimmer in WG"},
 	})
 	if len(a.Listings) != len(b.Listings) {
@@ -165,8 +165,22 @@ func TestRulePriceForms(t *testing.T) {
 		{"CHF 3’450.–", "CHF 3’450.–", 3450},
 		{"Kaufpreis: € 1,2 Mio", "€ 1,2 Mio", 1200000},
 		{"$1.5M", "$1.5M", 1500000},
-		{"1,2 Mio. €", "", 0},
 		{"$1,250 Monthly", "$1,250", 1250},
+		// issue 34: currency words with a dot, multipliers, thin spaces
+		{"12 500 грн.", "12 500 грн.", 12500},
+		{"45 000 руб.", "45 000 руб.", 45000},
+		{"1 200 лв.", "1 200 лв.", 1200},
+		{"15 000 Kč", "15 000 Kč", 15000},
+		{"8.5万円", "8.5万円", 85000},
+		{"賃料 12万円", "12万円", 120000},
+		{"₹ 45 lakh", "₹ 45 lakh", 4500000},
+		{"₹1.2 crore", "₹1.2 crore", 12000000},
+		{"12 тис. грн", "12 тис. грн", 12000},
+		{"2k €", "2k €", 2000},
+		{"1,2 Mio. €", "1,2 Mio. €", 1200000},
+		{"1\u2009250 €", "1\u2009250 €", 1250},
+		{"1\u202f250\u00a0zł", "1\u202f250\u00a0zł", 1250},
+		{"from $2,225+", "$2,225", 2225},
 	} {
 		p := findPrice(c.text)
 		v, _ := priceValue(p)
@@ -340,5 +354,150 @@ var f = () => {"id":"2"}; window.__STATE__ = {"list":[` +
 	checkListings(t, r, []want{
 		{id: "7003", url: "https://www.stadt-wohnen.de/expose/7003", title: "Loft im Hof", value: 990},
 		{id: "7004", url: "https://www.stadt-wohnen.de/expose/7004", title: "Wohnung am Markt", value: 760},
+	})
+}
+
+// Rule: blocks set apart. A block the page marks as top ads (a data value
+// "promo_top_ads", like "premium_ads") and a card labelled as a paid
+// placement are not results; a banner of another host and shape inside the
+// list is not a listing; a highlighted card of the list's own shape is one,
+// promoted.
+func TestRuleBlocksSetApart(t *testing.T) {
+	r := readRule(t, "blocks-apart", "https://www.mieszkania-przyklad.pl/wynajem/mieszkanie/gdansk/", Options{})
+	checkListings(t, r, []want{
+		{title: "3 pokoje w Oliwie", value: 3400},
+		{title: "Kawalerka na Przymorzu", value: 1750},
+		{title: "Loft na Dolnym Mieście", value: 3900, promoted: true},
+	})
+}
+
+// Rule: a price beside its rate per m² in one element ("2.474.300 € 4.651
+// €/m²") is the price; a rate alone is not. A card with no heading, whose
+// link's title attribute joins title, town, price and size, is titled by the
+// attribute's title part (or the card line that begins with it), and the
+// price there counts when the card shows none.
+func TestRuleTitleAttribute(t *testing.T) {
+	r := readRule(t, "title-attribute", "https://www.immo-beispiel.de/classified-search?locations=AD08DE2350", Options{})
+	checkListings(t, r, []want{
+		{title: "Mehrfamilienhaus zum Kauf · als Kapitalanlage geeignet", price: "2.474.300 €", value: 2474300},
+		{title: "Einfamilienhaus zum Kauf", price: "418.000 €", value: 418000},
+		{title: "Wohnung zum Kauf · Balkon und Stellplatz", price: "259.000 €", value: 259000},
+	})
+}
+
+// Rule: what a page shows on phones only (Bootstrap's visible-xs-block,
+// Tailwind's md:hidden) is not read: a size or price written for phones at
+// the start of the heading is not part of the title.
+func TestRulePhoneOnlyText(t *testing.T) {
+	r := readRule(t, "phone-only", "https://www.mieszkania-przyklad.pl/wynajem/mieszkanie/gdansk/", Options{})
+	checkListings(t, r, []want{
+		{title: "Duże mieszkanie na Siedlcach", value: 2000, size: "72 m²"},
+		{title: "Dwupoziomowe mieszkanie, Suchanino", value: 3200, size: "82 m²"},
+		{title: "Kawalerka w Oliwie", value: 1450, size: "28 m²"},
+	})
+}
+
+// Rule: an element named as the title that also holds the card's facts in
+// short lines of their own (type, beds, baths) gives its first line.
+func TestRuleNamedTitleWithFacts(t *testing.T) {
+	r := readRule(t, "named-title", "https://www.property-example.co.uk/property-for-sale/find.html?locationIdentifier=OUTCODE%5E2517", Options{})
+	checkListings(t, r, []want{
+		{title: "Snarsgate Street, London, W10", value: 725000},
+		{title: "Dalgarno Gardens, London, W10", value: 1150000},
+		{title: "Portobello Road, London, W10", value: 495000},
+	})
+}
+
+// Rule: a line that says when the listing was posted ("…, dodane:
+// 27-10-2017", "14 mins ago · Brockton") is not its title; a short code
+// with one letter ("P.255/50/19", "K9-2") is.
+func TestRuleMetaLinesAreNotTitles(t *testing.T) {
+	r := readRule(t, "meta-lines", "https://www.ogloszenia-przyklad.pl/szukaj", Options{})
+	checkListings(t, r, []want{
+		{title: "Szczecin, Pogodno, Grzegorza z Sanoka", value: 2200},
+		{title: "Szczecin, Pogodno, Jodłowa", value: 2500},
+		{title: "Szczecin, Pogodno, Kasprowicza", value: 2700},
+	})
+	r = readRule(t, "meta-lines-codes", "https://boston.posts-example.org/search/sss", Options{})
+	checkListings(t, r, []want{
+		{title: "P.255/50/19", value: 400},
+		{title: "K9-2", value: 150},
+		{title: "Q-7", value: 150},
+	})
+}
+
+// Rule: a control's caption ("Travel time", "Save", "Map"), even in an
+// element named as a title, and a badge are not titles; a card with no title
+// of its own is titled by its address line. A "Premium" badge that only some
+// cards show marks a highlight, promoted.
+func TestRuleControlsAndAddressTitles(t *testing.T) {
+	r := readRule(t, "controls-address", "https://www.homes-example.ch/rent/real-estate/city-lausanne/matching-list", Options{})
+	checkListings(t, r, []want{
+		{title: "Bel appartement lumineux près du centre", value: 2160, promoted: true}, // its "Premium" badge
+		{title: "Rue Neuve 9, 1003 Lausanne", value: 1890},
+		{title: "Avenue de Cour 21, 1007 Lausanne", value: 3050},
+	})
+}
+
+// Rule: prices as people write them, on cards (see TestRulePriceForms for
+// the forms alone).
+func TestRulePricesAsWritten(t *testing.T) {
+	r := readRule(t, "prices-written", "https://www.ogoloshennya-pryklad.ua/nedvizhimost/", Options{})
+	checkListings(t, r, []want{
+		{price: "12 500 грн.", value: 12500},
+		{price: "1 200 лв.", value: 1200},
+		{price: "8.5万円", value: 85000},
+		{price: "₹ 45 lakh", value: 4500000},
+		{price: "2k €", value: 2000},
+		{price: "1,2 Mio. €", value: 1200000},
+		{price: "3 250 zł", value: 3250}, // the spaces folded as the page shows them
+		{price: "$2,225", value: 2225},
+	})
+	for i, cur := range []string{"UAH", "BGN", "JPY", "INR", "EUR", "EUR", "PLN", "USD"} {
+		if i < len(r.Listings) && r.Listings[i].Currency != cur {
+			t.Errorf("listing %d currency %q, want %q", i, r.Listings[i].Currency, cur)
+		}
+	}
+}
+
+// Rule: a card with several links (its photo gallery, its agent, a map)
+// leads to the listing by the link around its heading; the photo count is
+// neither the title nor the price.
+func TestRuleSeveralLinksPerCard(t *testing.T) {
+	r := readRule(t, "several-links", "https://www.wohnen-beispiel.de/mieten/koeln", Options{})
+	checkListings(t, r, []want{
+		{url: "https://www.wohnen-beispiel.de/objekt/81001", title: "Helle 3-Zimmer-Wohnung mit Balkon", value: 1150},
+		{url: "https://www.wohnen-beispiel.de/objekt/81002", title: "Altbau in Sülz, ruhige Lage", value: 980},
+		{url: "https://www.wohnen-beispiel.de/objekt/81003", title: "Penthouse am Rheinufer", value: 2400},
+	})
+}
+
+// Rule: when the page draws 9 cards and leaves the other slots empty, and
+// its data holds 36 results with the same ids, the data is the list.
+func TestRuleDataHoldsMoreThanDrawn(t *testing.T) {
+	r := readRule(t, "data-holds-more", "https://www.wohnen-wien-beispiel.at/suche", Options{})
+	if len(r.Listings) != 36 {
+		t.Fatalf("%d listings (method %s), want the 36 of the data", len(r.Listings), r.Method)
+	}
+	for i, l := range r.Listings {
+		if want := fmt.Sprintf("https://www.wohnen-wien-beispiel.at/expose/%d", 4100+i); l.URL != want || l.Title == "" || l.PriceValue != float64(900+10*i) {
+			t.Errorf("listing %d = %s %q %v, want %s, a title, %d", i, l.URL, l.Title, l.PriceValue, want, 900+10*i)
+		}
+	}
+}
+
+// Rule: grouped listings. A building's card holding a table of its units
+// (floor, rent, layout and size, a link each) gives one listing per unit,
+// titled by the building's name with the unit's facts.
+func TestRuleGroupedUnits(t *testing.T) {
+	r := readRule(t, "grouped-units", "https://suumo-beispiel.jp/chintai/tokyo/sc_shibuya/", Options{})
+	checkListings(t, r, []want{
+		{url: "https://suumo-beispiel.jp/chintai/jnc_000100011/", title: "パークハウス渋谷 · 3階 · 1LDK 45.2m²", price: "12.5万円", value: 125000},
+		{title: "パークハウス渋谷 · 5階 · 1LDK 47.0m²", value: 138000},
+		{title: "パークハウス渋谷 · 8階 · 2LDK 68.4m²", value: 210000},
+		{title: "グランドメゾン目黒 · 2階 · 1K 25.1m²", value: 98000},
+		{title: "グランドメゾン目黒 · 6階 · 1K 25.1m²", value: 102000},
+		{title: "シティハイツ中野 · 4階 · 1DK 30.5m²", value: 84000},
+		{url: "https://suumo-beispiel.jp/chintai/jnc_000100032/", title: "シティハイツ中野 · 7階 · 1DK 30.5m²", value: 89000},
 	})
 }

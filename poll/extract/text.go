@@ -197,7 +197,10 @@ var hidingClasses = map[string]bool{
 	"hidden": true, "d-none": true, "display-none": true, "is-hidden": true, "invisible": true,
 	"sr-only": true, "visually-hidden": true, "visuallyhidden": true, "screen-reader-text": true,
 	"screenreader-only": true, "a11y-hidden": true, "printonly": true, "print-only": true, "visible-print": true,
-	"mobile-only": true, "show-mobile": true, "visible-xs": true, "hidden-desktop": true, "panel-hidden": true,
+	"mobile-only": true, "show-mobile": true, "hidden-desktop": true, "panel-hidden": true,
+	// phones only (Bootstrap 3, 4, Tailwind): hidden on a desktop's screen
+	"visible-xs": true, "visible-xs-block": true, "visible-xs-inline": true, "visible-xs-inline-block": true,
+	"d-sm-none": true, "d-md-none": true, "d-lg-none": true, "sm:hidden": true, "md:hidden": true, "lg:hidden": true,
 	"hide": true, "u-hidden": true, "offscreen": true,
 }
 

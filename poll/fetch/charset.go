@@ -10,8 +10,10 @@ import (
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// decodeBody converts raw to UTF-8. The encoding comes from, in order: a BOM, the
-// Content-Type charset, a <meta> charset in the first 1024 bytes, sniffing
+// DecodePage converts a page's raw bytes to UTF-8: the one decoder for a page,
+// fetched (contentType from the response) or saved to a file (contentType "").
+// The encoding comes from, in order: a BOM, the Content-Type charset, a <meta>
+// charset in the first 1024 bytes, sniffing
 // (golang.org/x/net/html/charset.DetermineEncoding). Two corrections follow,
 // both reported in note:
 //
@@ -25,7 +27,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 //     first 1024 bytes): decoded as UTF-8.
 //
 // An empty body gives an empty, non-nil slice.
-func decodeBody(raw []byte, contentType string) (body []byte, name, note string) {
+func DecodePage(raw []byte, contentType string) (body []byte, name, note string) {
 	if len(raw) == 0 {
 		return []byte{}, "", ""
 	}

@@ -354,7 +354,7 @@ func (f *Fetcher) finish(ctx context.Context, resp *http.Response, reqURL, cur *
 		Header:     resp.Header,
 		RawBytes:   len(raw),
 	}
-	r.Body, r.Charset, r.CharsetNote = decodeBody(raw, resp.Header.Get("Content-Type"))
+	r.Body, r.Charset, r.CharsetNote = DecodePage(raw, resp.Header.Get("Content-Type"))
 	if pooled != nil {
 		if len(r.Body) > 0 && len(raw) > 0 && &r.Body[0] == &raw[0] {
 			r.scratch = pooled // Body is the scratch buffer: Release returns it
