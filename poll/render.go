@@ -79,7 +79,7 @@ func (s *Service) get(ctx context.Context, j job) (*fetch.Response, error) {
 		return nil, renderFailure(j.url, err)
 	}
 	return &fetch.Response{RequestURL: p.RequestURL, FinalURL: p.FinalURL, Status: p.Status, Header: p.Header,
-		Body: p.HTML, RawBytes: len(p.HTML), Charset: "utf-8", Elapsed: p.Elapsed}, nil
+		Body: p.HTML, RawBytes: len(p.HTML), Charset: "utf-8", Elapsed: p.Elapsed, Redirect: p.Redirect}, nil
 }
 
 // offlineTexts are the browser's errors that mean no network at all: like a
