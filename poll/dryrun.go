@@ -91,7 +91,7 @@ func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Option
 }
 
 func dryRunOf(dr DryRun, res result) DryRun {
-	dr.Outcome = string(res.outcome.Kind)
+	dr.Outcome = res.outcomeName()
 	dr.Status = res.outcome.Status
 	dr.RetryAfter = res.outcome.RetryAfter
 	dr.Signal = res.outcome.Signal
@@ -130,6 +130,8 @@ func OutcomeMessage(site, outcome string, n int, noResults bool) string {
 		return site + " sent us to a login page: the session expired. Log in again in your browser and paste a fresh cookie."
 	case string(classify.UnexpectedPage):
 		return "The page did not look like results (a layout change or a soft block). Check the URL in your browser, or set CSS selectors."
+	case OutcomeHostNotFound:
+		return site + " was not found: no server is known by that name, while other sites answer. Check the address for a typo."
 	case "offline":
 		return "No connection: " + site + " could not be reached. Check your internet connection."
 	case string(classify.Error):

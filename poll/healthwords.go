@@ -24,6 +24,11 @@ func (h *Health) describe(site string) {
 		h.Problem = "the login for " + site + " has expired"
 		h.Hint = "Log in to " + site + " in your browser, copy the new cookie and paste it in the search's " +
 			"Advanced settings (Edit), then save. Notifio does not check " + site + " until then."
+	case HealthHostNotFound:
+		h.Problem = site + " was not found: no server is known by that name"
+		h.Hint = "Check the search's address for a typo (notifio search list shows it) and correct it in Edit, " +
+			"or with notifio search edit ID --url URL. Other sites answer, so this computer is online. " +
+			"If the address is right, the site may be gone. Notifio keeps trying less and less often."
 	case HealthSiteErrors:
 		h.Problem = site + " keeps failing"
 		h.Hint = "Nothing to do yet: Notifio keeps trying. If it lasts, open the page in your browser to see " +
@@ -199,6 +204,8 @@ func (k HealthKind) Words() string {
 		return "login expired"
 	case HealthSiteErrors:
 		return "site failing"
+	case HealthHostNotFound:
+		return "host not found"
 	case HealthDelivery:
 		return "messages not going out"
 	case HealthSelectorsStale:

@@ -32,6 +32,11 @@ type OnceResult struct {
 // written).
 const OutcomeNotSaved = "not_saved"
 
+// OutcomeHostNotFound is the outcome of a poll whose host does not resolve
+// while other sites answer: a mistyped or vanished address (the error
+// ladder), not this computer being offline.
+const OutcomeHostNotFound = "host_not_found"
+
 // NotSavedReason says in plain words why the listings of a poll were not saved
 // and what to do; nothing is lost, as they count as new at the next check.
 func NotSavedReason(found int, err error) string {

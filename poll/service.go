@@ -127,6 +127,10 @@ type siteRun struct {
 	avgResp     time.Duration
 	ok, fail    int
 	needsLogin  string
+	// answeredAt is when the site last answered (any HTTP answer); zero when
+	// its latest check got none. A host not found beside a site that answers
+	// is that host's problem, not this computer being offline.
+	answeredAt time.Time
 	// savedOutcome is the outcome last persisted by a poll (lastanswer.go).
 	savedOutcome string
 }
