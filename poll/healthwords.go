@@ -22,8 +22,10 @@ func (h *Health) describe(site string) {
 			"\"Not these? Show me one\"."
 	case HealthSessionExpired:
 		h.Problem = "the login for " + site + " has expired"
-		h.Hint = "Log in to " + site + " in your browser, copy the new cookie and paste it in the search's " +
-			"Advanced settings (Edit), then save. Notifio does not check " + site + " until then."
+		h.Hint = "Log in to " + site + " in your browser and copy the new cookie. Give it to any search of " + site +
+			": in the window, Edit → Cookie, then save; on the command line, notifio search edit ID --cookie 'COOKIE'. " +
+			"The cookie is one per site: all searches of " + site + " use it. Notifio does not check " + site +
+			" until then (notifio once asks it once)."
 	case HealthHostNotFound:
 		h.Problem = site + " was not found: no server is known by that name"
 		h.Hint = "Check the search's address for a typo (notifio search list shows it) and correct it in Edit, " +

@@ -52,6 +52,11 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	s.bySite = nil
 	s.site(site)
 	s.mu.Unlock()
+	if in.Cookie != "" { // a fresh cookie for the site: its searches try it
+		if err := s.forgetLogin(site); err != nil {
+			s.log.Warn("could not forget the site's expired login", "site", site, "err", err)
+		}
+	}
 	s.Wake()
 	s.publish()
 	return saved, nil
@@ -89,14 +94,17 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	s.mu.Lock()
 	if r, ok := s.searches[id]; ok {
 		r.s = cur
-		r.attention = ""
 		r.due = s.clock.Now()
 	} else {
 		s.searches[id] = &searchRun{s: cur, due: s.clock.Now()}
 	}
 	s.bySite = nil // the site may have changed
-	s.site(site).needsLogin = ""
 	s.mu.Unlock()
+	// The user acted on the search (a new cookie, a new address): its site
+	// is asked again, now and after a restart.
+	if err := s.forgetLogin(site); err != nil {
+		return cur, err
+	}
 	s.Wake()
 	s.publish()
 	return cur, nil
@@ -221,20 +229,22 @@ func (s *Service) SetPaused(id string, paused bool) error {
 		return fmt.Errorf("poll: pause search %s: %w", id, err)
 	}
 	s.mu.Lock()
+	site := ""
 	if r, ok := s.searches[id]; ok {
 		r.s.Paused = paused
 		if !paused {
-			r.attention = ""
-			if sr := s.site(r.s.Site); sr.needsLogin != "" {
-				sr.needsLogin = ""
-				sr.savedOutcome = "" // the next answer is written, clearing the saved login state
-			}
+			site = r.s.Site
 			if r.due.Before(s.clock.Now()) {
 				r.due = s.clock.Now()
 			}
 		}
 	}
 	s.mu.Unlock()
+	if site != "" { // resuming is the user retrying after logging in again
+		if err := s.forgetLogin(site); err != nil {
+			return err
+		}
+	}
 	s.Wake()
 	s.publish()
 	return nil

@@ -23,20 +23,20 @@ import (
 
 // result is what one fetch produced.
 type result struct {
-	resp      *fetch.Response
-	err       error
-	ext       extract.Result
-	extErr    error
-	outcome   classify.Outcome
-	title     string
-	elapsed   time.Duration
-	offline   bool
+	resp    *fetch.Response
+	err     error
+	ext     extract.Result
+	extErr  error
+	outcome classify.Outcome
+	title   string
+	elapsed time.Duration
+	offline bool
 	// hostNotFound: the host does not resolve while other sites answer — the
 	// site's own problem (OutcomeHostNotFound), not offline.
 	hostNotFound bool
 	canceled     bool
-	bodyHash  uint64 // extract.Fingerprint of a 200 page (0 otherwise)
-	unchanged bool   // the page is byte-identical to the last committed one: not parsed
+	bodyHash     uint64 // extract.Fingerprint of a 200 page (0 otherwise)
+	unchanged    bool   // the page is byte-identical to the last committed one: not parsed
 }
 
 // execute fetches, extracts and classifies one page. It saves nothing.
@@ -237,6 +237,7 @@ func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, 
 	case out.Kind == classify.OK:
 		s.mu.Lock()
 		sr.ok++
+		s.clearLoginLocked(j.site) // a good answer: the site's login works (again)
 		s.mu.Unlock()
 		_, had := s.reg.Lookup(j.site)
 		s.reg.Success(j.site, now)
