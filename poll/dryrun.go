@@ -34,9 +34,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	}
 	cookie := strings.TrimSpace(in.Cookie)
 	if cookie == "" {
-		if ref := s.existingCookieRef(site); ref != "" {
-			_, _ = s.db.GetSetting(ref, &cookie)
-		}
+		cookie = s.siteCookie(site)
 	}
 	j := job{site: site, url: u.String(), cookie: cookie, browser: in.Browser, sel: in.Selectors, start: now}
 	res := s.execute(ctx, j)

@@ -174,29 +174,6 @@ func defaultName(host, path string) string {
 	return host + " " + path
 }
 
-func (s *Service) saveCookie(site, cookie string) (string, error) {
-	cookie = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cookie), "Cookie:"))
-	if strings.ContainsAny(cookie, "\r\n") {
-		return "", userErr(nil, "The cookie must be on one line.", "Copy the value of the Cookie header.")
-	}
-	ref := "cookie:" + site
-	if err := s.db.PutSetting(ref, cookie); err != nil {
-		return "", fmt.Errorf("poll: save the cookie for %s: %w", site, err)
-	}
-	return ref, nil
-}
-
-func (s *Service) existingCookieRef(site string) string {
-	if s.db == nil { // a dry run without the database (another Notifio holds it)
-		return ""
-	}
-	var c string
-	if ok, err := s.db.GetSetting("cookie:"+site, &c); err == nil && ok && c != "" {
-		return "cookie:" + site
-	}
-	return ""
-}
-
 // Search returns one saved search.
 func (s *Service) Search(id string) (storage.Search, error) {
 	sr, err := s.db.GetSearch(id)

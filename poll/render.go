@@ -133,20 +133,6 @@ func (s *Service) rememberBrowser(site string, on bool) {
 	}
 }
 
-// cookie is the Cookie header the user pasted for a search's site, kept in the
-// setting ref ("" when none). Read when the poll starts, not when it is
-// planned: plan runs under the Service's lock and reads no storage.
-func (s *Service) cookie(ref string) string {
-	if ref == "" || s.db == nil {
-		return ""
-	}
-	var c string
-	if ok, err := s.db.GetSetting(ref, &c); err != nil || !ok {
-		return ""
-	}
-	return c
-}
-
 // offerBrowser is "Test this search" on a page that plain reading found no
 // results on although it runs scripts (an empty shell the scripts fill in):
 // it reads the page once more with a browser and says what differs.
