@@ -212,7 +212,7 @@ func drain(ctx context.Context, db *storage.DB, relay *notify.Relay) error {
 }
 
 func cmdSearch(ctx context.Context, env *Env, args []string) error {
-	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] [filters] URL\n       notifio search edit ID [--name N] [--every 2m] [--url URL] [filters] [--show-held]\n       notifio search list [--json]\n       notifio search remove|pause|resume|check ID\n  filters: " + filterUsage
+	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] [filters] URL\n       notifio search edit ID [--name N] [--every 2m] [--url URL] [--cookie C] [filters] [--show-held]\n       notifio search list [--json]\n       notifio search remove|pause|resume|check ID\n  filters: " + filterUsage
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stderr, "Usage: "+usage)
 		return usagef("say what to do: add, edit, list, remove, pause, resume or check")
@@ -288,7 +288,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	every := durationFlag(fs, "every", poll.DefaultInterval, "how often to check (at least 30s)")
 	sel := selectorFlags(fs)
 	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
-	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in)")
+	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in); one per site: all its searches use it")
 	useBrowser := browserFlag(fs, "read the page with your browser (Chrome, Chromium, Edge or Brave), for portals that show results only with JavaScript; default: as this site's other searches")
 	filters := filterFlags(fs)
 	pos, err := parseInterleaved(fs, args)

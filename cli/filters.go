@@ -102,10 +102,11 @@ func filterFlags(fs *flag.FlagSet) (apply func(base storage.Filters) (storage.Fi
 
 // cmdSearchEdit is `notifio search edit ID`: change what was given, keep the rest.
 func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "search edit", "notifio search edit ID [--name N] [--every 2m] [--url URL] "+filterUsage+" [--show-held]")
+	fs := newFlags(env, "search edit", "notifio search edit ID [--name N] [--every 2m] [--url URL] [--cookie C] "+filterUsage+" [--show-held]")
 	name := fs.String("name", "", "a new name")
 	every := durationFlag(fs, "every", 0, "how often to check (at least 30s)")
 	newURL := fs.String("url", "", "a new search URL (its first check records the listings there, no email)")
+	cookie := fs.String("cookie", "", "a fresh Cookie header for this search's site, after logging in again (one cookie per site: all its searches use it)")
 	showHeld := fs.Bool("show-held", false, "show in the listings those held back earlier that the filters now let through (no email)")
 	apply := filterFlags(fs)
 	pos, err := parseInterleaved(fs, args)
@@ -124,7 +125,8 @@ func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return noSearch(pos[0], err)
 	}
-	in := poll.SearchInput{Name: cur.Name, URL: cur.URL, Interval: cur.Interval, Selectors: extract.Selectors(cur.Selectors)}
+	in := poll.SearchInput{Name: cur.Name, URL: cur.URL, Interval: cur.Interval, Selectors: extract.Selectors(cur.Selectors),
+		Browser: cur.Browser, Cookie: *cookie}
 	if *name != "" {
 		in.Name = *name
 	}
@@ -145,6 +147,9 @@ func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "Saved %s: %q, checked every %s. Filters: %s\n", s.ID, printable(s.Name), s.Interval, orNone(filter.Describe(s.Filters)))
+	if *cookie != "" {
+		fmt.Fprintf(env.Stdout, "The new cookie is kept for %s: all its searches use it from their next check.\n", printable(s.Site))
+	}
 	return reportHeld(env, svc, s.ID, *showHeld)
 }
 

@@ -38,9 +38,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	}
 	cookie := strings.TrimSpace(in.Cookie)
 	if cookie == "" {
-		if ref := s.existingCookieRef(site); ref != "" {
-			_, _ = s.db.GetSetting(ref, &cookie)
-		}
+		cookie = s.siteCookie(site)
 	}
 	j := job{site: site, url: u.String(), cookie: cookie, browser: in.Browser, sel: in.Selectors, start: now}
 	res := s.execute(ctx, j)
@@ -109,7 +107,7 @@ func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Option
 }
 
 func dryRunOf(dr DryRun, res result) DryRun {
-	dr.Outcome = string(res.outcome.Kind)
+	dr.Outcome = res.outcomeName()
 	dr.Status = res.outcome.Status
 	dr.RetryAfter = res.outcome.RetryAfter
 	dr.Signal = res.outcome.Signal
@@ -148,6 +146,8 @@ func OutcomeMessage(site, outcome string, n int, noResults bool) string {
 		return site + " sent us to a login page: the session expired. Log in again in your browser and paste a fresh cookie."
 	case string(classify.UnexpectedPage):
 		return "The page did not look like results (a layout change or a soft block). Check the URL in your browser, or set CSS selectors."
+	case OutcomeHostNotFound:
+		return site + " was not found: no server is known by that name, while other sites answer. Check the address for a typo."
 	case "offline":
 		return "No connection: " + site + " could not be reached. Check your internet connection."
 	case string(classify.Error):

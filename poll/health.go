@@ -20,6 +20,7 @@ const (
 	HealthSessionExpired HealthKind = "session_expired"  // the site's login expired: the user must log in again
 	HealthSiteErrors     HealthKind = "site_errors"      // the site keeps failing (5xx, timeouts)
 	HealthOffline        HealthKind = "offline"          // no site reachable: this computer is offline
+	HealthHostNotFound   HealthKind = "host_not_found"   // the address's host does not exist (a typo, a site gone) while other sites answer
 	HealthDelivery       HealthKind = "delivery_failing" // an email or push of this search needs attention
 	// HealthSelectorsStale: the listings the user showed Notifio (its saved
 	// selectors) find nothing any more; automatic extraction reads the page.
@@ -98,6 +99,11 @@ func healthOf(in healthInput, now time.Time) Health {
 		if in.entry != nil {
 			h.NextTry = later(in.due, in.entry.NextRetry)
 		}
+	case in.lastOutcome == OutcomeHostNotFound || in.entry != nil && in.siteOutcome == OutcomeHostNotFound:
+		h.Kind = HealthHostNotFound
+		if in.entry != nil {
+			h.Refusal, h.NextTry = in.entry.Kind.String(), in.entry.NextRetry
+		}
 	case in.entry != nil && (in.lastOutcome == string(classify.Error) || in.siteOutcome == string(classify.Error)):
 		h.Kind, h.Refusal, h.NextTry = HealthSiteErrors, in.entry.Kind.String(), in.entry.NextRetry
 	case in.stale && in.lastOutcome == string(classify.OK):
@@ -109,7 +115,7 @@ func healthOf(in healthInput, now time.Time) Health {
 		return Health{Kind: h.Kind}
 	}
 	switch h.Kind {
-	case HealthBlocked, HealthSiteErrors, HealthSessionExpired:
+	case HealthBlocked, HealthSiteErrors, HealthSessionExpired, HealthHostNotFound:
 		h.Signal = in.siteSignal // other searches of the site wait for its probe
 	case HealthDelivery:
 		h.Signal = in.delivery.Error

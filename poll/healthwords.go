@@ -24,8 +24,15 @@ func (h *Health) describe(site string) {
 			"\"Not these? Show me one\"."
 	case HealthSessionExpired:
 		h.Problem = "the login for " + site + " has expired"
-		h.Hint = "Log in to " + site + " in your browser, copy the new cookie and paste it in the search's " +
-			"Advanced settings (Edit), then save. Notifio does not check " + site + " until then."
+		h.Hint = "Log in to " + site + " in your browser and copy the new cookie. Give it to any search of " + site +
+			": in the window, Edit → Cookie, then save; on the command line, notifio search edit ID --cookie 'COOKIE'. " +
+			"The cookie is one per site: all searches of " + site + " use it. Notifio does not check " + site +
+			" until then (notifio once asks it once)."
+	case HealthHostNotFound:
+		h.Problem = site + " was not found: no server is known by that name"
+		h.Hint = "Check the search's address for a typo (notifio search list shows it) and correct it in Edit, " +
+			"or with notifio search edit ID --url URL. Other sites answer, so this computer is online. " +
+			"If the address is right, the site may be gone. Notifio keeps trying less and less often."
 	case HealthSiteErrors:
 		h.Problem = site + " keeps failing"
 		h.Hint = "Nothing to do yet: Notifio keeps trying. If it lasts, open the page in your browser to see " +
@@ -212,6 +219,8 @@ func (k HealthKind) Words() string {
 		return "login expired"
 	case HealthSiteErrors:
 		return "site failing"
+	case HealthHostNotFound:
+		return "host not found"
 	case HealthDelivery:
 		return "messages not going out"
 	case HealthSelectorsStale:

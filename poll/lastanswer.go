@@ -33,14 +33,15 @@ type answers struct {
 	site, search *lastAnswer
 }
 
-// lastAnswers returns the site's and the search's answers this poll changes.
-func (s *Service) lastAnswers(j job, out classify.Outcome, now time.Time) answers {
+// lastAnswers returns the site's and the search's answers this poll changes;
+// outcome is out's kind as the site records it (result.outcomeName).
+func (s *Service) lastAnswers(j job, out classify.Outcome, outcome string, now time.Time) answers {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sr := s.site(j.site)
 	var a answers
-	if sr.savedOutcome != string(out.Kind) {
-		a.site = &lastAnswer{Outcome: string(out.Kind), Status: out.Status, Signal: out.Signal,
+	if sr.savedOutcome != outcome {
+		a.site = &lastAnswer{Outcome: outcome, Status: out.Status, Signal: out.Signal,
 			RetryAfter: out.RetryAfter, Page: sr.lastRefusal, NeedsLogin: sr.needsLogin, At: now}
 	}
 	if r := s.searches[j.searchID]; r != nil && r.savedOutcome != r.lastOutcome {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"notifio/hostbackoff"
+	"notifio/poll/classify"
 	"notifio/poll/fetch"
 	"notifio/storage"
 )
@@ -32,6 +33,11 @@ type OnceResult struct {
 // written).
 const OutcomeNotSaved = "not_saved"
 
+// OutcomeHostNotFound is the outcome of a poll whose host does not resolve
+// while other sites answer: a mistyped or vanished address (the error
+// ladder), not this computer being offline.
+const OutcomeHostNotFound = "host_not_found"
+
 // NotSavedReason says in plain words why the listings of a poll were not saved
 // and what to do; nothing is lost, as they count as new at the next check.
 func NotSavedReason(found int, err error) string {
@@ -47,12 +53,14 @@ func NotSavedReason(found int, err error) string {
 
 // Once checks every search that is not paused and whose site admits it, once,
 // whatever its interval, keeping the per-site spacing (one request at a time per
-// site, the site gap between two). Sites are checked in parallel.
+// site, the site gap between two). Sites are checked in parallel. A site whose
+// login expired is asked by its first search only: a good answer brings the
+// others back, another login page leaves them waiting for the user.
 func (s *Service) Once(ctx context.Context) []OnceResult {
 	s.mu.Lock()
 	bySite := map[string][]*searchRun{}
 	for _, r := range s.searches {
-		if r.s.Paused || r.attention != "" {
+		if r.s.Paused {
 			continue
 		}
 		bySite[r.s.Site] = append(bySite[r.s.Site], r)
@@ -71,6 +79,15 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 			for i, r := range runs {
 				if ctx.Err() != nil {
 					return
+				}
+				if i > 0 && s.loginExpired(site) {
+					// The first search asked, and the site still sends it to
+					// its login page: the others wait for the user.
+					mu.Lock()
+					out = append(out, OnceResult{SearchID: r.s.ID, Name: r.s.Name, Site: site, Outcome: string(classify.SessionExpired),
+						Reason: OutcomeMessage(site, string(classify.SessionExpired), 0, false)})
+					mu.Unlock()
+					continue
 				}
 				if i > 0 {
 					t := s.clock.NewTimer(s.opts.SiteGap)
@@ -126,4 +143,12 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 	s.publish() // the pass is over: subscribers see its end at once, not coalesced
 	sort.Slice(out, func(i, j int) bool { return out[i].SearchID < out[j].SearchID })
 	return out
+}
+
+// loginExpired reports whether site's login expired (a search of it was sent
+// to its login page and nothing has answered well since).
+func (s *Service) loginExpired(site string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.site(site).needsLogin != ""
 }

@@ -56,6 +56,11 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 	s.bySite = nil
 	s.site(site)
 	s.mu.Unlock()
+	if in.Cookie != "" { // a fresh cookie for the site: its searches try it
+		if err := s.forgetLogin(site); err != nil {
+			s.log.Warn("could not forget the site's expired login", "site", site, "err", err)
+		}
+	}
 	s.Wake()
 	s.publish()
 	return saved, nil
@@ -94,13 +99,11 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	s.mu.Lock()
 	if r, ok := s.searches[id]; ok {
 		r.s = cur
-		r.attention = ""
 		r.due = s.clock.Now()
 	} else {
 		s.searches[id] = &searchRun{s: cur, due: s.clock.Now()}
 	}
 	s.bySite = nil // the site may have changed
-	s.site(site).needsLogin = ""
 	// A page that did not look like results put the site on the error ladder;
 	// read another way now (with a browser, other selectors), it is checked at
 	// once instead of after that wait (issue 37).
@@ -109,6 +112,11 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 		s.reg.Forget(site)
 	}
 	s.mu.Unlock()
+	// The user acted on the search (a new cookie, a new address): its site
+	// is asked again, now and after a restart.
+	if err := s.forgetLogin(site); err != nil {
+		return cur, err
+	}
 	s.Wake()
 	s.publish()
 	return cur, nil
@@ -166,29 +174,6 @@ func checkInterval(iv time.Duration) (time.Duration, error) {
 	return iv, nil
 }
 
-func (s *Service) saveCookie(site, cookie string) (string, error) {
-	cookie = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cookie), "Cookie:"))
-	if strings.ContainsAny(cookie, "\r\n") {
-		return "", userErr(nil, "The cookie must be on one line.", "Copy the value of the Cookie header.")
-	}
-	ref := "cookie:" + site
-	if err := s.db.PutSetting(ref, cookie); err != nil {
-		return "", fmt.Errorf("poll: save the cookie for %s: %w", site, err)
-	}
-	return ref, nil
-}
-
-func (s *Service) existingCookieRef(site string) string {
-	if s.db == nil { // a dry run without the database (another Notifio holds it)
-		return ""
-	}
-	var c string
-	if ok, err := s.db.GetSetting("cookie:"+site, &c); err == nil && ok && c != "" {
-		return "cookie:" + site
-	}
-	return ""
-}
-
 // Search returns one saved search.
 func (s *Service) Search(id string) (storage.Search, error) {
 	sr, err := s.db.GetSearch(id)
@@ -221,20 +206,22 @@ func (s *Service) SetPaused(id string, paused bool) error {
 		return fmt.Errorf("poll: pause search %s: %w", id, err)
 	}
 	s.mu.Lock()
+	site := ""
 	if r, ok := s.searches[id]; ok {
 		r.s.Paused = paused
 		if !paused {
-			r.attention = ""
-			if sr := s.site(r.s.Site); sr.needsLogin != "" {
-				sr.needsLogin = ""
-				sr.savedOutcome = "" // the next answer is written, clearing the saved login state
-			}
+			site = r.s.Site
 			if r.due.Before(s.clock.Now()) {
 				r.due = s.clock.Now()
 			}
 		}
 	}
 	s.mu.Unlock()
+	if site != "" { // resuming is the user retrying after logging in again
+		if err := s.forgetLogin(site); err != nil {
+			return err
+		}
+	}
 	s.Wake()
 	s.publish()
 	return nil

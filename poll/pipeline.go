@@ -23,17 +23,20 @@ import (
 
 // result is what one fetch produced.
 type result struct {
-	resp      *fetch.Response
-	err       error
-	ext       extract.Result
-	extErr    error
-	outcome   classify.Outcome
-	title     string
-	elapsed   time.Duration
-	offline   bool
-	canceled  bool
-	bodyHash  uint64 // extract.Fingerprint of a 200 page (0 otherwise)
-	unchanged bool   // the page is byte-identical to the last committed one: not parsed
+	resp    *fetch.Response
+	err     error
+	ext     extract.Result
+	extErr  error
+	outcome classify.Outcome
+	title   string
+	elapsed time.Duration
+	offline bool
+	// hostNotFound: the host does not resolve while other sites answer — the
+	// site's own problem (OutcomeHostNotFound), not offline.
+	hostNotFound bool
+	canceled     bool
+	bodyHash     uint64 // extract.Fingerprint of a 200 page (0 otherwise)
+	unchanged    bool   // the page is byte-identical to the last committed one: not parsed
 }
 
 // execute fetches, extracts and classifies one page. It saves nothing.
@@ -51,10 +54,41 @@ func (s *Service) execute(ctx context.Context, j job) result {
 	canceled := err != nil && ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled)
 	res := analyze(j, resp, err, start)
 	res.canceled = canceled
+	if res.offline && fetch.IsHostNotFound(err) && s.otherSiteAnswers(j.site, start) {
+		res.offline, res.hostNotFound = false, true
+	}
 	if res.elapsed == 0 {
 		res.elapsed = elapsed
 	}
 	return res
+}
+
+// answerFresh is how recent another site's answer must be for a host not
+// found to be that host's own problem.
+const answerFresh = 30 * time.Minute
+
+// otherSiteAnswers reports whether a site other than site answered at its
+// latest check, within answerFresh of now: the network works, so a host that
+// is not found is mistyped or gone. With no such site a host not found is
+// read as offline (a resolver answering "not found" for everything).
+func (s *Service) otherSiteAnswers(site string, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, sr := range s.sites {
+		if name != site && !sr.answeredAt.IsZero() && now.Sub(sr.answeredAt) < answerFresh {
+			return true
+		}
+	}
+	return false
+}
+
+// outcomeName is the poll's outcome as a search and its site record it: the
+// classifier's kind, or OutcomeHostNotFound.
+func (r result) outcomeName() string {
+	if r.hostNotFound {
+		return OutcomeHostNotFound
+	}
+	return string(r.outcome.Kind)
 }
 
 // analyze is the pipeline after the fetch, a function of the job and what the
@@ -132,6 +166,10 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		return
 	}
 	s.day.count(now, 0)
+	sr.answeredAt = time.Time{}
+	if res.resp != nil {
+		sr.answeredAt = now
+	}
 	if res.offline {
 		// Offline is not a refusal: no ladder climbs; the loop waits for
 		// connectivity with its own short backoff.
@@ -166,7 +204,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 	}
 	if r != nil {
 		r.lastChecked = now
-		r.lastOutcome = string(out.Kind)
+		r.lastOutcome = res.outcomeName()
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
 		if !res.unchanged {
@@ -199,6 +237,7 @@ func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, 
 	case out.Kind == classify.OK:
 		s.mu.Lock()
 		sr.ok++
+		s.clearLoginLocked(j.site) // a good answer: the site's login works (again)
 		s.mu.Unlock()
 		_, had := s.reg.Lookup(j.site)
 		s.reg.Success(j.site, now)
@@ -258,7 +297,7 @@ func refusalKind(k classify.Kind) hostbackoff.Kind {
 // write fails none of it is, the listings are seen again next time and the
 // site's wait stays in memory.
 func (s *Service) save(j job, w storage.PollWrite, search storage.Search, res result, now time.Time) {
-	ans := s.lastAnswers(j, res.outcome, now)
+	ans := s.lastAnswers(j, res.outcome, res.outcomeName(), now)
 	ans.into(&w, j.site)
 	cr, err := s.db.SavePoll(w)
 	if err != nil {

@@ -79,7 +79,7 @@ func (s *Service) get(ctx context.Context, j job) (*fetch.Response, error) {
 		return nil, renderFailure(j.url, err)
 	}
 	return &fetch.Response{RequestURL: p.RequestURL, FinalURL: p.FinalURL, Status: p.Status, Header: p.Header,
-		Body: p.HTML, RawBytes: len(p.HTML), Charset: "utf-8", Elapsed: p.Elapsed}, nil
+		Body: p.HTML, RawBytes: len(p.HTML), Charset: "utf-8", Elapsed: p.Elapsed, Redirect: p.Redirect}, nil
 }
 
 // offlineTexts are the browser's errors that mean no network at all: like a
@@ -131,20 +131,6 @@ func (s *Service) rememberBrowser(site string, on bool) {
 	if err := s.db.PutSetting(browserSiteKey(site), on); err != nil {
 		s.log.Warn("could not remember the site's browser choice", "site", site, "err", err)
 	}
-}
-
-// cookie is the Cookie header the user pasted for a search's site, kept in the
-// setting ref ("" when none). Read when the poll starts, not when it is
-// planned: plan runs under the Service's lock and reads no storage.
-func (s *Service) cookie(ref string) string {
-	if ref == "" || s.db == nil {
-		return ""
-	}
-	var c string
-	if ok, err := s.db.GetSetting(ref, &c); err != nil || !ok {
-		return ""
-	}
-	return c
 }
 
 // offerBrowser is "Test this search" on a page that plain reading found no

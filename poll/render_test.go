@@ -2,7 +2,10 @@ package poll
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -160,5 +163,38 @@ func TestSiteRemembersReadingWithABrowser(t *testing.T) {
 	}
 	if svc.BrowserDefault("https://other.example/b") {
 		t.Error("another site defaults to the browser")
+	}
+}
+
+// A page that sends the browser to another site, by a redirect or by a
+// script, is refused as the plain fetcher refuses the redirect: the other
+// site's page is never read as this search's results.
+func TestBrowserRefusesToLeaveTheSite(t *testing.T) {
+	site := browsertest.NewSite(t)
+	var asked atomic.Int32
+	elsewhere := serveOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html><head><title>Anderswo</title></head><body><ul class="results">`+
+			`<li class="result"><a href="/expose/1"><h2>Eine Wohnung anderswo</h2></a><span class="price">500 €</span></li>`+
+			`<li class="result"><a href="/expose/2"><h2>Noch eine anderswo</h2></a><span class="price">600 €</span></li></ul></body></html>`)
+	}))
+	b := testBrowser(t, 20*time.Second)
+	for _, path := range []string{"/away", "/script-away"} {
+		t.Run(path, func(t *testing.T) {
+			dr, err := DryRunOnce(context.Background(), nil, SearchInput{URL: site.URL + path + "?to=" + elsewhere.URL + "/list", Browser: true}, Options{Browser: b})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dr.Outcome != string(classify.Error) || len(dr.Listings) != 0 {
+				t.Fatalf("outcome %s with %d listings (%s), want an error and none", dr.Outcome, len(dr.Listings), dr.Message)
+			}
+			if !strings.Contains(dr.Signal, "redirect to other site 127.0.0.2") {
+				t.Errorf("signal %q does not say the page went to another site", dr.Signal)
+			}
+		})
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the other site was asked %d times; the browser must not go there", n)
 	}
 }

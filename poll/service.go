@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
+	"notifio/notify"
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
@@ -42,6 +43,9 @@ type Options struct {
 	// Browser renders the searches that read with a browser; nil means one
 	// of the Service's own, profile in DataDir (poll/render.go).
 	Browser Renderer
+	// Secrets keeps the cookies users paste for sites (poll/cookies.go); nil
+	// means notify.NewSecrets(DataDir), or none without a DataDir.
+	Secrets *notify.Secrets
 }
 
 // Delivery sends what the watcher queued in the outbox (notify's relays, wired
@@ -62,6 +66,9 @@ type Service struct {
 	fetcher *fetch.Fetcher
 	ownFet  bool
 	log     *slog.Logger
+
+	secretsOnce sync.Once
+	ownSecrets  *notify.Secrets // secrets(), when Options.Secrets is nil
 
 	// mu guards the schedule, the publisher and the few fields below it.
 	mu sync.Mutex
@@ -128,6 +135,10 @@ type siteRun struct {
 	avgResp     time.Duration
 	ok, fail    int
 	needsLogin  string
+	// answeredAt is when the site last answered (any HTTP answer); zero when
+	// its latest check got none. A host not found beside a site that answers
+	// is that host's problem, not this computer being offline.
+	answeredAt time.Time
 	// savedOutcome is the outcome last persisted by a poll (lastanswer.go).
 	savedOutcome string
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zalando/go-keyring"
+
 	"notifio/hostbackoff"
 	"notifio/poll/fetch"
 	"notifio/storage"
@@ -228,6 +230,7 @@ func newHarness(t *testing.T, dir string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	keyring.MockInit() // each test's pasted cookies start empty (the mock is global)
 	h := &harness{t: t, db: db, dir: dir, clock: &fakeClock{now: t0}}
 	h.svc = h.open()
 	t.Cleanup(func() { h.svc.Close(); h.db.Close() })

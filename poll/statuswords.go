@@ -197,6 +197,8 @@ func SiteWords(s SiteSnapshot, now time.Time) string {
 	switch {
 	case s.ProbeInFlight:
 		return "checking now whether the site lets Notifio back in"
+	case s.LastOutcome == OutcomeHostNotFound && s.Kind != "":
+		return "not found: no server is known by that name — check the address for a typo"
 	case s.Waiting && s.NextProbe.After(now):
 		if s.Rung > 1 {
 			return siteKindWords(s) + " — " + ordinal(s.Rung) + " time in a row"

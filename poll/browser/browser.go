@@ -27,6 +27,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"notifio/poll/fetch"
 )
 
 // Defaults used where Options leaves a field zero.
@@ -90,6 +92,10 @@ type Page struct {
 	Elapsed time.Duration
 	// Blocked is how many image, font and media requests were not made.
 	Blocked int
+	// Redirect is set when the page tried to leave the site (a redirect, or
+	// a script sending the tab to another site) and was stopped: HTML is
+	// then empty, as the plain fetcher returns the refused redirect.
+	Redirect *fetch.RedirectStop
 }
 
 // Error is a render that failed, in words for the user.
@@ -217,6 +223,10 @@ func (b *Browser) allocatorOptions(path string, visible bool) []chromedp.ExecAll
 		// background pages, no sound.
 		chromedp.Flag("disable-gpu", true),
 		chromedp.Flag("blink-settings", "imagesEnabled=false"),
+		// chromedp's defaults turn the pop-up blocker off: a page opening
+		// twenty windows made twenty more requests to the site. A render is
+		// one request.
+		chromedp.Flag("disable-popup-blocking", false),
 	)
 	if visible {
 		opts = append(opts, chromedp.VisibleWindow, chromedp.Flag("blink-settings", "imagesEnabled=true"))
@@ -265,6 +275,15 @@ func (b *Browser) start(opts []chromedp.ExecAllocatorOption) (*process, error) {
 		cancel()
 		allocCancel()
 		return nil, fmt.Errorf("browser: start the browser: %w", err)
+	}
+	// A watched page never saves a file on the user's computer (an <a
+	// download> it clicks, a frame answering with an attachment): Chromium
+	// would put it in ~/Downloads, creating the folder.
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior,
+		browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorDeny}); err != nil {
+		cancel()
+		allocCancel()
+		return nil, fmt.Errorf("browser: turn downloads off: %w", err)
 	}
 	return &process{allocCancel: allocCancel, ctx: ctx, cancel: cancel}, nil
 }

@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"notifio/hostbackoff"
+	"notifio/poll/fetch"
 )
 
 // Settling: after the load event a portal's scripts still fetch the results;
@@ -28,9 +29,6 @@ const (
 	settleMax   = 5 * time.Second
 	settleTick  = 100 * time.Millisecond
 )
-
-// blockedTypes are not loaded at all: less load on the site and the machine.
-var blockedTypes = []network.ResourceType{network.ResourceTypeImage, network.ResourceTypeFont, network.ResourceTypeMedia}
 
 // Render loads req.URL in a tab of the shared headless browser and returns the
 // main document's status and headers and the DOM once the page settled. It
@@ -100,8 +98,9 @@ func renderError(ctx context.Context, u *url.URL, limit time.Duration, err error
 
 // renderTab runs one render in its own tab.
 func (b *Browser) renderTab(tab context.Context, closeTab func(), u *url.URL, ua string, cookies []*network.CookieParam) (*Page, error) {
-	blocked, done, err := blockResources(tab)
-	defer func() { closeTab(); <-done }() // closing the tab ends the blocker
+	g, done, err := guardTab(tab, u)
+	dialogsDone := dismissDialogs(tab)
+	defer func() { closeTab(); <-done; <-dialogsDone }() // closing the tab ends both
 	if err != nil {
 		return nil, err
 	}
@@ -121,6 +120,9 @@ func (b *Browser) renderTab(tab context.Context, closeTab func(), u *url.URL, ua
 		return nil, err
 	}
 	resp, err := chromedp.Run(tab, chromedp.NavigateResponse(u.String()))
+	if stop := g.refused(); stop != nil {
+		return leftSite(u, stop, 0), nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +133,9 @@ func (b *Browser) renderTab(tab context.Context, closeTab func(), u *url.URL, ua
 		return nil, err
 	}
 	html, err := chromedp.Run(tab, chromedp.Evaluate[string](`document.documentElement ? document.documentElement.outerHTML : ""`))
+	if stop := g.refused(); stop != nil { // a script sent the tab to another site
+		return leftSite(u, stop, int(resp.Status)), nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +144,17 @@ func (b *Browser) renderTab(tab context.Context, closeTab func(), u *url.URL, ua
 		final = u
 	}
 	return &Page{RequestURL: u, FinalURL: final, Status: int(resp.Status), Header: toHeader(resp.Headers),
-		HTML: []byte(html), Blocked: int(blocked.Load())}, nil
+		HTML: []byte(html), Blocked: g.blocked.Load()}, nil
+}
+
+// leftSite is the render of a page that tried to leave the site: nothing of
+// it is read; status is the page's own when a script sent it away (the
+// redirect's status is in stop).
+func leftSite(u *url.URL, stop *fetch.RedirectStop, status int) *Page {
+	if stop.Status != 0 {
+		status = stop.Status
+	}
+	return &Page{RequestURL: u, FinalURL: stop.From, Status: status, Header: http.Header{}, Redirect: stop}
 }
 
 // counter is a count safe for concurrent use.
@@ -153,30 +168,22 @@ func (c *counter) add() { c.mu.Lock(); c.n++; c.mu.Unlock() }
 // Load returns the count.
 func (c *counter) Load() int { c.mu.Lock(); defer c.mu.Unlock(); return c.n }
 
-// blockResources makes the tab fail every image, font and media request before
-// it is sent. done closes when the tab has ended.
-func blockResources(tab context.Context) (*counter, <-chan struct{}, error) {
-	paused := chromedp.Events(tab, fetch.RequestPaused) // subscribed before Enable: none is missed
-	var patterns []*fetch.RequestPattern
-	for _, t := range blockedTypes {
-		patterns = append(patterns, &fetch.RequestPattern{URLPattern: "*", ResourceType: t})
-	}
-	n := &counter{}
+// dismissDialogs closes every alert, confirm and prompt the page opens, as a
+// user pressing Cancel would: an open dialog stops the page's scripts, and the
+// page was never read. done closes when the tab has ended.
+func dismissDialogs(tab context.Context) <-chan struct{} {
+	opened := chromedp.Events(tab, page.JavascriptDialogOpening)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for ev, err := range paused {
+		for _, err := range opened {
 			if err != nil {
 				return
 			}
-			n.add()
-			_, _ = chromedp.Call(tab, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+			_, _ = chromedp.Call(tab, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
 		}
 	}()
-	if _, err := chromedp.Call(tab, fetch.Enable, fetch.EnableParams{Patterns: patterns}); err != nil {
-		return nil, done, err
-	}
-	return n, done, nil
+	return done
 }
 
 // traffic follows the tab's requests, to tell when the page has settled.

@@ -220,7 +220,10 @@ func transportOutcome(err error) Outcome {
 		reason = fe.Reason
 	}
 	detail := "The page could not be fetched: " + reason + "."
-	if fetch.IsNetworkUnreachable(err) {
+	switch {
+	case fetch.IsHostNotFound(err):
+		detail = "No server is known by this name (" + reason + "): check the search's address for a typo; the site may also be gone."
+	case fetch.IsNetworkUnreachable(err):
 		detail = "The network could not be reached (" + reason + "); this is not the site refusing."
 	}
 	return Outcome{Kind: Error, Signal: clip(reason, 100), Detail: detail}

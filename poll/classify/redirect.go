@@ -94,6 +94,12 @@ func redirectOutcome(r *fetch.RedirectStop) Outcome {
 			return Outcome{Kind: SessionExpired, Signal: "redirect to login page " + clip(host+r.To.Path, 80),
 				Detail: "The site sent us to a login page (" + clip(to, 120) + "): the session has probably expired. Log in again in a browser and paste a fresh cookie."}
 		}
+		if r.From != nil && r.To != nil && strings.EqualFold(r.From.Hostname(), host) {
+			// The same host on another port is another server, not another site.
+			port := fetch.EffectivePort(r.To)
+			return Outcome{Kind: Error, Signal: "redirect to another server on port " + port,
+				Detail: "The site redirected to another server of " + host + " (port " + port + "), which was not followed: " + clip(to, 120) + "."}
+		}
 		return Outcome{Kind: Error, Signal: "redirect to other site " + host,
 			Detail: "The site redirected to another site, which was not followed: " + clip(to, 120) + "."}
 	case fetch.StopLoop:

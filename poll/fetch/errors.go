@@ -96,6 +96,15 @@ func IsNetworkUnreachable(err error) bool {
 	return false
 }
 
+// IsHostNotFound reports whether err is a DNS answer that the host does not
+// exist (NXDOMAIN, no address). Alone it cannot tell a mistyped or vanished
+// host from a resolver that answers so while this computer is offline: the
+// poller counts it as offline only when no other site answers either.
+func IsHostNotFound(err error) bool {
+	var dns *net.DNSError
+	return errors.As(err, &dns) && dns.IsNotFound
+}
+
 // transportError turns a failure of client.Do or of a body read into an *Error
 // with a plain reason.
 func (f *Fetcher) transportError(ctx context.Context, u *url.URL, start time.Time, err error) *Error {

@@ -99,7 +99,7 @@ func (f *Fetcher) checkRedirect(orig, cur *url.URL, location string, hops int, v
 		stop.Why = StopBadLocation
 	case cur.Scheme == "https" && next.Scheme == "http":
 		stop.Why = StopDowngrade
-	case hostbackoff.SiteOf(next.Hostname()) != hostbackoff.SiteOf(orig.Hostname()) || portChanged(cur, next):
+	case LeavesSite(orig, cur, next):
 		stop.Why = StopCrossSite
 	case hops >= f.opts.MaxRedirects:
 		stop.Why = StopTooMany
@@ -112,18 +112,26 @@ func (f *Fetcher) checkRedirect(orig, cur *url.URL, location string, hops int, v
 	return nil, stop
 }
 
+// LeavesSite reports whether going from cur to next (a redirect, or a page's
+// script sending the browser on) leaves the site of orig, the search's own
+// page: another site (hostbackoff.SiteOf), or another port (another server).
+// It is the one rule for the plain fetcher and the browser alike.
+func LeavesSite(orig, cur, next *url.URL) bool {
+	return hostbackoff.SiteOf(next.Hostname()) != hostbackoff.SiteOf(orig.Hostname()) || portChanged(cur, next)
+}
+
 // portChanged reports a redirect to another port: a different server, so it
 // leaves the site, except the upgrade from http on 80 to https on 443.
 func portChanged(cur, next *url.URL) bool {
-	from, to := effectivePort(cur), effectivePort(next)
+	from, to := EffectivePort(cur), EffectivePort(next)
 	if from == to {
 		return false
 	}
 	return !(cur.Scheme == "http" && next.Scheme == "https" && from == "80" && to == "443")
 }
 
-// effectivePort is the URL's port, or its scheme's default.
-func effectivePort(u *url.URL) string {
+// EffectivePort is the URL's port, or its scheme's default (80 or 443).
+func EffectivePort(u *url.URL) string {
 	if p := u.Port(); p != "" {
 		return p
 	}

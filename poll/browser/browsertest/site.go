@@ -16,6 +16,11 @@ import (
 // Site is the loopback portal. Paths: /search (10 listings built by a
 // script), /guarded (a 403 challenge until the cookie clearance=ok is sent,
 // then 10 listings), /solve (sets that cookie), /hang (never finishes).
+// Hostile pages, each with the 10 static listings: /download (clicks an
+// <a download> and frames an attachment), /popups (opens 20 windows of
+// /popup), /dialogs (builds its listings only after alert, confirm and
+// prompt return); /away?to=URL answers 302 to URL, /script-away?to=URL sends
+// the page there from a script.
 type Site struct {
 	*httptest.Server
 	mu  sync.Mutex
@@ -116,6 +121,7 @@ func NewSite(t testing.TB) *Site {
 		case <-hang:
 		}
 	})
+	hostilePages(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r) // images, fonts, favicon: must never be asked for
 	})
