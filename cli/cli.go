@@ -38,6 +38,9 @@ type Env struct {
 	// RSS stays under the budget in docs/PERFORMANCE.md. main sets it; tests,
 	// which share the process, do not.
 	MemoryLimit int64
+	// Executable is the program `autostart on` makes start at login; "" means
+	// the running binary.
+	Executable string
 	// dbOptions are the storage options of every database the command opens;
 	// the zero value is the production setting (tests set a size cap).
 	dbOptions storage.Options
@@ -144,6 +147,7 @@ func init() {
 		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] [--item SEL --link SEL --title SEL --price SEL] URL", cmdCheck},
 		"extract":  {"run extraction on a saved page", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE", cmdExtract},
 	}
+	commands["autostart"] = command{"start the watcher (with its tray icon) when you log in", autostartUsage, cmdAutostart}
 }
 
 // Run runs one command line (without the program name) and returns the exit
@@ -210,7 +214,7 @@ Usage:
   notifio COMMAND [options]    run headless
 
 Commands:`)
-	for _, name := range []string{"run", "once", "search", "status", "alerts", "email", "push", "sites", "listings", "check", "extract"} {
+	for _, name := range []string{"run", "once", "search", "status", "alerts", "email", "push", "sites", "listings", "check", "extract", "autostart"} {
 		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprintln(w, `

@@ -1,10 +1,17 @@
-package ui
+//go:build (linux || freebsd || openbsd || netbsd) && !android
+
+package tray
 
 import (
+	"bufio"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/godbus/dbus/v5"
 )
 
 func TestSessionBusReachable(t *testing.T) {
@@ -77,5 +84,54 @@ func TestBusDialTarget(t *testing.T) {
 		if network != tc.network || target != tc.target || ok != tc.ok {
 			t.Errorf("busDialTarget(%q) = %q, %q, %v; want %q, %q, %v", tc.address, network, target, ok, tc.network, tc.target, tc.ok)
 		}
+	}
+}
+
+// privateBus starts a D-Bus session daemon of the test's own and returns its
+// address.
+func privateBus(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("dbus-daemon"); err != nil {
+		t.Skip("needs dbus-daemon")
+	}
+	sock := filepath.Join(t.TempDir(), "bus")
+	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address", "--address=unix:path="+sock)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	// The daemon prints its address once it listens.
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the private bus did not start: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+func TestHostAnswersOnlyWithATrayHost(t *testing.T) {
+	addr := privateBus(t)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	if ok, why := HostAnswers(); ok || !strings.Contains(why, "no tray host") {
+		t.Fatalf("a bus without a tray host: %v %q", ok, why)
+	}
+	host, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	if r, err := host.RequestName(watcherName, dbus.NameFlagDoNotQueue); err != nil || r != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("owning %s: %v %v", watcherName, r, err)
+	}
+	if ok, why := HostAnswers(); !ok {
+		t.Fatalf("with a tray host on the bus: %q", why)
+	}
+
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(t.TempDir(), "gone"))
+	if ok, why := HostAnswers(); ok || !strings.Contains(why, "does not answer") {
+		t.Fatalf("a dead bus: %v %q", ok, why)
 	}
 }
