@@ -23,20 +23,31 @@ func cmdAlerts(_ context.Context, env *Env, args []string) error {
 	if _, err := parseInterleaved(fs, args[1:]); err != nil {
 		return flagErr(err)
 	}
-	db, _, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	a, err := poll.LoadAlertSettings(db)
+	defer b.done()
+	a, err := alertSettings(b)
 	if err != nil {
 		return err
 	}
 	if env.JSON {
-		return env.printJSON(a)
+		return env.printJSON(alertsJSON(a))
 	}
 	fmt.Fprintln(env.Stdout, AlertSettingsWords(a))
 	return nil
+}
+
+// alertSettings are the backend's alert settings; a watcher that stops
+// answering is an error, never the defaults (which `alerts set` would save).
+func alertSettings(b backend) (poll.AlertSettings, error) {
+	if c, ok := b.(interface {
+		AlertSettingsErr() (poll.AlertSettings, error)
+	}); ok {
+		return c.AlertSettingsErr()
+	}
+	return b.AlertSettings(), nil
 }
 
 // AlertSettingsWords says the alert settings in a few lines.
@@ -75,12 +86,12 @@ func cmdAlertsSet(env *Env, args []string) error {
 	if *on && *off {
 		return usagef("choose --on or --off, not both")
 	}
-	db, _, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	a, err := poll.LoadAlertSettings(db)
+	defer b.done()
+	a, err := alertSettings(b)
 	if err != nil {
 		return err
 	}
@@ -88,7 +99,7 @@ func cmdAlertsSet(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := poll.SaveAlertSettings(db, a); err != nil {
+	if err := b.SetAlertSettings(a); err != nil {
 		return err
 	}
 	fmt.Fprintln(env.Stdout, AlertSettingsWords(a))

@@ -22,7 +22,7 @@ func browserFlag(fs *flag.FlagSet, what string) func() (set, on bool) {
 // browserChoice is whether a new search reads with a browser: --browser when
 // given (refused in words when no browser is installed), else as the site's
 // other searches do.
-func browserChoice(flagged func() (bool, bool), svc *poll.Service, rawURL string) (bool, error) {
+func browserChoice(flagged func() (bool, bool), svc backend, rawURL string) (bool, error) {
 	set, on := flagged()
 	if !set {
 		return svc.BrowserDefault(rawURL), nil

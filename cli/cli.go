@@ -28,6 +28,9 @@ type Env struct {
 	DataDir string
 	// JSON asks for machine-readable output where the command has it.
 	JSON bool
+	// Connect is the socket of the watcher to attach to, from --connect or
+	// NOTIFIO_CONNECT ("unix:PATH"); "" means the data directory's watcher.
+	Connect string
 	// Version is the program's version.
 	Version string
 	// Logger receives logs of long-running commands.
@@ -81,6 +84,7 @@ func (e *ExitError) Error() string { return e.Msg }
 // IsCommand reports whether args[0] is a command-line subcommand (otherwise the
 // window opens).
 func IsCommand(args []string) bool {
+	args, _, _ = SplitConnect(args)
 	rest, _, _, _ := SplitGlobal(args)
 	if len(rest) == 0 {
 		return false
@@ -153,12 +157,24 @@ func init() {
 // Run runs one command line (without the program name) and returns the exit
 // code. Errors are printed in plain words.
 func Run(ctx context.Context, env *Env, args []string) int {
-	rest, dir, js, err := SplitGlobal(args)
+	args, connect, err := SplitConnect(args)
+	var rest []string
+	var dir string
+	var js bool
+	if err == nil {
+		rest, dir, js, err = SplitGlobal(args)
+	}
 	if err == nil {
 		if dir == "" {
 			dir = os.Getenv("NOTIFIO_DATA")
 		}
+		if connect == "" {
+			connect = os.Getenv(connectEnv)
+		}
 		env.DataDir, env.JSON = dir, env.JSON || js
+		if connect != "" {
+			env.Connect = connect
+		}
 		err = dispatch(ctx, env, rest)
 	}
 	if err == nil {
@@ -220,6 +236,9 @@ Commands:`)
 	fmt.Fprintln(w, `
 Options for every command:
   --data DIR   the data directory (or NOTIFIO_DATA); default: the per-user config dir
+  --connect unix:PATH
+               talk to the watcher on this socket (or NOTIFIO_CONNECT), e.g. one
+               on another machine forwarded with ssh -L (see the README)
   --json       machine-readable output where it makes sense
   --help       help for a command, e.g. "notifio search add --help"
   --version    print the version`)
@@ -268,10 +287,12 @@ func (env *Env) dataDir() (string, error) {
 	return storage.DefaultDir()
 }
 
-// alreadyRunningHint says what to do when another Notifio holds the database.
+// alreadyRunningHint says what to do when another Notifio holds the database
+// and this command cannot go through it (run and once need the database
+// itself; a Notifio older than its control API answers no command).
 const alreadyRunningHint = "This command needs the database it holds. Stop it first " +
 	"(Ctrl-C where \"notifio run\" runs, or Quit from the window's tray icon), then run this again. " +
-	"\"notifio search list\", \"notifio sites\" and \"notifio check URL\" work while it runs."
+	"While it runs, the other commands go through it."
 
 // openDB opens the database; the caller closes it. When another process holds
 // it, the error says so and what to do.
@@ -282,7 +303,7 @@ func (env *Env) openDB() (*storage.DB, string, error) {
 	}
 	db, err := storage.Open(dir, env.dbOptions)
 	if errors.Is(err, storage.ErrAlreadyRunning) {
-		return nil, dir, &poll.UserError{Msg: "Notifio is already running (data: " + dir + ").", Hint: alreadyRunningHint, Err: err}
+		return nil, dir, env.alreadyRunning(dir, err)
 	}
 	if err != nil {
 		return nil, dir, err

@@ -16,6 +16,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"notifio/internal/api"
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/poll/extract"
@@ -63,6 +64,11 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	svc, relay, pushRelay := w.Service, w.Relay, w.Push
 	defer svc.Close()
 	defer StatusFile(dir, svc.Snapshot, env.Logger)()
+	stopAPI, err := ServeAPI(ctx, dir, env.Version, w, env.Logger)
+	if err != nil {
+		return err
+	}
+	defer stopAPI()
 	snap := svc.Snapshot()
 	env.Logger.Info("notifio is watching", "data", dir, "searches", len(snap.Searches), "version", env.Version)
 	if n := snap.Outbox.NeedsAttention; n > 0 {
@@ -118,7 +124,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	}
 	snap := svc.Snapshot()
 	if env.JSON {
-		_ = env.printJSON(map[string]any{"searches": results, "outbox": snap.Outbox})
+		_ = env.printJSON(map[string]any{"searches": onceJSON(results), "outbox": outboxJSON(snap.Outbox)})
 	} else {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "SEARCH\tSITE\tOUTCOME\tNEW\tNOTE")
@@ -206,10 +212,10 @@ func drain(ctx context.Context, db *storage.DB, relay *notify.Relay) error {
 }
 
 func cmdSearch(ctx context.Context, env *Env, args []string) error {
-	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] [filters] URL\n       notifio search edit ID [--name N] [--every 2m] [--url URL] [filters] [--show-held]\n       notifio search list [--json]\n       notifio search remove|pause|resume ID\n  filters: " + filterUsage
+	usage := "notifio search add [--name N] [--every 2m] [--item SEL --link SEL --title SEL --price SEL] [--cookie C] [--browser] [filters] URL\n       notifio search edit ID [--name N] [--every 2m] [--url URL] [filters] [--show-held]\n       notifio search list [--json]\n       notifio search remove|pause|resume|check ID\n  filters: " + filterUsage
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stderr, "Usage: "+usage)
-		return usagef("say what to do: add, edit, list, remove, pause or resume")
+		return usagef("say what to do: add, edit, list, remove, pause, resume or check")
 	}
 	switch args[0] {
 	case "add":
@@ -218,39 +224,62 @@ func cmdSearch(ctx context.Context, env *Env, args []string) error {
 		return cmdSearchEdit(ctx, env, args[1:])
 	case "list", "ls":
 		return cmdSearchList(env, args[1:])
-	case "remove", "rm", "pause", "resume":
-		fs := newFlags(env, "search "+args[0], "notifio search "+args[0]+" ID")
-		pos, err := parseInterleaved(fs, args[1:])
-		if err != nil {
-			return flagErr(err)
-		}
-		if len(pos) != 1 {
-			return usagef("give the ID of one search (see \"notifio search list\")")
-		}
-		svc, db, done, err := env.openService()
-		if err != nil {
-			return err
-		}
-		defer done()
-		id := pos[0]
-		if _, err := db.GetSearch(id); err != nil {
-			return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", id)
-		}
-		switch args[0] {
-		case "remove", "rm":
-			err = svc.RemoveSearch(id)
-		case "pause":
-			err = svc.SetPaused(id, true)
-		default:
-			err = svc.SetPaused(id, false)
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "%s: done (%s)\n", args[0], id)
-		return nil
+	case "remove", "rm", "pause", "resume", "check":
+		return cmdSearchOne(env, args[0], args[1:])
 	}
-	return usagef("unknown search command %q; use add, edit, list, remove, pause or resume", args[0])
+	return usagef("unknown search command %q; use add, edit, list, remove, pause, resume or check", args[0])
+}
+
+// cmdSearchOne is `notifio search remove|pause|resume|check ID`.
+func cmdSearchOne(env *Env, verb string, args []string) error {
+	fs := newFlags(env, "search "+verb, "notifio search "+verb+" ID")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagErr(err)
+	}
+	if len(pos) != 1 {
+		return usagef("give the ID of one search (see \"notifio search list\")")
+	}
+	b, err := env.attach()
+	if err != nil {
+		return err
+	}
+	defer b.done()
+	id := pos[0]
+	if _, err := b.Search(id); err != nil {
+		return noSearch(id, err)
+	}
+	switch verb {
+	case "remove", "rm":
+		err = b.RemoveSearch(id)
+	case "pause":
+		err = b.SetPaused(id, true)
+	case "resume":
+		err = b.SetPaused(id, false)
+	default:
+		err = b.CheckNow(id)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case verb == "check" && !b.live:
+		fmt.Fprintf(env.Stdout, "check: no Notifio is running; %s is checked when \"notifio run\" starts (or now: notifio once)\n", id)
+	case verb == "check":
+		fmt.Fprintf(env.Stdout, "check: %s is checked now\n", id)
+	default:
+		fmt.Fprintf(env.Stdout, "%s: done (%s)\n", verb, id)
+	}
+	return nil
+}
+
+// noSearch is the error of an ID that names no search; an error of another
+// kind (the watcher not answering) is passed on.
+func noSearch(id string, err error) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", id)
+	}
+	return err
 }
 
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
@@ -276,11 +305,11 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	if *every == 0 {
 		return usagef("--every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", poll.MinInterval)
 	}
-	svc, _, done, err := env.openService()
+	svc, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer svc.done()
 	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel(), Filters: f}
 	if in.Browser, err = browserChoice(useBrowser, svc, in.URL); err != nil {
 		return err
@@ -300,7 +329,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 		warn = w
 	}
 	if env.JSON {
-		return env.printJSON(s)
+		return env.printJSON(searchJSON(s))
 	}
 	fmt.Fprintf(env.Stdout, "Added %s: %q on %s, checked every %s. Its first check records the listings already there (no email).\n", s.ID, printable(s.Name), s.Site, s.Interval)
 	if warn != "" {
@@ -321,21 +350,6 @@ func selectorFlags(fs *flag.FlagSet) func() extract.Selectors {
 	}
 }
 
-// openService opens the database and a watcher over it (not running) for one
-// command; done closes both.
-func (env *Env) openService() (*poll.Service, *storage.DB, func(), error) {
-	db, dir, err := env.openDB()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	svc, err := poll.New(db, env.serviceOptions(dir))
-	if err != nil {
-		db.Close()
-		return nil, nil, nil, err
-	}
-	return svc, db, func() { svc.Close(); db.Close() }, nil
-}
-
 func cmdSearchList(env *Env, args []string) error {
 	fs := newFlags(env, "search list", "notifio search list [--json]")
 	if _, err := parseInterleaved(fs, args); err != nil {
@@ -346,7 +360,11 @@ func cmdSearchList(env *Env, args []string) error {
 		return err
 	}
 	if env.JSON {
-		return env.printJSON(snap.Searches)
+		out := make([]searchOut, len(snap.Searches))
+		for i, s := range snap.Searches {
+			out[i] = snapshotSearchJSON(s)
+		}
+		return env.printJSON(out)
 	}
 	if len(snap.Searches) == 0 {
 		fmt.Fprintln(env.Stdout, "No searches yet. Add one: notifio search add URL")
@@ -375,32 +393,42 @@ func SearchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time,
 	return poll.StatusWords(s, site, now)
 }
 
-// snapshot returns the watcher's state: from a running Notifio's status file
-// when another process holds the database, else from the database itself.
+// snapshot returns the watcher's state: live from the running watcher, else
+// read from the database. live says whether a watcher runs (its countdowns
+// count). A Notifio that holds the database without answering on a socket
+// (one older than the control API) is read from its status file.
 func (env *Env) snapshot() (poll.Snapshot, bool, error) {
-	db, dir, err := env.openDB()
+	b, err := env.attach()
 	if errors.Is(err, storage.ErrAlreadyRunning) {
-		raw, rerr := os.ReadFile(filepath.Join(dir, statusFile))
-		if rerr != nil {
-			return poll.Snapshot{}, false, fmt.Errorf("notifio is running (data: %s) but has not written its status yet; try again in a second", dir)
-		}
-		var snap poll.Snapshot
-		if err := json.Unmarshal(raw, &snap); err != nil {
-			return poll.Snapshot{}, false, fmt.Errorf("read the running Notifio's status: %w", err)
-		}
-		snap.At = time.Now()
-		return snap, true, nil
+		return env.statusFileSnapshot()
 	}
 	if err != nil {
 		return poll.Snapshot{}, false, err
 	}
-	defer db.Close()
-	svc, err := poll.New(db, env.serviceOptions(dir))
+	defer b.done()
+	if c, ok := b.backend.(*api.Client); ok {
+		snap, err := c.SnapshotErr(context.Background())
+		return snap, true, err
+	}
+	return b.Snapshot(), false, nil
+}
+
+// statusFileSnapshot reads the status file a running Notifio writes.
+func (env *Env) statusFileSnapshot() (poll.Snapshot, bool, error) {
+	dir, err := env.dataDir()
 	if err != nil {
 		return poll.Snapshot{}, false, err
 	}
-	defer svc.Close()
-	return svc.Snapshot(), false, nil
+	raw, rerr := os.ReadFile(filepath.Join(dir, statusFile))
+	if rerr != nil {
+		return poll.Snapshot{}, false, fmt.Errorf("notifio is running (data: %s) but has not written its status yet; try again in a second", dir)
+	}
+	var snap poll.Snapshot
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		return poll.Snapshot{}, false, fmt.Errorf("read the running Notifio's status: %w", err)
+	}
+	snap.At = time.Now()
+	return snap, true, nil
 }
 
 func cmdSites(_ context.Context, env *Env, args []string) error {
@@ -476,37 +504,39 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 	if err != nil {
 		return flagErr(err)
 	}
-	db, _, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	searches, err := db.ListSearches()
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		s, err := db.GetSearch(pos[0])
-		if err != nil {
-			return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", pos[0])
-		}
-		searches = []storage.Search{s}
-	}
+	defer b.done()
 	type entry struct {
 		Search   string            `json:"search_id"`
 		Name     string            `json:"name"`
 		Listings []storage.Listing `json:"listings"`
 	}
+	var searches []entry
+	if len(pos) > 0 {
+		s, err := b.Search(pos[0])
+		if err != nil {
+			return noSearch(pos[0], err)
+		}
+		searches = []entry{{Search: s.ID, Name: s.Name}}
+	} else {
+		for _, s := range b.Snapshot().Searches {
+			searches = append(searches, entry{Search: s.ID, Name: s.Name})
+		}
+	}
 	var all []entry
-	for _, s := range searches {
-		ls, err := db.ListListings(s.ID)
+	for _, e := range searches {
+		ls, err := b.Listings(e.Search)
 		if err != nil {
 			return err
 		}
 		if *limit > 0 && len(ls) > *limit {
 			ls = ls[:*limit]
 		}
-		all = append(all, entry{s.ID, s.Name, ls})
+		e.Listings = ls
+		all = append(all, e)
 	}
 	if env.JSON {
 		if all == nil {

@@ -170,11 +170,15 @@ type siteJSON struct {
 }
 
 type searchJSON struct {
-	ID            string
-	Site          string
-	Baselined     bool
-	BaselineCount int
-	State         string
+	ID            string    `json:"id"`
+	Site          string    `json:"site"`
+	Baselined     bool      `json:"baselined"`
+	BaselineCount int       `json:"baseline_count"`
+	State         string    `json:"state"`
+	LastChecked   time.Time `json:"last_checked"`
+	Health        struct {
+		Kind string `json:"kind"`
+	} `json:"health"`
 }
 
 // eventually polls cond every 200 ms until it holds or the deadline passes.

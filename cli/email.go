@@ -23,17 +23,17 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 	case "retry":
 		return cmdEmailRetry(env, args[1:])
 	case "show":
-		db, _, err := env.openDB()
+		b, err := env.attach()
 		if err != nil {
 			return err
 		}
-		defer db.Close()
-		cfg, err := notify.NewEmailSettings(db, nil).Load()
+		defer b.done()
+		cfg, err := b.EmailConfig()
 		if err != nil {
 			return err
 		}
 		if env.JSON {
-			return env.printJSON(cfg)
+			return env.printJSON(emailJSON(cfg))
 		}
 		if cfg.Host == "" {
 			fmt.Fprintln(env.Stdout, "Email is not set up. Run: notifio email set --help")
@@ -48,31 +48,39 @@ func cmdEmail(ctx context.Context, env *Env, args []string) error {
 	if _, err := parseInterleaved(fs, args[1:]); err != nil {
 		return flagErr(err)
 	}
-	db, dir, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	email := notify.NewEmailSettings(db, newSecrets(dir))
-	cfg, err := email.Load()
-	db.Close()
+	defer b.done()
+	cfg, err := b.EmailConfig()
 	if err != nil {
 		return err
 	}
 	if cfg.Host == "" {
 		return fmt.Errorf("email is not set up yet: run \"notifio email set --help\"")
 	}
-	pw, err := email.Password(cfg)
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	// A test that gets through with the saved settings queues again the
+	// emails that needed attention (the settings work now).
+	n, err := requeued(b, func() error { return b.SendTestEmail(ctx, cfg, "") })
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, *timeout)
-	defer cancel()
-	if err := notify.SendTestEmail(ctx, cfg, pw); err != nil {
-		return err
-	}
 	fmt.Fprintf(env.Stdout, "Test email sent to %s. Check the inbox (and the spam folder).\n", strings.Join(cfg.To, ", "))
-	// The settings work: emails that needed attention get another go.
-	return env.requeueEmails()
+	printRequeued(env, n)
+	return nil
+}
+
+// requeued runs op, which may put the emails that needed attention back in
+// the queue, and says how many went back.
+func requeued(b backend, op func() error) (int, error) {
+	before := b.Snapshot().Outbox.NeedsAttention
+	if err := op(); err != nil {
+		return 0, err
+	}
+	return max(0, before-b.Snapshot().Outbox.NeedsAttention), nil
 }
 
 func cmdEmailRetry(env *Env, args []string) error {
@@ -86,12 +94,12 @@ func cmdEmailRetry(env *Env, args []string) error {
 // requeueEmails puts the emails that need attention back in the queue and says
 // how many.
 func (env *Env) requeueEmails() error {
-	db, _, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	n, err := notify.RequeueEmails(db, time.Now())
+	defer b.done()
+	n, err := requeued(b, b.RetryOutbox)
 	if err != nil {
 		return err
 	}
@@ -155,16 +163,13 @@ func cmdEmailSet(env *Env, args []string) error {
 		}
 		password = strings.TrimRight(line, "\r\n")
 	}
-	db, dir, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	warn, err := notify.NewEmailSettings(db, newSecrets(dir)).Save(cfg, password)
-	if err != nil {
-		return err
-	}
-	n, err := notify.RequeueEmails(db, time.Now())
+	defer b.done()
+	var warn string
+	n, err := requeued(b, func() (err error) { warn, err = b.SetEmailConfig(cfg, password); return err })
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func printOtherGroups(env *Env, groups []extract.Group) {
 
 // selectorsFromExample fetches the search's page once and derives the
 // selectors that read the list around the user's example listing.
-func selectorsFromExample(ctx context.Context, env *Env, svc *poll.Service, in poll.SearchInput, example string) (extract.Selectors, error) {
+func selectorsFromExample(ctx context.Context, env *Env, svc backend, in poll.SearchInput, example string) (extract.Selectors, error) {
 	in.Example = example
 	dr, err := svc.TestSearch(ctx, in)
 	if err != nil {

@@ -124,14 +124,14 @@ func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("give the ID of one search (see \"notifio search list\")")
 	}
-	svc, _, done, err := env.openService()
+	svc, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer svc.done()
 	cur, err := svc.Search(pos[0])
 	if err != nil {
-		return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", pos[0])
+		return noSearch(pos[0], err)
 	}
 	in := poll.SearchInput{Name: cur.Name, URL: cur.URL, Interval: cur.Interval, Selectors: extract.Selectors(cur.Selectors)}
 	if *name != "" {
@@ -156,7 +156,7 @@ func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 
 // reportHeld says how many held-back listings the filters now let through and,
 // when asked, shows them in the listings (never by email).
-func reportHeld(env *Env, svc *poll.Service, id string, show bool) error {
+func reportHeld(env *Env, svc backend, id string, show bool) error {
 	passing, err := svc.HeldNowPassing(id)
 	if err != nil || len(passing) == 0 {
 		return err

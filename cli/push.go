@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"notifio/notify"
 	"notifio/storage"
@@ -58,18 +57,21 @@ func cmdPushAdd(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, dir, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer b.done()
 	in := notify.NewChannel{Name: *name, URL: pos[0], Searches: splitList(*searches), Events: evs, Quiet: *quiet}
-	ch, warn, err := notify.AddChannel(db, newSecrets(dir), in, time.Now())
+	ch, warn, err := b.AddChannel(in)
 	var noSearch *notify.NoSearchError
 	switch {
 	case errors.As(err, &noSearch):
 		return fmt.Errorf("%w (see \"notifio search list\")", err)
 	case errors.Is(err, storage.ErrExists):
+		if ch.Name == "" { // the watcher sends no channel with an error
+			ch.Name = in.Name
+		}
 		return fmt.Errorf("a channel named %q exists already: choose another --name, or \"notifio push remove %s\" first", ch.Name, ch.Name)
 	case err != nil:
 		return err
@@ -108,12 +110,12 @@ func cmdPushList(env *Env, args []string) error {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return flagErr(err)
 	}
-	db, _, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	chans, err := db.ListChannels()
+	defer b.done()
+	chans, err := channels(b)
 	if err != nil {
 		return err
 	}
@@ -159,12 +161,12 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return flagErr(err)
 	}
-	db, dir, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	chans, err := db.ListChannels()
-	db.Close()
+	defer b.done()
+	chans, err := channels(b)
 	if err != nil {
 		return err
 	}
@@ -177,10 +179,9 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 	if len(chans) == 0 {
 		return errors.New("there are no push channels yet: add one with \"notifio push add URL\"")
 	}
-	secrets := newSecrets(dir)
 	failed := 0
 	for _, c := range chans {
-		err := testOne(ctx, secrets, c.Name)
+		err := testOne(ctx, b, c.Name)
 		if err != nil {
 			failed++
 			fmt.Fprintf(env.Stderr, "notifio: %s: %s\n", c.Name, userMessage(err))
@@ -194,8 +195,21 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-func testOne(ctx context.Context, secrets *notify.Secrets, name string) error {
-	err := notify.TestChannel(ctx, secrets, name)
+// channels are the saved push channels.
+func channels(b backend) ([]storage.Channel, error) {
+	states, err := b.Channels()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]storage.Channel, len(states))
+	for i, s := range states {
+		out[i] = s.Channel
+	}
+	return out, nil
+}
+
+func testOne(ctx context.Context, b backend, name string) error {
+	err := b.TestChannel(ctx, name)
 	if errors.Is(err, notify.ErrNoServiceURL) {
 		return fmt.Errorf("%w with \"notifio push add\"", err)
 	}
@@ -211,12 +225,12 @@ func cmdPushRemove(env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("give the name of one push channel (see \"notifio push list\")")
 	}
-	db, dir, err := env.openDB()
+	b, err := env.attach()
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	warn, err := notify.RemoveChannel(db, newSecrets(dir), pos[0])
+	defer b.done()
+	warn, err := b.RemoveChannel(pos[0])
 	if errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("there is no push channel named %q (see \"notifio push list\")", pos[0])
 	} else if err != nil {

@@ -42,3 +42,33 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIImportsOnlyNouns: the control API (internal/api) is HTTP over the
+// operations' nouns. Of ours it imports directly only the packages whose types
+// it carries — poll (Snapshot, SearchInput, DryRun, UserError, WaitError, …),
+// poll/browser (the Session in SolveInBrowser's signature), storage (Search,
+// Listing, Channel) and notify (Config, ChannelState, FieldError) — until a
+// leaf package of nouns takes their place; and nothing it pulls in is the
+// window, the command line or Fyne.
+func TestAPIImportsOnlyNouns(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	allowed := map[string]bool{"notifio/poll": true, "notifio/poll/browser": true, "notifio/storage": true, "notifio/notify": true}
+	out, err := exec.Command("go", "list", "-tags", "ci", "-f", `{{join .Imports " "}}`, "notifio/internal/api").Output()
+	if err != nil {
+		t.Fatalf("go list notifio/internal/api: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		if strings.HasPrefix(imp, "notifio/") && !allowed[imp] {
+			t.Errorf("notifio/internal/api imports %s: of ours it may import only the noun packages poll, poll/browser, storage, notify", imp)
+		}
+	}
+	for _, d := range deps(t, "notifio/internal/api") {
+		for _, f := range []string{"notifio/ui", "notifio/cli", "fyne.io/"} {
+			if strings.HasPrefix(d, f) {
+				t.Errorf("notifio/internal/api imports %s: it must not import %s…", d, f)
+			}
+		}
+	}
+}

@@ -1,0 +1,14 @@
+// Package api is the watcher's local control API: HTTP and JSON over a Unix
+// socket that only its user may open (mode 0600, and on Linux the peer's uid
+// is checked), paths under /v1/. The watcher (`notifio run`, the tray) serves
+// it with Server over the same operations the window and the command line
+// call; the window and the command line attach with Client, which turns the
+// watcher's typed errors (*poll.UserError, *poll.WaitError, notify's field
+// problems) back into the same values.
+//
+// The request and response types live here, shared by server and client; the
+// nouns they carry are still poll's, storage's and notify's types (a later
+// issue moves them into a leaf package). There is no TCP listener: a watcher
+// on another machine is reached by forwarding its socket (ssh -L) and
+// `notifio --connect unix:PATH`.
+package api

@@ -1,0 +1,217 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"notifio/notify"
+	"notifio/poll"
+	"notifio/poll/browser"
+	"notifio/storage"
+)
+
+// Watcher is what the API serves of the watcher (*poll.Service): the
+// operations of the window and the command line. Implementations are safe for
+// concurrent use (the Service has its lock); the server calls them from one
+// goroutine per request.
+type Watcher interface {
+	Subscribe(fn func(poll.Snapshot)) (cancel func())
+	Snapshot() poll.Snapshot
+	AddSearch(ctx context.Context, in poll.SearchInput) (storage.Search, error)
+	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (storage.Search, error)
+	Search(id string) (storage.Search, error)
+	RemoveSearch(id string) error
+	SetPaused(id string, paused bool) error
+	PauseAll(paused bool) error
+	CheckNow(id string) error
+	TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error)
+	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
+	Listings(searchID string) ([]storage.Listing, error)
+	MarkViewed(searchID string) error
+	HeldNowPassing(searchID string) ([]storage.Listing, error)
+	ShowHeld(searchID string, ls []storage.Listing) (int, error)
+	ProbeNow(site string) (time.Time, error)
+	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
+	BrowserAvailable() error
+	BrowserDefault(rawURL string) bool
+	RefusalPage(site string) (string, bool)
+	AlertSettings() poll.AlertSettings
+	SetAlertSettings(a poll.AlertSettings) error
+}
+
+// Delivery is what the API serves of delivery (*notify.Ops).
+type Delivery interface {
+	EmailConfig() (notify.Config, error)
+	SetEmailConfig(cfg notify.Config, password string) (warning string, err error)
+	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
+	RetryOutbox() error
+	Channels() ([]notify.ChannelState, error)
+	AddChannel(in notify.NewChannel) (storage.Channel, string, error)
+	TestChannel(ctx context.Context, name string) error
+	RemoveChannel(name string) (warning string, err error)
+}
+
+// Server serves the API over a watcher and its delivery. It is safe for
+// concurrent use.
+type Server struct {
+	w    Watcher
+	d    Delivery
+	info Info
+	log  *slog.Logger
+	mux  *http.ServeMux
+
+	mu       sync.Mutex
+	sessions map[string]*browser.Session // open "solve in the browser" windows, by site
+}
+
+// NewServer is the API over w and d; info says who answers (its API field is
+// set here).
+func NewServer(w Watcher, d Delivery, info Info, log *slog.Logger) *Server {
+	if log == nil {
+		log = slog.Default()
+	}
+	info.API = Version
+	s := &Server{w: w, d: d, info: info, log: log, mux: http.NewServeMux(), sessions: map[string]*browser.Session{}}
+	s.routes()
+	return s
+}
+
+// Serve answers on l until ctx ends, then closes l and waits for requests in
+// flight (a stream of snapshots ends with ctx).
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+	}()
+	err := hs.Serve(l)
+	<-done
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// ServeHTTP answers one request, every answer marked with the API version.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(HeaderAPI, strconv.Itoa(Version))
+	w.Header().Set(HeaderVersion, s.info.Version)
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("GET /v1/info", func(w http.ResponseWriter, r *http.Request) { reply(w, s.info, nil) })
+	m.HandleFunc("GET /v1/snapshot", func(w http.ResponseWriter, r *http.Request) { reply(w, s.w.Snapshot(), nil) })
+	m.HandleFunc("GET /v1/events", s.events)
+	s.searchRoutes()
+	s.siteRoutes()
+	s.deliveryRoutes()
+	m.HandleFunc("/", s.unknown)
+}
+
+// unknown answers a path of another API version, or none, in words.
+func (s *Server) unknown(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusNotFound, &Error{Kind: "version", Cause: "version",
+		Message: fmt.Sprintf("The running Notifio watcher (version %s) does not know %s %s.", s.info.Version, r.Method, r.URL.Path),
+		Hint:    "The window or command and the watcher are different versions of Notifio: quit the watcher and start it again from this version."})
+}
+
+// events streams snapshots as server-sent events: the current one at once,
+// then one after each change. A slow reader gets the newest, never a backlog.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, &Error{Kind: "internal", Message: "api: streaming is not supported"})
+		return
+	}
+	latest := make(chan poll.Snapshot, 1)
+	offer := func(snap poll.Snapshot) {
+		for {
+			select {
+			case latest <- snap:
+				return
+			default:
+			}
+			select { // drop the older one still waiting
+			case <-latest:
+			default:
+			}
+		}
+	}
+	offer(s.w.Snapshot())
+	cancel := s.w.Subscribe(offer)
+	defer cancel()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	fl.Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case snap := <-latest:
+			raw, err := json.Marshal(snap)
+			if err != nil {
+				s.log.Error("api: encode a snapshot", "err", err)
+				return
+			}
+			if _, err := fmt.Fprintf(w, "data: %s\n\n", raw); err != nil {
+				return
+			}
+			fl.Flush()
+		}
+	}
+}
+
+// reply writes v as JSON, or err typed (status 200 for the typed errors the
+// user acts on would hide them: they get 4xx, the others 500).
+func reply(w http.ResponseWriter, v any, err error) {
+	if err != nil {
+		we := wireError(err)
+		status := http.StatusInternalServerError
+		switch we.Kind {
+		case "user", "fields":
+			status = http.StatusBadRequest
+		case "wait":
+			status = http.StatusConflict
+		}
+		writeError(w, status, we)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if v == nil {
+		v = struct{}{}
+	}
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, e *Error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(struct {
+		Error *Error `json:"error"`
+	}{e})
+}
+
+// decode reads a request body into v; a body that is not v is the caller's
+// mistake, in words.
+func decode(r *http.Request, v any) error {
+	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 4<<20)).Decode(v); err != nil {
+		return &poll.UserError{Msg: "The watcher could not read the request.", Hint: "Use the same version of Notifio for the watcher and the window or command.", Err: err}
+	}
+	return nil
+}
