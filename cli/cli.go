@@ -41,6 +41,10 @@ type Env struct {
 	// RSS stays under the budget in docs/PERFORMANCE.md. main sets it; tests,
 	// which share the process, do not.
 	MemoryLimit int64
+	// OnWatching, when set, is called by run once the watcher serves its
+	// API, before it polls (the tray of `notifio --hidden` starts there);
+	// quit stops the watcher as SIGTERM does. It must not block.
+	OnWatching func(w *Watcher, quit func())
 	// Executable is the program `autostart on` makes start at login; "" means
 	// the running binary.
 	Executable string
