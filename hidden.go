@@ -15,6 +15,7 @@ import (
 // Quit in the tray stops the watcher as SIGTERM does.
 func runHidden(args windowArgs, logger *slog.Logger) int {
 	env := commandEnv(logger)
+	env.Notify = tray.Notifier(logger) // the desktop notifications the window's process used to show
 	run := append(args.flags(), "run")
 	if ok, why := tray.HostAnswers(); !ok {
 		logger.Info("no tray icon: "+why+"; Notifio watches on without one",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"notifio/internal/autostart"
+	"notifio/poll"
 )
 
 const autostartUsage = `notifio autostart on|off|status [--data DIR] [--json]
@@ -37,11 +38,11 @@ func cmdAutostart(_ context.Context, env *Env, args []string) error {
 			return err
 		}
 		if err := autostart.Enable(cmd); err != nil {
-			return fmt.Errorf("Notifio could not set itself to start at login: %w", err)
+			return &poll.UserError{Msg: "Notifio could not set itself to start at login: " + err.Error(), Err: err}
 		}
 	case "off":
 		if err := autostart.Disable(); err != nil {
-			return fmt.Errorf("Notifio could not stop starting at login: %w", err)
+			return &poll.UserError{Msg: "Notifio could not stop starting at login: " + err.Error(), Err: err}
 		}
 	case "status":
 	default:

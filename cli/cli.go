@@ -45,6 +45,9 @@ type Env struct {
 	// API, before it polls (the tray of `notifio --hidden` starts there);
 	// quit stops the watcher as SIGTERM does. It must not block.
 	OnWatching func(w *Watcher, quit func())
+	// Notify, when set, shows the watcher's desktop notifications (the tray's
+	// watcher sets it; run without it shows none).
+	Notify func(title, body string)
 	// Executable is the program `autostart on` makes start at login; "" means
 	// the running binary.
 	Executable string
@@ -329,5 +332,5 @@ func newSecrets(dir string) *notify.Secrets { return notify.NewSecrets(dir) }
 
 // serviceOptions are the options of a watcher for a data directory.
 func (env *Env) serviceOptions(dir string) poll.Options {
-	return poll.Options{DataDir: dir, Logger: env.Logger}
+	return poll.Options{DataDir: dir, Logger: env.Logger, Notify: env.Notify}
 }

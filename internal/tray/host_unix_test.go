@@ -4,6 +4,7 @@ package tray
 
 import (
 	"bufio"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -133,5 +134,44 @@ func TestHostAnswersOnlyWithATrayHost(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(t.TempDir(), "gone"))
 	if ok, why := HostAnswers(); ok || !strings.Contains(why, "does not answer") {
 		t.Fatalf("a dead bus: %v %q", ok, why)
+	}
+}
+
+// notifications is a stand-in freedesktop notification service.
+type notifications struct{ got chan string }
+
+func (n notifications) Notify(app string, id uint32, icon, title, body string, actions []string,
+	hints map[string]dbus.Variant, timeout int32) (uint32, *dbus.Error) {
+	n.got <- app + "|" + title + "|" + body
+	return 1, nil
+}
+
+func TestNotifierSpeaksToTheNotificationService(t *testing.T) {
+	addr := privateBus(t)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	srv, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	n := notifications{got: make(chan string, 1)}
+	if err := srv.Export(n, "/org/freedesktop/Notifications", "org.freedesktop.Notifications"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.RequestName("org.freedesktop.Notifications", dbus.NameFlagDoNotQueue); err != nil {
+		t.Fatal(err)
+	}
+	notify := Notifier(slog.Default())
+	if notify == nil {
+		t.Fatal("no notifier on a live bus")
+	}
+	notify("3 new on Kreuzberg", "Open Notifio to see them.")
+	if got := <-n.got; got != "Notifio|3 new on Kreuzberg|Open Notifio to see them." {
+		t.Fatalf("the service got %q", got)
+	}
+
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+filepath.Join(t.TempDir(), "gone"))
+	if Notifier(slog.Default()) != nil {
+		t.Fatal("a notifier on a bus that does not answer")
 	}
 }
