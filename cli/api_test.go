@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -211,6 +212,20 @@ func TestJSONIsSnakeCaseWithSeconds(t *testing.T) {
 			}
 		}
 	}
+	run(t, dir, "email", "set", "--host", "127.0.0.1", "--port", "2525", "--security", "none", "--from", "a@example.org", "--to", "b@example.org")
+	for _, args := range [][]string{{"status"}, {"sites"}, {"alerts", "show"}, {"email", "show"}, {"push", "list"}, {"listings"}, {"once", "--wait", "1s"}} {
+		_, out, _ := run(t, dir, append(args, "--json")...)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Errorf("%v --json: %v\n%s", args, err, out)
+			continue
+		}
+		for _, k := range keys(v) {
+			if k != strings.ToLower(k) || strings.Contains(k, " ") {
+				t.Errorf("%v --json has the key %q, want snake_case", args, k)
+			}
+		}
+	}
 	_, once, _ := run(t, dir, "once", "--json", "--wait", "1s")
 	var o map[string]any
 	if err := json.Unmarshal([]byte(once), &o); err != nil {
@@ -219,5 +234,37 @@ func TestJSONIsSnakeCaseWithSeconds(t *testing.T) {
 	outbox, _ := o["outbox"].(map[string]any)
 	if _, ok := outbox["needs_attention"]; !ok {
 		t.Errorf("once --json outbox = %v, want snake_case counts", o["outbox"])
+	}
+}
+
+// keys are all object keys in a decoded JSON value, however deep.
+func keys(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			out = append(out, k)
+			out = append(out, keys(e)...)
+		}
+	case []any:
+		for _, e := range x {
+			out = append(out, keys(e)...)
+		}
+	}
+	return out
+}
+
+func TestSplitConnectTakesItAnywhere(t *testing.T) {
+	rest, c, err := SplitConnect([]string{"search", "--connect", "unix:/s", "list"})
+	if err != nil || c != "unix:/s" || strings.Join(rest, " ") != "search list" {
+		t.Errorf("got %v %q %v", rest, c, err)
+	}
+	if _, c, err := SplitConnect([]string{"--connect=unix:/t", "status"}); err != nil || c != "unix:/t" {
+		t.Errorf("--connect=: %q %v", c, err)
+	}
+	for _, args := range [][]string{{"status", "--connect"}, {"--connect", "", "status"}, {"--connect=", "status"}} {
+		if _, _, err := SplitConnect(args); !errors.Is(err, ErrUsage) {
+			t.Errorf("SplitConnect(%q) = %v, want a usage error", args, err)
+		}
 	}
 }

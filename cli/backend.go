@@ -10,6 +10,7 @@ import (
 	"notifio/internal/api"
 	"notifio/notify"
 	"notifio/poll"
+	"notifio/storage"
 )
 
 // backend is what the commands call: the watcher's operations and
@@ -32,7 +33,6 @@ type session struct {
 	// live is set when a running watcher answers: its snapshot is live
 	// (countdowns count), its changes are polled by it at once.
 	live bool
-	dir  string
 	// done closes what the command opened (nothing for a watcher's socket).
 	done func()
 }
@@ -42,7 +42,7 @@ const connectEnv = "NOTIFIO_CONNECT"
 
 // SplitConnect takes --connect ADDR (or --connect=ADDR) out of args wherever
 // it stands and returns the rest; "" when not given (NOTIFIO_CONNECT is read
-// by the caller).
+// by the caller). An empty ADDR is refused, as --data "" is.
 func SplitConnect(args []string) (rest []string, connect string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -59,6 +59,10 @@ func SplitConnect(args []string) (rest []string, connect string, err error) {
 			connect = a[strings.Index(a, "=")+1:]
 		default:
 			rest = append(rest, a)
+			continue
+		}
+		if strings.TrimSpace(connect) == "" {
+			return nil, "", usagef("--connect was given no socket: name it (--connect unix:/home/me/notifio.sock), or leave --connect out")
 		}
 	}
 	return rest, connect, nil
@@ -70,16 +74,34 @@ const attachTimeout = 3 * time.Second
 // runningWatcher is the client of the watcher that answers for this
 // command's data (or on --connect's socket), or nil when none answers.
 func (env *Env) runningWatcher(dir string) (*api.Client, api.Info, error) {
+	c, info, err := RunningWatcher(dir, env.Connect, env.Version)
+	var ue *poll.UserError
+	if errors.As(err, &ue) && errors.Is(err, errBadConnect) {
+		return nil, api.Info{}, usagef("%s", ue.Msg)
+	}
+	return c, info, err
+}
+
+// errBadConnect marks a --connect address that is not unix:PATH.
+var errBadConnect = errors.New("cli: bad --connect address")
+
+// RunningWatcher is the client of the watcher serving data directory dir —
+// or, when connect is given ("unix:PATH", from --connect or NOTIFIO_CONNECT),
+// on that socket — with who it is; nil and no error when none answers on the
+// data directory's socket. With connect, no answer is an error: the data is
+// elsewhere, not to be opened here. version is this program's, for the words
+// of a version mismatch (which is an error too).
+func RunningWatcher(dir, connect, version string) (*api.Client, api.Info, error) {
 	sock, explicit := api.SocketPath(dir), false
-	if env.Connect != "" {
-		p, err := api.ParseConnect(env.Connect)
+	if connect != "" {
+		p, err := api.ParseConnect(connect)
 		if err != nil {
-			return nil, api.Info{}, usagef("%v", strings.TrimPrefix(err.Error(), "api: "))
+			return nil, api.Info{}, &poll.UserError{Msg: strings.TrimPrefix(err.Error(), "api: "), Err: errBadConnect}
 		}
 		sock, explicit = p, true
 	}
 	c := api.NewClient(sock)
-	c.Version = env.Version
+	c.Version = version
 	ctx, cancel := context.WithTimeout(context.Background(), attachTimeout)
 	defer cancel()
 	info, err := c.Info(ctx)
@@ -87,8 +109,6 @@ func (env *Env) runningWatcher(dir string) (*api.Client, api.Info, error) {
 	case err == nil:
 		return c, info, nil
 	case explicit || !errors.Is(err, api.ErrNotRunning):
-		// --connect names a watcher elsewhere: its data is not ours to open.
-		// A watcher of another version is told in words.
 		return nil, api.Info{}, err
 	}
 	return nil, api.Info{}, nil
@@ -105,14 +125,21 @@ func (env *Env) attach() (*session, error) {
 		}
 		dir = d
 	}
-	c, info, err := env.runningWatcher(dir)
+	c, _, err := env.runningWatcher(dir)
 	if err != nil {
 		return nil, err
 	}
 	if c != nil {
-		return &session{backend: c, live: true, dir: info.DataDir, done: func() {}}, nil
+		return &session{backend: c, live: true, done: func() {}}, nil
 	}
 	db, dir, err := env.openDB()
+	if errors.Is(err, storage.ErrAlreadyRunning) {
+		// A watcher that opened the database a moment ago answers once
+		// its socket is up (openDB waited a second for the lock).
+		if c, _, cerr := env.runningWatcher(dir); cerr == nil && c != nil {
+			return &session{backend: c, live: true, done: func() {}}, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +148,7 @@ func (env *Env) attach() (*session, error) {
 		db.Close()
 		return nil, err
 	}
-	return &session{backend: local{w.Service, w.Ops}, dir: dir,
+	return &session{backend: local{w.Service, w.Ops},
 		done: func() { w.Service.Close(); db.Close() }}, nil
 }
 

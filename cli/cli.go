@@ -298,7 +298,7 @@ func (env *Env) dataDir() (string, error) {
 // and this command cannot go through it (run and once need the database
 // itself; a Notifio older than its control API answers no command).
 const alreadyRunningHint = "This command needs the database it holds. Stop it first " +
-	"(Ctrl-C where \"notifio run\" runs, or Quit from the window's tray icon), then run this again. " +
+	"(Ctrl-C where \"notifio run\" runs, or Quit from Notifio's tray icon), then run this again. " +
 	"While it runs, the other commands go through it."
 
 // openDB opens the database; the caller closes it. When another process holds

@@ -409,11 +409,11 @@ func (env *Env) snapshot() (poll.Snapshot, bool, error) {
 		return poll.Snapshot{}, false, err
 	}
 	defer b.done()
-	if c, ok := b.backend.(*api.Client); ok {
+	if c, ok := b.backend.(*api.Client); ok { // a watcher that stops answering is an error, not an empty list
 		snap, err := c.SnapshotErr(context.Background())
-		return snap, true, err
+		return snap, b.live, err
 	}
-	return b.Snapshot(), false, nil
+	return b.Snapshot(), b.live, nil
 }
 
 // statusFileSnapshot reads the status file a running Notifio writes.
@@ -578,21 +578,8 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("give exactly one URL")
 	}
-	var db *storage.DB
-	note := ""
-	if d, _, err := env.openDB(); err == nil {
-		db = d
-		defer d.Close()
-	} else if errors.Is(err, storage.ErrAlreadyRunning) {
-		note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
-	}
 	_, withBrowser := useBrowser()
-	if withBrowser {
-		if err := checkBrowser(findBrowser{}); err != nil {
-			return err
-		}
-	}
-	dr, err := poll.DryRunOnce(ctx, db, poll.SearchInput{URL: pos[0], Selectors: sel(), Example: *example, Browser: withBrowser}, poll.Options{Logger: env.Logger})
+	dr, note, err := env.dryRun(ctx, poll.SearchInput{URL: pos[0], Selectors: sel(), Example: *example, Browser: withBrowser})
 	if err != nil {
 		return err
 	}
@@ -640,6 +627,37 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		return &ExitError{Code: 1, Msg: "notifio: " + dr.ExampleProblem}
 	}
 	return nil
+}
+
+// dryRun is one dry run of in: by the running watcher, else over the
+// database (both with the saved cookies and the sites' waits), else — the
+// database held by a Notifio that does not answer, or not readable — with
+// neither, which note says.
+func (env *Env) dryRun(ctx context.Context, in poll.SearchInput) (dr poll.DryRun, note string, err error) {
+	b, err := env.attach()
+	if err == nil {
+		defer b.done()
+		if in.Browser {
+			if err := checkBrowser(b); err != nil {
+				return poll.DryRun{}, "", err
+			}
+		}
+		dr, err := b.TestSearch(ctx, in)
+		return dr, "", err
+	}
+	if env.Connect != "" || errors.Is(err, api.ErrVersion) {
+		return poll.DryRun{}, "", err
+	}
+	if errors.Is(err, storage.ErrAlreadyRunning) {
+		note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
+	}
+	if in.Browser {
+		if err := checkBrowser(findBrowser{}); err != nil {
+			return poll.DryRun{}, "", err
+		}
+	}
+	dr, err = poll.DryRunOnce(ctx, nil, in, poll.Options{Logger: env.Logger})
+	return dr, note, err
 }
 
 func cmdExtract(_ context.Context, env *Env, args []string) error {

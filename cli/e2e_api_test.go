@@ -6,13 +6,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"notifio/internal/api"
 )
 
 // The real binary with `notifio run` holding the data: the command line goes
@@ -54,7 +55,7 @@ func TestEndToEndCommandsThroughTheWatcher(t *testing.T) {
 			t.Logf("first run's log:\n%s", runLog.String())
 		}
 	})
-	sock := filepath.Join(dir, "notifio.sock")
+	sock := api.SocketPath(dir) // the binary's environment is the test's
 	eventually(t, 15*time.Second, "the watcher's socket", func() bool {
 		_, _, err := runCLI(t, bin, dir, "status")
 		_, serr := os.Stat(sock)
@@ -98,6 +99,19 @@ func TestEndToEndCommandsThroughTheWatcher(t *testing.T) {
 		t.Errorf("status after resume: %v\n%s", err, out)
 	}
 
+	afterAKill(t, bin, dir, run, added.ID)
+	got := subjects(sink)
+	if countWith(got, "Members area") != 2 {
+		t.Errorf("emails %q: want one login alert and one back to normal", got)
+	}
+}
+
+// afterAKill kills the watcher with -9: the socket stays behind, and the
+// commands open the database themselves; the next watcher replaces the stale
+// socket, answers on it, and removes it when it stops.
+func afterAKill(t *testing.T, bin, dir string, run *exec.Cmd, id string) {
+	t.Helper()
+	sock := api.SocketPath(dir)
 	// Killed: the socket stays behind; the commands open the database.
 	if err := run.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -106,17 +120,17 @@ func TestEndToEndCommandsThroughTheWatcher(t *testing.T) {
 	if _, err := os.Stat(sock); err != nil {
 		t.Fatalf("no socket left after kill -9 (%v): the stale-socket case is not tested", err)
 	}
-	mustCLI("search", "pause", added.ID)
-	if s, ok := findSearch(t, bin, dir, added.ID); !ok || s.State != "paused" {
+	mustCLI(t, bin, dir, "search", "pause", id)
+	if s, ok := findSearch(t, bin, dir, id); !ok || s.State != "paused" {
 		t.Errorf("after the watcher died: search %+v, want it paused from the database", s)
 	}
-	mustCLI("search", "resume", added.ID)
+	mustCLI(t, bin, dir, "search", "resume", id)
 
 	// The next watcher replaces the stale socket and answers on it.
 	run2, run2Log := startRun(t, bin, dir)
 	eventually(t, 15*time.Second, "the new watcher answering", func() bool {
-		_, errOut, err := runCLI(t, bin, dir, "search", "check", added.ID)
-		return err == nil && !strings.Contains(errOut, "not running")
+		out, _, err := runCLI(t, bin, dir, "search", "check", id)
+		return err == nil && strings.Contains(out, "is checked now")
 	})
 	if err := run2.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -127,10 +141,16 @@ func TestEndToEndCommandsThroughTheWatcher(t *testing.T) {
 	if _, err := os.Stat(sock); !os.IsNotExist(err) {
 		t.Errorf("socket after a clean stop: %v, want it removed", err)
 	}
-	got := subjects(sink)
-	if countWith(got, "Members area") != 2 {
-		t.Errorf("emails %q: want one login alert and one back to normal", got)
+}
+
+// mustCLI runs the binary and fails the test when it fails.
+func mustCLI(t *testing.T, bin, dir string, args ...string) string {
+	t.Helper()
+	out, errOut, err := runCLI(t, bin, dir, args...)
+	if err != nil {
+		t.Fatalf("notifio %s: %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), err, out, errOut)
 	}
+	return out
 }
 
 // startRun starts `notifio run` on dir; the test kills it if it is left.

@@ -298,9 +298,15 @@ func TestSubscribeFollowsChanges(t *testing.T) {
 	if _, err := s.client.AddSearch(context.Background(), poll.SearchInput{URL: srv.URL + "/flats"}); err != nil {
 		t.Fatal(err)
 	}
-	for snap := range got {
-		if len(snap.Searches) == 1 {
-			return
+	deadline := time.After(10 * time.Second) // a guard against hanging, not a measure
+	for {
+		select {
+		case snap := <-got:
+			if len(snap.Searches) == 1 {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no snapshot with the new search came down the stream")
 		}
 	}
 }
@@ -348,5 +354,51 @@ func TestDryRunCrossesTheSocket(t *testing.T) {
 	}
 	if len(got.Listings) != 2 || len(got.Judged) != 2 || got.Judged[1].Pass() {
 		t.Errorf("dry run: %d listings, judged %+v; want 2, the second held by the price", len(got.Listings), got.Judged)
+	}
+}
+
+// When the watcher stops, Watch returns an error that says no watcher
+// runs (the window tells the user and offers to start one).
+func TestWatchEndsWhenTheWatcherStops(t *testing.T) {
+	dir := t.TempDir()
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	w, err := cli.NewWatcher(db, poll.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Service.Close()
+	sock := api.SocketPath(dir)
+	l, err := api.Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- api.NewServer(w.Service, w.Ops, api.Info{PID: 1}, nil).Serve(ctx, l) }()
+	c := api.NewClient(sock)
+	first := make(chan struct{}, 1)
+	ended := make(chan error, 1)
+	go func() {
+		ended <- c.Watch(context.Background(), func(poll.Snapshot) {
+			select {
+			case first <- struct{}{}:
+			default:
+			}
+		})
+	}()
+	<-first
+	stop()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-ended; !errors.Is(err, api.ErrNotRunning) {
+		t.Errorf("Watch ended with %v, want an error wrapping api.ErrNotRunning", err)
+	}
+	if _, err := c.SnapshotErr(context.Background()); !errors.Is(err, api.ErrNotRunning) {
+		t.Errorf("a request after the stop: %v, want api.ErrNotRunning", err)
 	}
 }

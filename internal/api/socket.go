@@ -92,8 +92,13 @@ func Listen(path string) (net.Listener, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		info, err := NewClient(path).Info(ctx)
 		cancel()
-		if err == nil {
+		switch {
+		case err == nil:
 			return nil, &RunningError{PID: info.PID, DataDir: info.DataDir, Socket: path}
+		case !errors.Is(err, ErrNotRunning):
+			// Something answers (another version's watcher), or the
+			// socket is another user's: neither is ours to remove.
+			return nil, fmt.Errorf("api: the socket %s is in use: %w", path, err)
 		}
 		if rmErr := os.Remove(path); rmErr != nil {
 			return nil, fmt.Errorf("api: remove the stale socket %s: %w", path, rmErr)

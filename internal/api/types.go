@@ -64,8 +64,9 @@ type RefusalPage struct {
 	OK   bool   `json:"ok"`
 }
 
-// EmailSet is the body of PUT /v1/email and POST /v1/email/test ("" password:
-// the saved one, for a test; unchanged... as notify.Ops decides, for a save).
+// EmailSet is the body of PUT /v1/email and POST /v1/email/test: the SMTP
+// settings and the password, as notify.Ops takes them ("" in a test: the
+// saved one). The socket is the user's own, so the password crosses it plain.
 type EmailSet struct {
 	Config   notify.Config `json:"config"`
 	Password string        `json:"password,omitempty"`
