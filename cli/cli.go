@@ -41,6 +41,16 @@ type Env struct {
 	// RSS stays under the budget in docs/PERFORMANCE.md. main sets it; tests,
 	// which share the process, do not.
 	MemoryLimit int64
+	// OnWatching, when set, is called by run once the watcher serves its
+	// API, before it polls (the tray of `notifio --hidden` starts there);
+	// quit stops the watcher as SIGTERM does. It must not block.
+	OnWatching func(w *Watcher, quit func())
+	// Notify, when set, shows the watcher's desktop notifications (the tray's
+	// watcher sets it; run without it shows none).
+	Notify func(title, body string)
+	// Executable is the program `autostart on` makes start at login; "" means
+	// the running binary.
+	Executable string
 	// dbOptions are the storage options of every database the command opens;
 	// the zero value is the production setting (tests set a size cap).
 	dbOptions storage.Options
@@ -148,6 +158,7 @@ func init() {
 		"check":    {"one dry-run poll of a URL, nothing saved", "notifio check [--json] [--item SEL --link SEL --title SEL --price SEL] URL", cmdCheck},
 		"extract":  {"run extraction on a saved page", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE", cmdExtract},
 	}
+	commands["autostart"] = command{"start the watcher (with its tray icon) when you log in", autostartUsage, cmdAutostart}
 }
 
 // Run runs one command line (without the program name) and returns the exit
@@ -226,7 +237,7 @@ Usage:
   notifio COMMAND [options]    run headless
 
 Commands:`)
-	for _, name := range []string{"run", "once", "search", "status", "alerts", "email", "push", "sites", "listings", "check", "extract"} {
+	for _, name := range []string{"run", "once", "search", "status", "alerts", "email", "push", "sites", "listings", "check", "extract", "autostart"} {
 		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprintln(w, `
@@ -334,5 +345,5 @@ func newSecrets(dir string) *notify.Secrets { return notify.NewSecrets(dir) }
 
 // serviceOptions are the options of a watcher for a data directory.
 func (env *Env) serviceOptions(dir string) poll.Options {
-	return poll.Options{DataDir: dir, Logger: env.Logger}
+	return poll.Options{DataDir: dir, Logger: env.Logger, Notify: env.Notify}
 }

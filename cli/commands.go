@@ -69,6 +69,9 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer stopAPI()
+	if env.OnWatching != nil {
+		env.OnWatching(w, stop)
+	}
 	snap := svc.Snapshot()
 	env.Logger.Info("notifio is watching", "data", dir, "searches", len(snap.Searches), "version", env.Version)
 	if n := snap.Outbox.NeedsAttention; n > 0 {

@@ -112,7 +112,7 @@ func (u *UI) showAbout() {
 // application menu instead).
 func (u *UI) newMainMenu() *fyne.MainMenu {
 	about := fyne.NewMenuItem("About Notifio", u.showAbout)
-	quit := fyne.NewMenuItem("Quit", u.quit)
+	quit := fyne.NewMenuItem("Quit", u.closeWindow) // as the close button: the first time it says watching goes on
 	quit.IsQuit = true
 	return fyne.NewMainMenu(fyne.NewMenu("Notifio", about, fyne.NewMenuItemSeparator(), quit))
 }

@@ -47,8 +47,7 @@ type settingsView struct {
 	interval        *widget.SelectEntry
 	intervalProblem *widget.Label
 	notifications   *widget.Check
-	closeToTray     *widget.Check
-	startInTray     *widget.Check
+	startAtLogin    *widget.Check // nil when the platform's start at login is not offered (watcher.go)
 	alerts          *alertsCard
 
 	channels *channelsView // phone push (channels.go)
@@ -142,20 +141,16 @@ func newSettingsView(u *UI) *settingsView {
 		u.prefs.SetBool(prefNotifications, on)
 	})
 	v.notifications.SetChecked(u.prefs.BoolWithFallback(prefNotifications, true))
-	v.closeToTray = widget.NewCheck("Keep watching in the tray when I close the window (if your desktop shows tray icons)", func(on bool) {
-		u.prefs.SetBool(prefCloseToTray, on)
-	})
-	v.closeToTray.SetChecked(u.prefs.BoolWithFallback(prefCloseToTray, false))
-	v.startInTray = widget.NewCheck("Start minimised to the tray", func(on bool) {
-		u.prefs.SetBool(prefStartInTray, on)
-	})
-	v.startInTray.SetChecked(u.prefs.Bool(prefStartInTray))
+	v.startAtLogin = newStartAtLoginCheck(u)
 	v.alerts = newAlertsCard(u)
 	themeNote := quietWrapped("Notifio follows your system's light or dark theme.")
 	general := container.NewVBox(
 		widget.NewForm(&widget.FormItem{Text: "New searches check every", Widget: v.interval}),
-		v.intervalProblem, v.notifications, v.closeToTray, v.startInTray, themeNote,
+		v.intervalProblem, v.notifications, themeNote,
 	)
+	if v.startAtLogin != nil {
+		general.Add(v.startAtLogin)
+	}
 
 	v.channels = newChannelsView(u)
 	v.box = container.NewVBox(

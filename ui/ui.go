@@ -1,9 +1,11 @@
 // Package ui is Notifio's desktop window (Fyne): the searches with their live
 // countdowns, the add/edit dialog with its dry run, the listings, the sites and
-// their backoff, the email settings, the tray and desktop notifications.
+// their backoff, the settings and desktop notifications.
 //
 // It holds no business logic: it renders poll.Snapshot values and calls the same
-// operations the command line calls, through Backend.
+// operations the command line calls, through Backend (the watcher's API client in
+// the real app: the window is a process of its own, the watcher and its tray icon
+// another).
 package ui
 
 import (
@@ -17,7 +19,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 
 	"notifio/poll"
@@ -29,8 +30,7 @@ const (
 	prefHeight          = "window.height"
 	prefView            = "window.view"
 	prefNotifications   = "notifications.desktop"
-	prefCloseToTray     = "tray.close_keeps_watching"
-	prefStartInTray     = "tray.start_minimised"
+	prefCloseExplained  = "window.close_explained"
 	prefDefaultInterval = "searches.default_interval_seconds"
 )
 
@@ -55,9 +55,13 @@ type Options struct {
 	// SendNotification shows a desktop notification; nil means the app's
 	// SendNotification. It is called only when the user has notifications on.
 	SendNotification func(*fyne.Notification)
-	// StartHidden starts in the tray without showing the window (when the platform
-	// has a tray), as if the user had chosen "start minimised to the tray".
-	StartHidden bool
+	// Watcher, when set, says how the watcher behind the window runs on its own
+	// (the real app): the first close of the window says that watching goes on
+	// and how to come back, and offers to stop watching instead.
+	Watcher *WatcherProcess
+	// StartAtLogin reads and switches whether the watcher starts when the user
+	// logs in (Settings); nil hides the setting.
+	StartAtLogin StartAtLogin
 	// TickEvery is the period of the countdown ticker; 0 means one second.
 	TickEvery time.Duration
 	// NewTicker makes the countdown ticker; nil means time.NewTicker. Tests pass
@@ -86,7 +90,25 @@ type realTicker struct{ *time.Ticker }
 
 func (t realTicker) Chan() <-chan time.Time { return t.C }
 
-// UI is Notifio's window and tray. Create it with New. Its methods must be called
+// WatcherProcess is what the window knows of the watcher process behind it.
+type WatcherProcess struct {
+	// TrayIcon is true when the watcher shows an icon in the tray (a tray host
+	// answers on this desktop).
+	TrayIcon bool
+	// QuitAll stops the watcher (nil: this window cannot, e.g. a watcher on
+	// another machine).
+	QuitAll func() error
+	// Restart starts the watcher again after it stopped (nil: cannot).
+	Restart func() error
+}
+
+// StartAtLogin is whether the watcher starts when the user logs in.
+type StartAtLogin interface {
+	On() (bool, error)
+	Set(on bool) error
+}
+
+// UI is Notifio's window. Create it with New. Its methods must be called
 // on the Fyne UI goroutine, except Notify and NotifyDigest, which are safe from any
 // goroutine.
 type UI struct {
@@ -107,12 +129,11 @@ type UI struct {
 	sites    *sitesView
 	settings *settingsView
 
-	tray        *fyne.Menu // nil when the platform has no tray
-	trayShow    *fyne.MenuItem
-	trayPause   *fyne.MenuItem
-	trayHealth  *fyne.MenuItem // how the searches are, in the words alerts use
-	visible     bool
-	startHidden bool
+	visible bool
+
+	watcher      *WatcherProcess // nil in tests that do not set it
+	startAtLogin StartAtLogin
+	gone         dialog.Dialog // "the watcher stopped", while shown (watcher.go)
 
 	version, dataDir string // for the About dialog (about.go)
 
@@ -150,7 +171,7 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 	if u.sendNote == nil {
 		u.sendNote = a.SendNotification
 	}
-	u.startHidden = opts.StartHidden || u.prefs.Bool(prefStartInTray)
+	u.watcher, u.startAtLogin = opts.Watcher, opts.StartAtLogin
 	useAppTheme(a)
 
 	u.win = a.NewWindow("Notifio")
@@ -172,7 +193,6 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 		float32(u.prefs.FloatWithFallback(prefHeight, 620)),
 	))
 	u.win.SetCloseIntercept(u.closeWindow)
-	u.setupTray()
 	u.version, u.dataDir = opts.Version, opts.DataDir
 	u.win.SetMainMenu(u.newMainMenu())
 
@@ -200,14 +220,9 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 // Window returns the main window.
 func (u *UI) Window() fyne.Window { return u.win }
 
-// ShowAndRun shows the window (unless the user chose to start in the tray and the
-// platform has one), runs the app until it quits, then calls Close.
+// ShowAndRun shows the window, runs the app until it quits, then calls Close.
 func (u *UI) ShowAndRun() {
-	if !u.startHidden || u.tray == nil {
-		u.show()
-	} else {
-		u.setTicking(false)
-	}
+	u.show()
 	u.app.Run()
 	u.Close()
 }
@@ -293,7 +308,6 @@ func (u *UI) apply(s poll.Snapshot) {
 	u.sites.apply(s, now)
 	u.listings.apply(s, now)
 	u.settings.channels.outboxChanged(s.Outbox, u.tabs != nil && u.tabs.SelectedIndex() == viewSettings)
-	u.updateTray()
 }
 
 // refresh re-reads the backend's state after an action of the user's, so the
@@ -398,7 +412,6 @@ func (u *UI) show() {
 	u.tick()             // the countdowns stood still while hidden
 	u.win.Show()
 	u.win.RequestFocus()
-	u.updateTray()
 }
 
 // hide puts the window away; watching goes on.
@@ -407,20 +420,18 @@ func (u *UI) hide() {
 	u.visible = false
 	u.setTicking(false)
 	u.win.Hide()
-	u.updateTray()
 }
 
-// closeWindow is what the window's close button does: keep watching in the tray
-// when the user chose so and there is a tray, quit otherwise. It is off until
-// chosen: Fyne cannot tell whether the desktop really shows tray icons (GNOME
-// without an extension does not), and a window that hides with no icon to bring
-// it back leaves Notifio running out of reach.
+// closeWindow is what the window's close button does: it ends this window's
+// process; the watcher, a process of its own, watches on. The first time, it
+// says so and how to come back (the tray icon where a tray host answers,
+// starting Notifio again in any case), and offers to stop watching instead.
 func (u *UI) closeWindow() {
-	if u.tray != nil && u.prefs.BoolWithFallback(prefCloseToTray, false) {
-		u.hide()
+	if u.watcher == nil || u.prefs.Bool(prefCloseExplained) {
+		u.quit()
 		return
 	}
-	u.quit()
+	u.explainClose()
 }
 
 // quit ends the app.
@@ -437,74 +448,4 @@ func (u *UI) saveWindowSize() {
 	}
 	u.prefs.SetFloat(prefWidth, float64(sz.Width))
 	u.prefs.SetFloat(prefHeight, float64(sz.Height))
-}
-
-// setupTray installs the tray menu when the platform has a tray.
-func (u *UI) setupTray() {
-	desk, ok := u.app.(desktop.App)
-	if !ok || !trayHostLikely() {
-		return
-	}
-	u.tray = u.newTrayMenu()
-	desk.SetSystemTrayMenu(u.tray)
-	desk.SetSystemTrayWindow(u.win)
-}
-
-// newTrayMenu builds the tray menu: show/hide, pause all, quit.
-func (u *UI) newTrayMenu() *fyne.Menu {
-	u.trayShow = fyne.NewMenuItem("Show Notifio", func() {
-		if u.visible {
-			u.hide()
-		} else {
-			u.show()
-		}
-	})
-	u.trayPause = fyne.NewMenuItem("Pause all searches", func() { u.pauseAll(!u.allPaused()) })
-	u.trayHealth = fyne.NewMenuItem(trayHealthWords(u.snap), u.show)
-	quit := fyne.NewMenuItem("Quit", u.quit)
-	quit.IsQuit = true
-	return fyne.NewMenu("Notifio", u.trayShow, u.trayPause, u.trayHealth, fyne.NewMenuItemSeparator(), quit)
-}
-
-// updateTray keeps the tray labels in step with the window and the searches.
-func (u *UI) updateTray() {
-	if u.tray == nil {
-		return
-	}
-	show, pause := "Show Notifio", "Pause all searches"
-	if u.visible {
-		show = "Hide Notifio"
-	}
-	if u.allPaused() {
-		pause = "Resume all searches"
-	}
-	health := trayHealthWords(u.snap)
-	if u.trayShow.Label == show && u.trayPause.Label == pause && u.trayHealth.Label == health {
-		return
-	}
-	u.trayShow.Label, u.trayPause.Label, u.trayHealth.Label = show, pause, health
-	u.tray.Refresh()
-}
-
-// allPaused reports whether there are searches and all of them are paused.
-func (u *UI) allPaused() bool {
-	if len(u.snap.Searches) == 0 {
-		return false
-	}
-	for _, s := range u.snap.Searches {
-		if s.State != poll.StatePaused {
-			return false
-		}
-	}
-	return true
-}
-
-// pauseAll pauses or resumes every search.
-func (u *UI) pauseAll(paused bool) {
-	if err := u.b.PauseAll(paused); err != nil {
-		slog.Warn("pause all searches", "paused", paused, "err", err)
-		u.showError("Could not change the searches", "Notifio could not pause or resume the searches: "+backendWords(err))
-		return
-	}
-	u.refresh()
 }

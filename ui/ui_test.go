@@ -253,60 +253,70 @@ func TestDigestNotification(t *testing.T) {
 	test.AssertNotificationSent(t, nil, func() { h.u.Notify("title", "body") })
 }
 
-func TestTrayMenu(t *testing.T) {
+func TestClosingEndsOnlyTheWindowAndSaysSoOnce(t *testing.T) {
 	h := newHarness(t, sample())
-	m := h.u.newTrayMenu()
-	h.u.tray = m
-	var labels []string
-	for _, it := range m.Items {
-		labels = append(labels, it.Label)
+	h.u.closeWindow() // a window without a watcher process of its own (tests): it just closes
+	select {
+	case <-h.u.done:
+	default:
+		t.Fatal("closing the window did not close it")
 	}
-	if want := []string{"Show Notifio", "Pause all searches", "All searches are working", "", "Quit"}; !slices.Equal(labels, want) {
-		t.Fatalf("tray menu = %q, want %q", labels, want)
+
+	quits := 0
+	h = newHarness(t, sample())
+	h.u.watcher = &WatcherProcess{TrayIcon: false, QuitAll: func() error { quits++; return nil }}
+	h.u.show()
+	h.u.closeWindow()
+	select {
+	case <-h.u.done:
+		t.Fatal("the first close ended the window before saying that watching goes on")
+	default:
 	}
-	if !m.Items[4].IsQuit {
-		t.Error("Quit is not marked as the quit item")
+	if !h.hasText("Notifio goes on watching your searches in the background") ||
+		!h.hasText("start Notifio again (from your applications menu, or run notifio)") {
+		t.Fatalf("the first close does not say how to come back; texts %q", h.texts())
 	}
-	m.Items[1].Action()
-	if !slices.Equal(h.b.pauseAll, []bool{true}) {
-		t.Fatalf("Pause all called PauseAll(%v)", h.b.pauseAll)
+	if h.hasText("icon in the tray") {
+		t.Error("without a tray host the window speaks of a tray icon")
 	}
-	if m.Items[1].Label != "Resume all searches" {
-		t.Errorf("after pausing all, the tray offers %q", m.Items[1].Label)
+	test.Tap(h.button("Close the window, keep watching"))
+	select {
+	case <-h.u.done:
+	default:
+		t.Fatal("Close the window did not close it")
 	}
-	m.Items[1].Action()
-	if !slices.Equal(h.b.pauseAll, []bool{true, false}) {
-		t.Fatalf("Resume all called PauseAll(%v)", h.b.pauseAll)
+	if quits != 0 {
+		t.Fatal("closing the window stopped the watcher")
 	}
-	m.Items[0].Action() // show
-	if m.Items[0].Label != "Hide Notifio" {
-		t.Errorf("with the window shown the tray offers %q", m.Items[0].Label)
+
+	// The next time (a new window process, the same preferences) it just closes.
+	u2 := New(h.app, h.b, Options{Now: h.clock.Now, Dispatch: h.q.dispatch, TickEvery: time.Hour,
+		Watcher: &WatcherProcess{QuitAll: func() error { quits++; return nil }}})
+	u2.closeWindow()
+	select {
+	case <-u2.done:
+	default:
+		t.Fatal("the second close asked again")
 	}
 }
 
-func TestClosingKeepsWatchingInTheTrayWhenChosen(t *testing.T) {
+func TestQuitAllStopsTheWatcher(t *testing.T) {
 	h := newHarness(t, sample())
-	h.u.tray = h.u.newTrayMenu()
+	quits := 0
+	h.u.watcher = &WatcherProcess{TrayIcon: true, QuitAll: func() error { quits++; return nil }}
 	h.u.show()
 	h.u.closeWindow()
-	select {
-	case <-h.u.done:
-	default:
-		t.Fatal("closing the window hid it in the tray although the user never chose so")
+	if !h.hasText("click Notifio's icon in the tray and choose Open Notifio") {
+		t.Fatalf("with a tray host the first close does not point at the icon; texts %q", h.texts())
 	}
-
-	h = newHarness(t, sample())
-	test.Tap(h.u.settings.closeToTray) // the user chooses it
-	h.u.tray = h.u.newTrayMenu()
-	h.u.show()
-	h.u.closeWindow()
-	if h.u.visible {
-		t.Error("closing the window with a tray did not just hide it")
+	test.Tap(h.button("Quit all (stop watching)"))
+	if quits != 1 {
+		t.Fatalf("Quit all stopped the watcher %d times", quits)
 	}
 	select {
 	case <-h.u.done:
-		t.Error("closing to the tray stopped the countdowns")
 	default:
+		t.Fatal("Quit all left the window open")
 	}
 }
 

@@ -290,23 +290,3 @@ func backendWords(err error) string {
 	slog.Error("unexpected error", "err", err)
 	return unexpectedWords
 }
-
-// trayHealthWords is the tray's line about the searches: all working, or
-// which needs the user, in the words the alerts use.
-func trayHealthWords(s poll.Snapshot) string {
-	var troubled []poll.SearchSnapshot
-	for _, ss := range s.Searches {
-		if ss.Health.Kind.NeedsUser() {
-			troubled = append(troubled, ss)
-		}
-	}
-	switch {
-	case len(s.Searches) == 0:
-		return "No searches yet"
-	case len(troubled) == 0:
-		return "All searches are working"
-	case len(troubled) == 1:
-		return upperFirst(troubled[0].Name + ": " + troubled[0].Health.Problem)
-	}
-	return fmt.Sprintf("%d searches need you", len(troubled))
-}

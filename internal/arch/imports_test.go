@@ -31,6 +31,12 @@ func TestImportRules(t *testing.T) {
 		{"notifio/notify", []string{"notifio/poll", "notifio/ui", "fyne.io/"}},
 		{"notifio/poll/...", []string{"notifio/ui", "fyne.io/"}},
 		{"notifio/cli", []string{"notifio/ui", "fyne.io/"}},
+		// The tray lives in the watcher: systray (D-Bus, no GL), never Fyne's
+		// app, its GL driver or the window.
+		{"notifio/internal/tray", []string{"notifio/ui", "notifio/cli", "fyne.io/fyne/", "github.com/go-gl/"}},
+		{"notifio/internal/autostart", []string{"notifio/ui", "notifio/cli", "notifio/poll", "notifio/storage", "notifio/notify", "fyne.io/"}},
+		// The window reaches the tray and start at login only through main.
+		{"notifio/ui", []string{"notifio/internal/tray", "notifio/internal/autostart"}},
 	}
 	for _, r := range rules {
 		for _, d := range deps(t, r.pkg) {

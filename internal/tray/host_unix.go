@@ -1,7 +1,10 @@
-package ui
+//go:build (linux || freebsd || openbsd || netbsd) && !android
+
+package tray
 
 import (
-	"log/slog"
+	"context"
+	"errors"
 	"net"
 	"net/url"
 	"os"
@@ -9,26 +12,58 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 )
 
-// trayHostLikely reports whether a tray can work here. On Linux the tray speaks
-// D-Bus (StatusNotifierItem) on the session bus. Fyne's systray cannot show an
-// icon without one and panics on quit when it could not connect (nil
-// connection in systray's nativeEnd), and "close to tray" would hide the
-// window for good. So the bus systray will use must answer, not just be
-// named: an inherited DBUS_SESSION_BUS_ADDRESS (ssh, sudo, a container) often
-// points at a socket that is gone.
-func trayHostLikely() bool {
+// watcherName is the tray host's name on the session bus: what systray
+// registers its icon with (KDE's name; GNOME's extension, XFCE and the other
+// hosts take it too).
+const watcherName = "org.kde.StatusNotifierWatcher"
+
+// HostAnswers reports whether a tray host shows icons here: the session bus
+// systray will use answers and a StatusNotifierWatcher owns its name on it.
+// Without one, systray's icon shows nowhere (and systray panics on quit when
+// it could not connect), so the watcher runs without a tray. why says what
+// was missing.
+func HostAnswers() (ok bool, why string) {
 	runDir := "/run/user/" + strconv.Itoa(os.Getuid())
 	addr := sessionBusAddress(os.Getenv("DBUS_SESSION_BUS_ADDRESS"), runDir)
 	if addr == "" {
-		return false
+		return false, "there is no D-Bus session bus"
 	}
 	if !sessionBusReachable(addr) {
-		slog.Info("no tray icon: the D-Bus session bus does not answer", "dbus_address", addr)
-		return false
+		return false, "the D-Bus session bus does not answer (" + addr + ")"
 	}
-	return true
+	has, err := nameHasOwner(addr, watcherName)
+	if err != nil {
+		return false, "the D-Bus session bus: " + err.Error()
+	}
+	if !has {
+		return false, "no tray host runs (nothing owns " + watcherName + " on the session bus)"
+	}
+	return true, ""
+}
+
+// nameHasOwner asks the bus at addr whether a name has an owner, on a
+// private connection of its own (systray's shared one is not made yet).
+func nameHasOwner(addr, name string) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	conn, err := dbus.Connect(addr, dbus.WithContext(ctx))
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close()
+	var has bool
+	call := conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.NameHasOwner", 0, name)
+	if call.Err != nil {
+		return false, call.Err
+	}
+	if err := call.Store(&has); err != nil {
+		return false, errors.Join(errors.New("an answer not understood"), err)
+	}
+	return has, nil
 }
 
 // sessionBusAddress finds the session bus as godbus (systray's D-Bus library)
@@ -56,7 +91,8 @@ func fileExists(path string) bool {
 }
 
 // sessionBusReachable reports whether one of the addresses in a D-Bus address
-// list accepts a connection.
+// list accepts a connection (an inherited DBUS_SESSION_BUS_ADDRESS from ssh,
+// sudo or a container often points at a socket that is gone).
 func sessionBusReachable(address string) bool {
 	for _, a := range strings.Split(address, ";") {
 		network, target, ok := busDialTarget(a)
