@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
@@ -107,14 +106,6 @@ func parsePass(tb testing.TB, pages []steadyPage) {
 			tb.Fatal(err)
 		}
 	}
-}
-
-// cpuTime is the CPU time the process has used (user and system), garbage
-// collection on other threads included.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkSteadyState times, in turns within each iteration (so that the
