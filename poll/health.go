@@ -78,10 +78,25 @@ type healthInput struct {
 	sinceKind   HealthKind
 }
 
-// healthOf decides a search's health, strongest first: what needs the user
+// healthOf decides a search's health, strongest first (kindOf), with the
+// signal that shows why and since when.
+func healthOf(in healthInput, now time.Time) Health {
+	h := kindOf(in)
+	if !h.Kind.NeedsUser() {
+		return Health{Kind: h.Kind}
+	}
+	h.Signal = signalOf(in, h.Kind)
+	h.Since = now
+	if in.sinceKind == h.Kind && !in.since.IsZero() {
+		h.Since = in.since
+	}
+	return h
+}
+
+// kindOf is a search's health without its signal: what needs the user
 // (login) before what the site does, a site refusal before one page's
 // problem, delivery last.
-func healthOf(in healthInput, now time.Time) Health {
+func kindOf(in healthInput) Health {
 	h := Health{Kind: HealthOK}
 	switch {
 	case in.paused:
@@ -111,24 +126,21 @@ func healthOf(in healthInput, now time.Time) Health {
 	case in.delivery != nil:
 		h.Kind = HealthDelivery
 	}
-	if !h.Kind.NeedsUser() {
-		return Health{Kind: h.Kind}
-	}
-	switch h.Kind {
-	case HealthBlocked, HealthSiteErrors, HealthSessionExpired, HealthHostNotFound:
-		h.Signal = in.siteSignal // other searches of the site wait for its probe
-	case HealthDelivery:
-		h.Signal = in.delivery.Error
-	case HealthNotSaved:
-		h.Signal = in.saveErr.Error()
-	default:
-		h.Signal = in.signal
-	}
-	h.Since = now
-	if in.sinceKind == h.Kind && !in.since.IsZero() {
-		h.Since = in.since
-	}
 	return h
+}
+
+// signalOf is what shows why a search has the health kind.
+func signalOf(in healthInput, kind HealthKind) string {
+	switch kind {
+	case HealthBlocked, HealthSiteErrors, HealthSessionExpired, HealthHostNotFound:
+		return in.siteSignal // other searches of the site wait for its probe
+	case HealthDelivery:
+		return in.delivery.Error
+	case HealthNotSaved:
+		return in.saveErr.Error()
+	default:
+		return in.signal
+	}
 }
 
 func later(a, b time.Time) time.Time {
