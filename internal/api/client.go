@@ -67,22 +67,11 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		}
 		body = bytes.NewReader(raw)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, "http://notifio"+prefix+path, body)
+	resp, err := c.open(ctx, method, path, body)
 	if err != nil {
-		return fmt.Errorf("api: make the request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return c.notAnswering(ctx, err)
-	}
-	defer resp.Body.Close()
-	if err := c.checkVersion(resp); err != nil {
 		return err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return c.readError(resp)
-	}
+	defer resp.Body.Close()
 	if out == nil {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return nil
@@ -91,6 +80,29 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		return fmt.Errorf("api: read the watcher's answer to %s %s: %w", method, path, err)
 	}
 	return nil
+}
+
+// open sends one request and returns the answer of a watcher of this API
+// version that said OK; any other answer is the error it stands for.
+func (c *Client) open(ctx context.Context, method, path string, body io.Reader) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, "http://notifio"+prefix+path, body)
+	if err != nil {
+		return nil, fmt.Errorf("api: make the request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, c.notAnswering(ctx, err)
+	}
+	if err := c.checkVersion(resp); err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		return nil, c.readError(resp)
+	}
+	return resp, nil
 }
 
 // notAnswering is a failed connection in words; errors.Is(err,
@@ -151,21 +163,11 @@ func (c *Client) call(method, path string, in, out any) error {
 // one after each change) until ctx ends or the watcher goes away; it returns
 // why it ended.
 func (c *Client) Watch(ctx context.Context, fn func(poll.Snapshot)) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://notifio"+prefix+"/events", nil)
+	resp, err := c.open(ctx, http.MethodGet, "/events", nil)
 	if err != nil {
-		return fmt.Errorf("api: make the request: %w", err)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return c.notAnswering(ctx, err)
-	}
-	defer resp.Body.Close()
-	if err := c.checkVersion(resp); err != nil {
 		return err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return c.readError(resp)
-	}
+	defer resp.Body.Close()
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 256<<20) // a snapshot of thousands of searches is one line
 	for sc.Scan() {
