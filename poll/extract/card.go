@@ -51,12 +51,15 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 	if _, after, ok := strings.Cut(l.Location, fs.LocationAfter); ok && fs.LocationAfter != "" {
 		l.Location = after
 	}
-	l.Location = strings.TrimSpace(reDistance.ReplaceAllString(l.Location, ""))
+	if strings.Contains(l.Location, "km") {
+		l.Location = reDistance.ReplaceAllString(l.Location, "")
+	}
+	l.Location = strings.TrimSpace(l.Location)
 	fl := factLines(c.lines, l.Title)
 	l.Size = pick(s, fs.Size, func() string { return cardSize(fl, f) })
 	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(fl, f) })
 	l.Image = cardImage(s, base)
-	l.Promoted = promoted(c.node) || fs.Promoted != "" && s.IsMatcher(matcher(fs.Promoted))
+	l.Promoted = promoted(c.node, memo) || fs.Promoted != "" && s.IsMatcher(matcher(fs.Promoted))
 	return l
 }
 
@@ -342,6 +345,9 @@ var reDateLine = regexp.MustCompile(`(?i)\b(?:added|posted|listed|updated|dodane
 // of its kind or place ("Mieszkanie do wynajęcia, dodane: 27-10-2017",
 // "14 mins ago · Brockton"), not a title.
 func dateLine(t string) bool {
+	if !hasDigit(t) {
+		return false // every date and age has a digit: the pattern need not run
+	}
 	loc := reDateLine.FindStringIndex(t)
 	return loc != nil && len(strings.Fields(t[:loc[0]]+t[loc[1]:])) <= 6
 }
@@ -653,31 +659,46 @@ var badgeWords = map[string]bool{"anzeige": true, "gesponsert": true, "sponsored
 // marked as a paid highlight by its class, or shows a badge that says so.
 // Badge classes inside a card do not count: some sites put every badge in
 // every card and show them by style; a badge's visible text does.
-func promoted(n *html.Node) bool {
+func promoted(n *html.Node, m *skipMemo) bool {
 	for e := n; e != nil; e = onlyChild(e) {
 		if containsAny(strings.ToLower(attrOf(e, "class")), promotedWords) {
 			return true
 		}
 	}
-	return badgeInside(n)
+	return badgeInside(n, m)
 }
 
 // badgeInside reports an element in n whose whole visible text is a badge
 // word ("Anzeige", "Gesponsert", "Sponsored").
-func badgeInside(n *html.Node) bool {
+func badgeInside(n *html.Node, m *skipMemo) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || skipText(c) {
+		if c.Type != html.ElementNode || m.skip(c) {
 			continue
 		}
-		if !hasElementChild(c) { // a badge is a leaf: text is read once per node
-			if badgeWords[strings.ToLower(strings.TrimSpace(text(c)))] {
+		if !hasElementChild(c) { // a badge is a leaf: its text is its text nodes'
+			if t := strings.TrimSpace(leafText(c)); len(t) <= maxBadge && badgeWords[strings.ToLower(clean(t))] {
 				return true
 			}
-		} else if badgeInside(c) {
+		} else if badgeInside(c, m) {
 			return true
 		}
 	}
 	return false
+}
+
+// leafText is the text of an element with no element inside, as lines reads
+// it before cleaning.
+func leafText(n *html.Node) string {
+	if c := n.FirstChild; c != nil && c.NextSibling == nil && c.Type == html.TextNode {
+		return c.Data
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return b.String()
 }
 
 // hasElementChild reports whether n holds an element.
@@ -689,6 +710,10 @@ func hasElementChild(n *html.Node) bool {
 	}
 	return false
 }
+
+// maxBadge is longer than any badge word with the spaces a page may put in
+// it: a longer text is not read as one.
+const maxBadge = 64
 
 // promotedLabels are a badge's words, as a line of its own, for a paid
 // highlight of a result ("Premium", "Top"); ad labels are adLabels.

@@ -65,24 +65,27 @@ func cardLocation(ls []string, f facts, nm []named, title string) string {
 // the facts a line starts with ("2-Zimmer-Wohnung |", "3er WG |") are not
 // part of the place. A name alone is not enough: "Balkon" is a word too.
 func placeLine(ln string) string {
-	seps := rePlaceSep.FindAllStringIndex(ln, -1)
-	start := 0
-	for _, sep := range seps {
-		if hasDigit(ln[start:sep[0]]) {
-			start = sep[1] // a leading fact: the place follows it
-			continue
-		}
-		break
+	if !strings.ContainsAny(ln, "|/·•,") {
+		return "" // no separator: one part
 	}
-	rest := ln[start:]
-	parts := rePlaceSep.Split(rest, -1)
-	if len(parts) < 2 || !rePlaceName.MatchString(parts[0]) {
+	seps := rePlaceSep.FindAllStringIndex(ln, -1) // one pass: the separators of rest are these
+	start, i := 0, 0
+	for ; i < len(seps); i++ {
+		if !hasDigit(ln[start:seps[i][0]]) {
+			break
+		}
+		start = seps[i][1] // a leading fact: the place follows it
+	}
+	rest, seps := ln[start:], seps[i:]
+	if len(seps) == 0 || !rePlaceName.MatchString(ln[start:seps[0][0]]) {
 		return ""
 	}
-	sep := strings.TrimSpace(rePlaceSep.FindString(rest))
+	two := len(seps) == 1 // the place and one part after it
+	second := ln[seps[0][1]:]
+	sep := strings.TrimSpace(ln[seps[0][0]:seps[0][1]])
 	switch {
-	case sep == "," && len(parts) == 2 && reRegionCode.MatchString(parts[1]):
-	case sep == "/" && len(parts) == 2 && rePlaceName.MatchString(parts[1]):
+	case sep == "," && two && reRegionCode.MatchString(second):
+	case sep == "/" && two && rePlaceName.MatchString(second):
 	case sep == "|" && start > 0:
 	default:
 		return ""

@@ -24,17 +24,20 @@ func lines(n *html.Node) []string { return (*skipMemo)(nil).lines(n) }
 func text(n *html.Node) string { return (*skipMemo)(nil).text(n) }
 
 // skipMemo remembers which elements skipText left out, for reading the cards
-// of a page many ways without judging their elements each time, and what each
-// class attribute says (the cards of a list repeat theirs). A nil memo
-// remembers nothing. Not safe for concurrent use.
+// of a page many ways without judging their elements each time, what each
+// class attribute says (the cards of a list repeat theirs), and the lines of
+// each element read (a card's are asked for by its reader, the ad and badge
+// checks and the units). A nil memo remembers nothing. Not safe for
+// concurrent use.
 type skipMemo struct {
 	skipped    map[*html.Node]bool
 	classes    map[string]classTraits
 	classHints map[string][]string // see hints
+	read       map[*html.Node][]string
 }
 
 func newSkipMemo() *skipMemo {
-	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}}
+	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}}
 }
 
 func (m *skipMemo) skip(n *html.Node) bool {
@@ -63,7 +66,21 @@ func (m *skipMemo) classOf(n *html.Node) classTraits {
 	return t
 }
 
+// lines is lines(n), read once per element when m remembers (the slice is
+// shared: callers do not change it).
 func (m *skipMemo) lines(n *html.Node) []string {
+	if m == nil {
+		return readLines(n, m)
+	}
+	ls, ok := m.read[n]
+	if !ok {
+		ls = slices.Clip(readLines(n, m))
+		m.read[n] = ls
+	}
+	return ls
+}
+
+func readLines(n *html.Node, m *skipMemo) []string {
 	var out []string
 	var cur strings.Builder
 	flush := func() {
