@@ -36,7 +36,7 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 	nm := namedIn(c.node, memo)
 	c.lines = memo.lines(c.node)
 	l := Listing{URL: c.url.String()}
-	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm) }), "")
+	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm, memo) }), "")
 	l.Price = pick(s, fs.Price, func() string {
 		if p := cardPrice(c.lines, f, nm); p != "" {
 			return p
@@ -47,7 +47,7 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 		l.Price = cmp.Or(findPrice(l.Price), l.Price)
 	}
 	l.PriceValue, l.Currency = priceValue(l.Price)
-	l.Location = pick(s, fs.Location, func() string { return cardLocation(c.lines, f, nm, l.Title) })
+	l.Location = pick(s, fs.Location, func() string { return cardLocation(c.lines, f, nm, l.Title, memo) })
 	if _, after, ok := strings.Cut(l.Location, fs.LocationAfter); ok && fs.LocationAfter != "" {
 		l.Location = after
 	}
@@ -197,8 +197,8 @@ func (h hintWords) in(words []string) bool {
 // cardTitle: the card's own heading; else an element named as its title; else
 // the listing link's text; else the link's aria-label or title without the
 // parts the card shows elsewhere; else a picture's alt text.
-func cardTitle(s *goquery.Selection, c card, f facts, nm []named) string {
-	return untruncated(shownTitle(s, c, f, nm), c.link)
+func cardTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) string {
+	return untruncated(shownTitle(s, c, f, nm, m), c.link)
 }
 
 // reBadge is a badge written before the title ("NEU Sonnige 3-Zimmer-Wohnung").
@@ -234,30 +234,30 @@ func labelled(ln string) bool {
 	return ok && label(k) != ""
 }
 
-func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
-	if t := headingTitle(s); t != "" {
+func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) string {
+	if t := headingTitle(s, m); t != "" {
 		return t
 	}
 	for _, e := range nm {
 		if titleHint.in(e.words) && !notTitleHint.in(e.words) {
-			if t := namedTitle(e.node); titleText(t) && !factsLine(t) && !callToAction(t) {
+			if t := namedTitle(e.node, m); titleText(t) && !factsLine(t) && !callToAction(t) {
 				return t
 			}
 		}
 	}
 	// A link around the whole card gives its first title-like line, which
 	// may be a badge: its address line says more.
-	wraps := len(lines(c.link))*5 >= len(c.lines)*4
-	if t := addressTitle(s, nm); t != "" && wraps {
+	wraps := len(m.lines(c.link))*5 >= len(c.lines)*4
+	if t := addressTitle(s, nm, m); t != "" && wraps {
 		return t
 	}
-	if t := linkTitle(s, c); t != "" {
+	if t := linkTitle(s, c, m); t != "" {
 		return t
 	}
 	if t := labelTitle(s, c); t != "" && !callToAction(t) {
 		return t
 	}
-	if t := addressTitle(s, nm); t != "" {
+	if t := addressTitle(s, nm, m); t != "" {
 		return t
 	}
 	if t := f.get(titleLabels); t != "" {
@@ -274,8 +274,8 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named) string {
 // namedTitle is the text of an element named as the title; one that holds
 // the card's facts under the title in short lines of their own ("St. Helens
 // Gardens W10" over "Terraced", "3", "2") gives its first line.
-func namedTitle(n *html.Node) string {
-	ls := lines(n)
+func namedTitle(n *html.Node, m *skipMemo) string {
+	ls := m.lines(n)
 	if len(ls) > 1 && titleText(ls[0]) && !slices.ContainsFunc(ls[1:], func(l string) bool { return len(strings.Fields(l)) > 3 }) {
 		return ls[0]
 	}
@@ -296,7 +296,7 @@ var reControl = regexp.MustCompile(`(?i)^(?:save|saved|map|show on map|view on m
 
 // headingTitle is the text of the card's most important heading that is not a
 // location or a price line.
-func headingTitle(s *goquery.Selection) string {
+func headingTitle(s *goquery.Selection, m *skipMemo) string {
 	best, bestLevel := "", 7
 	s.FindMatcher(matcher("h1, h2, h3, h4, h5, h6, [role=heading]")).Each(func(_ int, h *goquery.Selection) {
 		n := h.Get(0)
@@ -304,7 +304,7 @@ func headingTitle(s *goquery.Selection) string {
 		if len(n.Data) == 2 && n.Data[0] == 'h' {
 			level, _ = strconv.Atoi(n.Data[1:])
 		}
-		t := headingText(n)
+		t := headingText(n, m)
 		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, nil)) {
 			best, bestLevel = t, level
 		}
@@ -315,8 +315,8 @@ func headingTitle(s *goquery.Selection) string {
 // headingText is a heading's text without the place lines inside it: a card
 // may write the postcode and town under the street in one heading
 // ("Kerkstraat 12 A" over "1017 GB Amsterdam").
-func headingText(n *html.Node) string {
-	ls := lines(n)
+func headingText(n *html.Node, m *skipMemo) string {
+	ls := m.lines(n)
 	if kept := slices.DeleteFunc(slices.Clone(ls), placeLike); len(kept) > 0 {
 		ls = kept
 	}
@@ -381,15 +381,15 @@ func placeLike(t string) bool {
 // addressTitle: a card with no heading and no element named as its title is
 // titled by its address line (an <address>, or an element named as the
 // address), as the card shows it first.
-func addressTitle(s *goquery.Selection, nm []named) string {
+func addressTitle(s *goquery.Selection, nm []named, m *skipMemo) string {
 	if a := s.FindMatcher(matcher("address")).First(); a.Length() > 0 {
-		if t := text(a.Get(0)); titleText(t) {
+		if t := m.text(a.Get(0)); titleText(t) {
 			return t
 		}
 	}
 	for _, e := range nm {
 		if addressHint.in(e.words) {
-			if t := text(e.node); titleText(t) && !factsLine(t) {
+			if t := m.text(e.node); titleText(t) && !factsLine(t) {
 				return t
 			}
 		}
@@ -399,14 +399,14 @@ func addressTitle(s *goquery.Selection, nm []named) string {
 
 // linkTitle: the text of a link to the listing. A link that wraps the whole
 // card gives its first line that is a title and not a price or a fact.
-func linkTitle(s *goquery.Selection, c card) string {
+func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
 	best := ""
 	s.FindMatcher(matcher("a[href]")).AddNodes(c.node).Each(func(_ int, a *goquery.Selection) {
 		n := a.Get(0)
 		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != c.url.String() {
 			return
 		}
-		for _, ln := range lines(n) {
+		for _, ln := range m.lines(n) {
 			if titleLike(ln) && findSize(ln) != ln && findRooms(ln) != ln && !bareAmount(ln) && !callToAction(ln) {
 				if len(ln) > len(best) && best == "" {
 					best = ln

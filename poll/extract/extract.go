@@ -131,7 +131,7 @@ func (pg *page) automatic(structure string) Result {
 	if ok {
 		cards = pg.readCards(list.cards, fieldSel{})
 	}
-	if complete(cards) && !emptySlots(list) {
+	if complete(cards) && !pg.emptySlots(list) {
 		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
 	}
 	js := jsonOf(pg.doc)
@@ -155,9 +155,11 @@ func (pg *page) automatic(structure string) Result {
 
 // emptySlots reports a list whose group holds members that show nothing
 // (slots the page fills while the user scrolls): its data may hold the rest.
-func emptySlots(list candidate) bool {
+// (The members' lines are the page's, read once: a member that is a card has
+// them read for its card.)
+func (pg *page) emptySlots(list candidate) bool {
 	return list.group != nil && len(list.group.members) > len(list.cards) &&
-		slices.ContainsFunc(list.group.members, func(m *html.Node) bool { return text(m) == "" })
+		slices.ContainsFunc(list.group.members, func(m *html.Node) bool { return len(pg.memo.lines(m)) == 0 })
 }
 
 // complete reports a card list that the page's data could not add to: enough

@@ -123,8 +123,8 @@ func (pg *page) readLearnt(structure string) (Result, bool) {
 	}
 	cards := pg.readCards(c.cards, fieldSel{})
 	// Empty slots the page fills while scrolling send the full way to the
-	// page's data, as automatic does (emptySlots).
-	if len(cards) < lt.n || !complete(cards) || emptySlots(c) {
+	// page's data, as automatic does (page.emptySlots).
+	if len(cards) < lt.n || !complete(cards) || pg.emptySlots(c) {
 		return Result{}, false
 	}
 	return Result{Method: MethodLearnt, Listings: cards, Container: true, Structure: learn(c, cards)}, true

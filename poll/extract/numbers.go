@@ -37,7 +37,7 @@ var currency = func() string {
 var (
 	// rePrice matches a price as shown: an amount (or a range) with its currency
 	// before or after, and a trailing "VB" (negotiable) where the site writes it.
-	rePrice     = regexp.MustCompile(`(?:(?:` + currency + `)` + sp + `?(?:` + number + `)(?:` + sp + `?[-–]` + sp + `?(?:[^\d\s]{1,3}` + sp + `?)?(?:` + number + `))?|(?:` + number + `)(?:` + sp + `?[-–]` + sp + `?(?:` + number + `))?(?:` + sp + `?` + multiplier + `)?` + sp + `?(?:` + currency + `)(?:\s?VB\b)?)`)
+	rePrice = regexp.MustCompile(`(?:(?:` + currency + `)` + sp + `?(?:` + number + `)(?:` + sp + `?[-–]` + sp + `?(?:[^\d\s]{1,3}` + sp + `?)?(?:` + number + `))?|(?:` + number + `)(?:` + sp + `?[-–]` + sp + `?(?:` + number + `))?(?:` + sp + `?` + multiplier + `)?` + sp + `?(?:` + currency + `)(?:\s?VB\b)?)`)
 	// reOnRequest is anchored as a whole (one ^ before the alternatives), so
 	// that a long line is not tried at every position.
 	reOnRequest = regexp.MustCompile(`(?i)^(?:(?:preis )?auf anfrage|price on (?:request|application)|on request|poa|vb|zu verschenken|free|gratis)$`)

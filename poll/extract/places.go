@@ -25,14 +25,14 @@ var (
 // cardLocation: an element named as the address or place, a labelled address,
 // else an address line, else a line that names a place (readCard drops a
 // trailing distance).
-func cardLocation(ls []string, f facts, nm []named, title string) string {
+func cardLocation(ls []string, f facts, nm []named, title string, m *skipMemo) string {
 	for _, e := range nm {
 		if !placeHint.in(e.words) {
 			continue
 		}
-		t := text(e.node)
+		t := m.text(e.node)
 		if t == "" && e.node.Parent != nil {
-			t = text(e.node.Parent) // an icon: the place is written beside it
+			t = m.text(e.node.Parent) // an icon: the place is written beside it
 		}
 		// A place has letters (a map marker's number or a counter is none) and
 		// no price (an element so named that holds one is more than the place).

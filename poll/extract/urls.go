@@ -139,8 +139,7 @@ var listParams = map[string]bool{
 }
 
 var (
-	reUUID   = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	reDigits = regexp.MustCompile(`\d{4,}`)
+	reUUID = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	// reUpperCode: a code of capitals and digits ending a segment ("…-GZTNQ2").
 	reUpperCode = regexp.MustCompile(`(?:^|[-_.])([A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*)$`)
 	reIDKey     = regexp.MustCompile(`(?i)^(id|uid|object|ad_?id|listing_?id|object_?id|oid|item_?id|expose_?id|estate_?id|offer_?id|property_?id|immo_?id|obj|obj_?id|objekt|objekt_?id|anzeige_?id|inserat_?id|ref_?id|immo_ref)$`)
@@ -172,14 +171,19 @@ func idFromURL(u *url.URL) string {
 	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
 	for i := len(segs) - 1; i >= 0 && i >= len(segs)-2; i-- {
 		seg := segs[i]
-		if m := reUUID.FindString(seg); m != "" {
-			return strings.ToLower(m)
+		// (each pattern only where it can match: it runs on every link of the page)
+		if len(seg) >= 36 && strings.Count(seg, "-") >= 4 {
+			if m := reUUID.FindString(seg); m != "" {
+				return strings.ToLower(m)
+			}
 		}
-		if m := longest(reDigits.FindAllString(seg, -1)); m != "" {
+		if m := longestDigits(seg); m != "" {
 			return m
 		}
-		if m := reUpperCode.FindStringSubmatch(trimExt(seg)); m != nil {
-			return m[1]
+		if strings.ContainsFunc(seg, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
+			if m := reUpperCode.FindStringSubmatch(trimExt(seg)); m != nil {
+				return m[1]
+			}
 		}
 		if t := trimExt(seg); reOpaque.MatchString(t) {
 			return t
@@ -196,12 +200,21 @@ func trimExt(seg string) string {
 	return seg
 }
 
-// longest is the first of the longest of ss ("" for none).
-func longest(ss []string) string {
-	if len(ss) == 0 {
-		return ""
+// longestDigits is the first of the longest runs of at least four digits in
+// s ("" for none), as the pattern \d{4,} finds them.
+func longestDigits(s string) string {
+	best := ""
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j-i >= 4 && j-i > len(best) {
+			best = s[i:j]
+		}
+		i = max(j, i+1)
 	}
-	return slices.MaxFunc(ss, func(a, b string) int { return len(a) - len(b) })
+	return best
 }
 
 // hashID is the id of a listing whose site gives none: a hash of its URL.
