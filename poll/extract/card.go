@@ -38,7 +38,7 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 	l := Listing{URL: c.url.String()}
 	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm, memo) }), "")
 	l.Price = pick(s, fs.Price, func() string {
-		if p := cardPrice(c.lines, f, nm); p != "" {
+		if p := cardPrice(c.lines, f, nm, memo); p != "" {
 			return p
 		}
 		return findPrice(clean(linkLabel(s, c))) // "… - Sassenberg - 2.474.300 € - 532 m²"
@@ -494,13 +494,13 @@ func containsWords(s, w string) bool {
 // cardPrice: the first price in an element named as the price, else a
 // labelled price (Kaltmiete, Kaufpreis …), else the first price line that is
 // not a rate per m² or a monthly financing teaser.
-func cardPrice(ls []string, f facts, nm []named) string {
+func cardPrice(ls []string, f facts, nm []named, m *skipMemo) string {
 	for _, e := range nm {
 		if !priceHint.in(e.words) || notPriceHint.in(e.words) {
 			continue
 		}
-		for _, ln := range lines(e.node) {
-			if p := findPrice(ln); p != "" && !rateAt(ln, p) {
+		for _, ln := range m.lines(e.node) {
+			if p := m.priceIn(ln); p != "" && !rateAt(ln, p) {
 				return p
 			}
 		}
@@ -511,14 +511,18 @@ func cardPrice(ls []string, f facts, nm []named) string {
 		}
 	}
 	// A line that is a price beats a price inside a sentence.
-	for _, prose := range []bool{false, true} {
-		for _, ln := range ls {
-			if p := findPrice(ln); p != "" && !rateAt(ln, p) && (prose || len(ln) <= len(p)+12) {
+	prose := ""
+	for _, ln := range ls {
+		if p := m.priceIn(ln); p != "" && !rateAt(ln, p) {
+			if len(ln) <= len(p)+12 {
 				return p
+			}
+			if prose == "" {
+				prose = p
 			}
 		}
 	}
-	return ""
+	return prose
 }
 
 // letters counts the letters of s.
@@ -739,7 +743,7 @@ func (pg *page) highlighted(c card) bool {
 		if len(l) > 40 {
 			return false // a badge, or a badge beside a price, is short
 		}
-		if p := findPrice(l); p != "" {
+		if p := pg.memo.priceIn(l); p != "" {
 			l = strings.TrimSpace(strings.Replace(l, p, "", 1)) // the badge beside the price, "CHF 1,714.– Premium"
 		}
 		return promotedLabels[strings.ToLower(l)]

@@ -44,7 +44,7 @@ func cardLocation(ls []string, f facts, nm []named, title string, m *skipMemo) s
 		return v
 	}
 	for _, ln := range ls {
-		if reAddress.MatchString(ln) && len(ln) < 80 {
+		if len(ln) < 80 && reAddress.MatchString(ln) {
 			return ln
 		}
 	}

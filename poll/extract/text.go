@@ -34,10 +34,11 @@ type skipMemo struct {
 	classes    map[string]classTraits
 	classHints map[string][]string // see hints
 	read       map[*html.Node][]string
+	prices     map[string]string // findPrice of a line, read once (see priceIn)
 }
 
 func newSkipMemo() *skipMemo {
-	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}}
+	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}, prices: map[string]string{}}
 }
 
 func (m *skipMemo) skip(n *html.Node) bool {
@@ -78,6 +79,20 @@ func (m *skipMemo) lines(n *html.Node) []string {
 		m.read[n] = ls
 	}
 	return ls
+}
+
+// priceIn is findPrice(s), read once per distinct line when m remembers: a
+// card's lines are searched for its price and for a badge beside a price.
+func (m *skipMemo) priceIn(s string) string {
+	if m == nil {
+		return findPrice(s)
+	}
+	p, ok := m.prices[s]
+	if !ok {
+		p = findPrice(s)
+		m.prices[s] = p
+	}
+	return p
 }
 
 func readLines(n *html.Node, m *skipMemo) []string {
