@@ -55,9 +55,9 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
 		l.Location = reDistance.ReplaceAllString(l.Location, "")
 	}
 	l.Location = strings.TrimSpace(l.Location)
-	fl := factLines(c.lines, l.Title)
-	l.Size = pick(s, fs.Size, func() string { return cardSize(fl, f) })
-	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(fl, f) })
+	fl := factLines(c.lines, l.Title, memo)
+	l.Size = pick(s, fs.Size, func() string { return cardSize(fl, f, memo) })
+	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(fl, f, memo) })
 	l.Image = cardImage(s, base)
 	l.Promoted = promoted(c.node, memo) || fs.Promoted != "" && s.IsMatcher(matcher(fs.Promoted))
 	return l
@@ -407,7 +407,7 @@ func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
 			return
 		}
 		for _, ln := range m.lines(n) {
-			if titleLike(ln) && findSize(ln) != ln && findRooms(ln) != ln && !bareAmount(ln) && !callToAction(ln) {
+			if titleLike(ln) && m.sizeIn(ln) != ln && m.roomsIn(ln) != ln && !bareAmount(ln) && !callToAction(ln) {
 				if len(ln) > len(best) && best == "" {
 					best = ln
 				}
@@ -556,10 +556,10 @@ func rateAt(ln, p string) bool {
 }
 
 // cardSize: a labelled living area, else the first area the fact lines show.
-func cardSize(fl []string, f facts) string {
+func cardSize(fl []string, f facts, m *skipMemo) string {
 	if v := f.get(sizeLabels); v != "" {
-		if m := findSize(v); m != "" {
-			return m
+		if a := findSize(v); a != "" {
+			return a
 		}
 		if bareAmount(v) {
 			return v + " m²"
@@ -569,8 +569,8 @@ func cardSize(fl []string, f facts) string {
 		if strings.Contains(strings.ToLower(ln), "grundst") {
 			continue // a plot, not a living area
 		}
-		if m := findSize(ln); m != "" {
-			return m
+		if a := m.sizeIn(ln); a != "" {
+			return a
 		}
 	}
 	return ""
@@ -578,11 +578,11 @@ func cardSize(fl []string, f facts) string {
 
 // factLines are a card's lines but its title, short ones (facts) before long
 // ones (descriptions), so "2 Zi." beats "Schöne 2-Zimmer-Wohnung".
-func factLines(ls []string, title string) []string {
+func factLines(ls []string, title string, m *skipMemo) []string {
 	var short, long []string
 	for _, ln := range ls {
 		switch {
-		case ln == title || strings.Contains(title, ln) && !wholeFact(ln):
+		case ln == title || strings.Contains(title, ln) && !wholeFact(ln, m):
 		case len(ln) <= 30 || factList(ln):
 			short = append(short, ln)
 		default:
@@ -613,23 +613,23 @@ func factList(ln string) bool {
 // wholeFact: the line is a size or a room count and nothing else — a fact of
 // the card even where the title mentions it too ("2 Zi." beside
 // "Altbau 2 Zi. mit Balkon").
-func wholeFact(ln string) bool {
-	return findSize(ln) == ln || findRooms(ln) == ln
+func wholeFact(ln string, m *skipMemo) bool {
+	return m.sizeIn(ln) == ln || m.roomsIn(ln) == ln
 }
 
 // cardRooms: a labelled room count, else the first the fact lines show.
-func cardRooms(fl []string, f facts) string {
+func cardRooms(fl []string, f facts, m *skipMemo) string {
 	if v := f.get(roomLabels); v != "" {
 		if bareAmount(v) {
 			return v
 		}
-		if m := findRooms(v); m != "" {
-			return m
+		if a := findRooms(v); a != "" {
+			return a
 		}
 	}
 	for _, ln := range fl {
-		if m := findRooms(ln); m != "" {
-			return m
+		if a := m.roomsIn(ln); a != "" {
+			return a
 		}
 	}
 	return ""

@@ -34,11 +34,11 @@ type skipMemo struct {
 	classes    map[string]classTraits
 	classHints map[string][]string // see hints
 	read       map[*html.Node][]string
-	prices     map[string]string // findPrice of a line, read once (see priceIn)
+	amounts    map[amountKey]string // see amount
 }
 
 func newSkipMemo() *skipMemo {
-	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}, prices: map[string]string{}}
+	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}, amounts: map[amountKey]string{}}
 }
 
 func (m *skipMemo) skip(n *html.Node) bool {
@@ -81,18 +81,31 @@ func (m *skipMemo) lines(n *html.Node) []string {
 	return ls
 }
 
-// priceIn is findPrice(s), read once per distinct line when m remembers: a
-// card's lines are searched for its price and for a badge beside a price.
-func (m *skipMemo) priceIn(s string) string {
+// priceIn, sizeIn and roomsIn are findPrice, findSize and findRooms of a
+// line, read once per distinct line when m remembers: a card's lines are
+// searched for its price, its facts, its title and a badge, and the same
+// line may be asked the same several times.
+func (m *skipMemo) priceIn(s string) string { return m.amount(findPrice, 'p', s) }
+func (m *skipMemo) sizeIn(s string) string  { return m.amount(findSize, 's', s) }
+func (m *skipMemo) roomsIn(s string) string { return m.amount(findRooms, 'r', s) }
+
+// amountKey is a line and which amount was looked for in it.
+type amountKey struct {
+	kind byte
+	line string
+}
+
+func (m *skipMemo) amount(find func(string) string, kind byte, s string) string {
 	if m == nil {
-		return findPrice(s)
+		return find(s)
 	}
-	p, ok := m.prices[s]
+	k := amountKey{kind, s}
+	a, ok := m.amounts[k]
 	if !ok {
-		p = findPrice(s)
-		m.prices[s] = p
+		a = find(s)
+		m.amounts[k] = a
 	}
-	return p
+	return a
 }
 
 func readLines(n *html.Node, m *skipMemo) []string {
