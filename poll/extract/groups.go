@@ -254,8 +254,10 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 // badge's link to the site's shop, and links of another shape, such as the
 // agent's page beside the listing's, do not make a card a container).
 func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
-	var all []string                // distinct URLs (a member has few links)
-	withID := map[string][]string{} // distinct URLs with an id, by shape
+	// A member has few links: slices, not maps (this runs for every member of
+	// every group).
+	var all []string       // distinct URLs
+	var withID [][2]string // distinct URLs with an id, with their shape
 	var first, firstID *memberLink
 	for k := range links {
 		l := &links[k]
@@ -270,9 +272,8 @@ func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 			first = l
 		}
 		if ix.idOf(l.url) != "" {
-			sh := shape(l.url)
-			if !slices.Contains(withID[sh], s) {
-				withID[sh] = append(withID[sh], s)
+			if u := [2]string{shape(l.url), s}; !slices.Contains(withID, u) {
+				withID = append(withID, u)
 			}
 			if firstID == nil {
 				firstID = l
@@ -280,9 +281,15 @@ func (ix *index) slotLink(links []memberLink, slot string) (*memberLink, int) {
 		}
 	}
 	if firstID != nil {
-		n := 0
-		for _, urls := range withID {
-			n = max(n, len(urls))
+		n := 0 // the most distinct URLs of one shape
+		for _, u := range withID {
+			same := 0
+			for _, o := range withID {
+				if o[0] == u[0] {
+					same++
+				}
+			}
+			n = max(n, same)
 		}
 		return firstID, n
 	}

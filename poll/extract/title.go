@@ -169,12 +169,15 @@ func titleText(t string) bool {
 // 28.09.2023").
 var reDateLine = regexp.MustCompile(`(?i)\b(?:added|posted|listed|updated|dodane|dodano|eingestellt(?: am)?|online seit|hinzugefügt|aktualisiert|publié le|pubblicato|publicado|lagt inn|upplagd)\s*:?\s*(?:\d{1,2}[-./]\d{1,2}[-./]\d{2,4}|\d{4}-\d{2}-\d{2})\b|\b\d+\s*(?:mins?|minutes?|hours?|hrs?|h|days?|weeks?)\s+ago\b|\bvor\s+\d+\s+(?:Minuten|Stunden|Tagen|Wochen)\b|\b\d+\s+(?:min|godz|dni)\.?\s+temu\b`)
 
+// dateWords are the words of reDateLine, one of which every match holds.
+var dateWords = []string{"added", "posted", "listed", "updated", "dodan", "eingestellt", "online seit", "hinzugefügt", "aktualisiert", "publié le", "pubblicato", "publicado", "lagt inn", "upplagd", "ago", "vor", "temu"}
+
 // dateLine: a line that says when the listing was posted, with a few words
 // of its kind or place ("Mieszkanie do wynajęcia, dodane: 27-10-2017",
 // "14 mins ago · Brockton"), not a title.
 func dateLine(t string) bool {
-	if !hasDigit(t) {
-		return false // every date and age has a digit: the pattern need not run
+	if !hasDigit(t) || !containsAny(strings.ToLower(t), dateWords) {
+		return false // every date and age has a digit and one of these words: the pattern need not run
 	}
 	loc := reDateLine.FindStringIndex(t)
 	return loc != nil && len(strings.Fields(t[:loc[0]]+t[loc[1]:])) <= 6
