@@ -44,7 +44,7 @@ func cardLocation(ls []string, f facts, nm []named, title string, m *skipMemo) s
 		return v
 	}
 	for _, ln := range ls {
-		if len(ln) < 80 && reAddress.MatchString(ln) {
+		if len(ln) < 80 && digitRun(ln, 4) && reAddress.MatchString(ln) {
 			return ln
 		}
 	}
@@ -91,4 +91,20 @@ func placeLine(ln string) string {
 		return ""
 	}
 	return rest
+}
+
+// digitRun reports a run of at least n ASCII digits in s (a postcode has
+// four or five): the address pattern need not run over a line without one.
+func digitRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			if run++; run >= n {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }

@@ -45,15 +45,22 @@ func untruncated(t string, link *html.Node) string {
 	return t
 }
 
-// factsLine: a summary of the card's facts ("2 Zimmer, 50 m², 800 € | …").
+// factsLine: a summary of the card's facts ("2 Zimmer, 50 m², 800 € | …"):
+// two of a price, a size and a room count (read in turn, up to two).
 func factsLine(ln string) bool {
+	if !hasDigit(ln) {
+		return false // each of them has a digit
+	}
 	n := 0
-	for _, found := range []bool{findPrice(ln) != "", findSize(ln) != "", findRooms(ln) != ""} {
-		if found {
+	for _, find := range []func(string) string{findPrice, findSize, findRooms} {
+		if find(ln) != "" {
 			n++
 		}
+		if n == 2 {
+			return true
+		}
 	}
-	return n >= 2
+	return false
 }
 
 // labelled: a "Label: value" line.
