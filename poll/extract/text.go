@@ -15,11 +15,6 @@ import (
 // shows, not what .Text() returns (hidden duplicates, screen-reader labels,
 // struck-through old prices, scripts and icon ligatures are left out).
 
-// lines returns the visible text of n as the lines a browser lays out: a block
-// element or <br> ends a line, inline elements join ("98 m<sup>2</sup>" is one
-// line). Each line is cleaned (see clean); empty lines are dropped.
-func lines(n *html.Node) []string { return (*skipMemo)(nil).lines(n) }
-
 // text is the visible text of n on one line.
 func text(n *html.Node) string { return (*skipMemo)(nil).text(n) }
 
@@ -67,8 +62,11 @@ func (m *skipMemo) classOf(n *html.Node) classTraits {
 	return t
 }
 
-// lines is lines(n), read once per element when m remembers (the slice is
-// shared: callers do not change it).
+// lines returns the visible text of n as the lines a browser lays out: a block
+// element or <br> ends a line, inline elements join ("98 m<sup>2</sup>" is one
+// line). Each line is cleaned (see clean); empty lines are dropped. Read once
+// per element when m remembers (the slice is shared: callers do not change
+// it); a nil m judges every element again.
 func (m *skipMemo) lines(n *html.Node) []string {
 	if m == nil {
 		return readLines(n, m)

@@ -69,7 +69,7 @@ log "1/6 extraction and pipeline benchmarks"
 {
   echo "## 1. Extraction and pipeline vs the html.Parse floor"; machine; echo
   echo "Time: the fastest of 3 runs of 20 iterations; bytes and allocations: per page, as a ratio to html.Parse alone."
-  echo "The ceiling (issue 17): extraction, parse included, at most 2.5× html.Parse of the same page (BenchmarkExtract/<page> against BenchmarkParseFloor/<page>, the real pages of ../shared/sites)."; echo
+  echo "The ceiling (issue 34): extraction from scratch, parse included, at most 3× html.Parse of the same page (BenchmarkExtract/<page> against BenchmarkParseFloor/<page>, the real pages of ../shared/sites and sites2; tools/extractratio.sh takes the ratio from one CPU profile)."; echo
   awk -f tools/loadsite/ratio.awk "$OUT/1-raw.txt"
   echo; echo "Parts of the pipeline and the whole poll over loopback HTTP (fastest of 3):"; echo; echo '```'
   grep -E '^Benchmark(PipelineParts|Poll)/' "$OUT/1-raw.txt" | sort -k1,1 -k3,3n | awk '!seen[$1]++'
