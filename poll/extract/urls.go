@@ -139,7 +139,6 @@ var listParams = map[string]bool{
 }
 
 var (
-	reUUID = regexp.MustCompile(`(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	// reUpperCode: a code of capitals and digits ending a segment ("…-GZTNQ2").
 	reUpperCode = regexp.MustCompile(`(?:^|[-_.])([A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z0-9]*\d[A-Z0-9]*[A-Z][A-Z0-9]*)$`)
 	reIDKey     = regexp.MustCompile(`(?i)^(id|uid|object|ad_?id|listing_?id|object_?id|oid|item_?id|expose_?id|estate_?id|offer_?id|property_?id|immo_?id|obj|obj_?id|objekt|objekt_?id|anzeige_?id|inserat_?id|ref_?id|immo_ref)$`)
@@ -172,10 +171,8 @@ func idFromURL(u *url.URL) string {
 	for i := len(segs) - 1; i >= 0 && i >= len(segs)-2; i-- {
 		seg := segs[i]
 		// (each pattern only where it can match: it runs on every link of the page)
-		if len(seg) >= 36 && strings.Count(seg, "-") >= 4 {
-			if m := reUUID.FindString(seg); m != "" {
-				return strings.ToLower(m)
-			}
+		if m := findUUID(seg); m != "" {
+			return strings.ToLower(m)
 		}
 		if m := longestDigits(seg); m != "" {
 			return m
@@ -198,6 +195,31 @@ func trimExt(seg string) string {
 		return seg[:i]
 	}
 	return seg
+}
+
+// findUUID is the first UUID in s (8-4-4-4-12 hex digits), "" for none: a
+// scan, not a pattern tried at every position of every link's segments.
+func findUUID(s string) string {
+	for i := 0; i+36 <= len(s); i++ {
+		if uuidAt(s[i : i+36]) {
+			return s[i : i+36]
+		}
+	}
+	return ""
+}
+
+func uuidAt(s string) bool {
+	for i := 0; i < 36; i++ {
+		c := s[i]
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if c != '-' {
+				return false
+			}
+		} else if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // longestDigits is the first of the longest runs of at least four digits in
