@@ -66,7 +66,7 @@ func factsOf(n *html.Node, m *skipMemo) facts {
 			}
 			return sp
 		}
-		if mayHoldFact(e) {
+		if mayHoldFact(e, in.colon) {
 			f.read(e, m, in.linesMayHoldFact())
 		}
 		return sp
@@ -164,8 +164,9 @@ func tableOf(n *html.Node) *html.Node {
 }
 
 // mayHoldFact: a label in an attribute, a label element beside a value (one
-// to three children), or a "Label: value" text of its own.
-func mayHoldFact(e *html.Node) bool {
+// to three children), or a "Label: value" text of its own (colon: e's text
+// holds one, as the walk that sized it found).
+func mayHoldFact(e *html.Node, colon bool) bool {
 	if attrOf(e, "title") != "" || attrOf(e, "aria-label") != "" {
 		return true
 	}
@@ -176,7 +177,7 @@ func mayHoldFact(e *html.Node) bool {
 		}
 	}
 	if kids == 0 {
-		return strings.Contains(ownText(e), ":")
+		return colon
 	}
 	return kids <= 3
 }
