@@ -152,8 +152,8 @@ func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 	// level appends to its parent's part; a link's slot is a copy.
 	var walk func(n *html.Node, path []byte)
 	walk = func(n *html.Node, path []byte) {
-		if !ix.visible(n) || ix.feat[n].links == 0 {
-			return
+		if f, ok := ix.feat[n]; !ok || f.links == 0 {
+			return // hidden, or no link inside
 		}
 		path = append(append(path, '/'), n.Data...)
 		if u := ix.link[n]; u != nil && !samePage(u, page) {

@@ -115,25 +115,27 @@ var (
 // the card's own first: id, data-…id…, a hidden input named …id… .
 func idSlotsOf(n *html.Node) []idSlot {
 	var out []idSlot
-	var walk func(e *html.Node, path string, depth int)
-	walk = func(e *html.Node, path string, depth int) {
+	var tags []string // the tags from the card down to e; a slot's path is written only for a slot
+	var walk func(e *html.Node, depth int)
+	walk = func(e *html.Node, depth int) {
 		if e.Type != html.ElementNode || depth > 12 {
 			return
 		}
-		path += "/" + e.Data
+		tags = append(tags, e.Data)
 		for _, a := range e.Attr {
 			if !idAttr(e, a) {
 				continue
 			}
 			if v := idCore(a.Val); v != "" {
-				out = append(out, idSlot{key: path + "@" + a.Key + "=" + attrOf(e, "name"), value: v})
+				out = append(out, idSlot{key: "/" + strings.Join(tags, "/") + "@" + a.Key + "=" + attrOf(e, "name"), value: v})
 			}
 		}
 		for c := e.FirstChild; c != nil; c = c.NextSibling {
-			walk(c, path, depth+1)
+			walk(c, depth+1)
 		}
+		tags = tags[:len(tags)-1]
 	}
-	walk(n, "", 0)
+	walk(n, 0)
 	return out
 }
 
