@@ -218,11 +218,17 @@ func quoteNames(names []string) string {
 	return strings.Join(q[:2], ", ") + fmt.Sprintf(" and %d more", len(q)-2)
 }
 
-// Words is the health in a word or two, for a row: its kind's, or "needs a
-// browser" for a page that shows its listings only with JavaScript.
+// Words is the health in a word or two, for a row: its kind's, or what the
+// status beside it says ("needs a browser", "rate-limited").
 func (h Health) Words() string {
-	if h.Kind == HealthNotResults && h.Signal == SignalNeedsBrowser {
+	switch {
+	case h.Kind == HealthNotResults && h.Signal == SignalNeedsBrowser:
 		return "needs a browser"
+	case h.Kind == HealthBlocked && h.Refusal == "rate_limited":
+		// beside "… is rate-limiting us", "blocked since" read as a second state
+		return "rate-limited"
+	case h.Kind == HealthBlocked && h.Refusal == "challenge":
+		return "captcha"
 	}
 	return h.Kind.Words()
 }
