@@ -272,5 +272,14 @@ func RetryAfterWords(s SiteSnapshot) string {
 	if s.RetryAfter <= 0 {
 		return ""
 	}
-	return "The site asked Notifio to wait " + DurationWords(s.RetryAfter) + "."
+	asked := "The site asked Notifio to wait " + DurationWords(s.RetryAfter)
+	// The ladder wins when it is longer: "asks again in 6 min" beside "asked
+	// to wait 2 minutes" read as Notifio not keeping to it (issue 37).
+	if k, ok := hostbackoff.ParseKind(s.Kind); ok && s.Rung > 1 {
+		l := hostbackoff.Ladders[k]
+		if len(l) > 0 && l[min(s.Rung, len(l))-1]*85/100 > s.RetryAfter {
+			return asked + "; after " + strconv.Itoa(s.Rung) + " refusals in a row Notifio waits longer."
+		}
+	}
+	return asked + "."
 }
