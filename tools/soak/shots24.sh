@@ -7,6 +7,8 @@
 #    SHOTS_VIEWS ("0 1 2 3": Searches, Listings, Sites, Settings), after
 #    SHOTS_WARMUP seconds (120) of baselines and first listings;
 #  - the window's WM_NORMAL_HINTS (its minimum size, xprop);
+#  - with SHOTS_TRY_NOW=ID, `search check ID` (what "I logged in again — try
+#    now" does) on a search of the login portal, then the Sites and Searches tabs;
 #  - with SHOTS_WATCH_MINUTES (0: skip) the window left open that long, its
 #    VmRSS and the watcher's every minute.
 # Run from the repository root after `make build`; writes build/shots24-SIZE/.
@@ -81,6 +83,14 @@ for v in $VIEWS; do
   DISPLAY="$disp" xwininfo -id "$WID" | grep -E 'Width|Height' >>"$OUT/hints-$v.txt" || true
   kill -TERM "$WIN"; wait "$WIN" 2>/dev/null || true
 done
+if [ -n "${SHOTS_TRY_NOW:-}" ]; then # "I logged in again — try now" while the site still sends to its login page
+  start_window 2; sleep 3
+  "${run[@]}" search check "$SHOTS_TRY_NOW" >"$OUT/try-now.txt" 2>&1 || true
+  sleep 10; DISPLAY="$disp" import -window root "$OUT/trynow-sites.png"
+  kill -TERM "$WIN"; wait "$WIN" 2>/dev/null || true
+  start_window 0; sleep 5; DISPLAY="$disp" import -window root "$OUT/trynow-searches.png"
+  kill -TERM "$WIN"; wait "$WIN" 2>/dev/null || true
+fi
 "${run[@]}" search list >"$OUT/search-list.txt" 2>&1 || true
 "${run[@]}" status >"$OUT/status.txt" 2>&1 || true
 if [ "$WATCH" -gt 0 ]; then
