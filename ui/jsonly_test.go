@@ -102,7 +102,8 @@ func TestRealJavaScriptOnlyPageIsWordedOnce(t *testing.T) {
 		sites := strings.Join(v.texts(), "\n")
 		for name, words := range map[string]string{"search list/status": cli, "row": row, "Sites tab": sites} {
 			if strings.Contains(words, "had errors") || strings.Contains(words, "server or network") || strings.Contains(words, "keeps failing") ||
-				strings.Contains(words, "server error") || strings.Contains(words, "Last answer: fine") || strings.Contains(words, "did not look like results") {
+				strings.Contains(words, "server error") || strings.Contains(words, "Last answer: fine") || strings.Contains(words, "did not look like results") ||
+				strings.Contains(words, "refusal in a row") {
 				t.Errorf("%s, %s: a page that needs a browser is worded as server errors:\n%s", when, name, words)
 			}
 			if !strings.Contains(words, "needs a browser") {

@@ -40,8 +40,10 @@ func siteWhy(s poll.SiteSnapshot) string {
 		what = "The site did not answer properly: a server error, a timeout or a broken connection. Being offline does not count."
 		todo = "Nothing to do: this usually passes on its own."
 	}
+	inARow := "Each refusal in a row"
 	if known && k == hostbackoff.Error && s.LastOutcome == string(classify.UnexpectedPage) {
 		what, todo = pageWhy(s) // a page, not a server fault, put it on the error ladder
+		inARow = "Each such page in a row"
 	}
 	if !known {
 		what = "The site refused us (" + strings.ReplaceAll(s.Kind, "_", " ") + ")."
@@ -64,7 +66,7 @@ func siteWhy(s poll.SiteSnapshot) string {
 		}
 	}
 	last := len(words) - 1
-	return what + " Each refusal in a row makes the pause longer (" + strings.Join(words[:last], ", ") + ", then " + words[last] +
+	return what + " " + inARow + " makes the pause longer (" + strings.Join(words[:last], ", ") + ", then " + words[last] +
 		"); one good answer ends it. " + todo
 }
 

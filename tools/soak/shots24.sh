@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The real window as a flat hunter with 24 searches meets it (issue 37): four
-# loopback portals behind hostproxy (127.0.9.20; sites on 127.0.9.21-24: the
+# loopback portals behind hostproxy (127.0.9.20; sites on 127.0.9.21-25: the
 # third sends every search to its login page, the fourth answers 429 with
-# Retry-After), searches with long names. Under Xvfb at SHOTS_SIZE (1366x850):
+# Retry-After, the fifth is an empty shell only JavaScript fills in), 28
+# searches, two with 130-character names. Under Xvfb at SHOTS_SIZE (1366x850):
 #  - one screenshot of the whole screen (`import -window root`) per view in
 #    SHOTS_VIEWS ("0 1 2 3": Searches, Listings, Sites, Settings), after
 #    SHOTS_WARMUP seconds (120) of baselines and first listings;
@@ -40,11 +41,11 @@ if [ -z "$disp" ]; then
   for n in $(seq 130 160); do [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] || { disp=":$n"; break; }; done
 fi
 Xvfb "$disp" -screen 0 "${SIZE}x24" -nolisten tcp >"$OUT/xvfb.log" 2>&1 & PIDS+=($!)
-"$OUT/loadsite" -sites 4 -base-ip "${IP}1" -listings 20 -refuse "3:login,4:429" -new-every 90s \
+"$OUT/loadsite" -sites 5 -base-ip "${IP}1" -listings 20 -refuse "3:login,4:429,5:script" -new-every 90s \
   -addr-file "$OUT/sites.addr" -for 2h 2>"$OUT/loadsite.log" & PIDS+=($!)
 for _ in $(seq 100); do [ -s "$OUT/sites.addr" ] && break; sleep 0.1; done
 mapfile -t site < "$OUT/sites.addr"
-"$OUT/hostproxy" -addr "${IP}0:18080" -map "kleinanzeigen.test=${site[0]},wg-gesucht.test=${site[1]},immobilienscout24.test=${site[2]},immowelt.test=${site[3]}" \
+"$OUT/hostproxy" -addr "${IP}0:18080" -map "kleinanzeigen.test=${site[0]},wg-gesucht.test=${site[1]},immobilienscout24.test=${site[2]},immowelt.test=${site[3]},wohnungsboerse.test=${site[4]}" \
   2>"$OUT/hostproxy.log" & PIDS+=($!)
 sleep 1
 
@@ -59,6 +60,8 @@ for d in Kreuzberg Friedrichshain Neukölln Wedding Moabit Pankow; do
   add "$d Altbau" 2m "http://immobilienscout24.test/Suche/de/berlin/berlin/$d/wohnung-mieten"
   add "$d bis $((900 + 100*i)) €" 5m "http://immowelt.test/suche/berlin-$d/wohnungen/mieten?pma=$((900 + 100*i))"
 done
+add "Wohnungsbörse Mitte" 5m "http://wohnungsboerse.test/Mietwohnungen/Berlin-Mitte"
+add "Wohnungsbörse Pankow" 5m "http://wohnungsboerse.test/Mietwohnungen/Berlin-Pankow"
 "${run[@]}" search add --name "$long" --every 2m "http://kleinanzeigen.test/s-wohnung-mieten/berlin/lang:1" >/dev/null
 "${run[@]}" search add --name "$long (zweite Suche)" --every 2m "http://immowelt.test/suche/berlin/lang" >/dev/null
 "${run[@]}" search list >"$OUT/search-list-before.txt" 2>&1 || true
