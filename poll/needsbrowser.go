@@ -21,6 +21,11 @@ import (
 // shell: its text is nearly empty and it runs scripts.
 const SignalNeedsBrowser = "no listings, the page is built by scripts"
 
+// MessageNeedsBrowser is what a test of such a page (Test this search,
+// `notifio check`, `notifio once`) says.
+const MessageNeedsBrowser = "This page needs a browser: it shows its listings only with JavaScript. " +
+	"Tick \u201cRead with a browser\u201d (Edit, then Advanced; notifio search edit ID --browser) and Notifio reads it in your own Chrome, Chromium, Edge or Brave."
+
 // shellText is at most how much text (outside scripts, styles, noscript and
 // the head) a script shell has: a mount point and a short note or footer.
 const shellText = 300
