@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
@@ -404,7 +405,26 @@ func (pg *page) itemSelectors(first *html.Node, cards []card) []string {
 			out = append(out, ctx+o)
 		}
 	}
+	// Last, the list by its place among its parent's children of its tag: a
+	// bare <ul> of results beside the sorting and paging <ul>s has no name.
+	if p := first.Parent; p != nil && p.Type == html.ElementNode && p.Parent != nil && p.Parent.Type == html.ElementNode {
+		at := elementSelector(p.Parent) + " > " + elementSelector(p) + ":nth-of-type(" + strconv.Itoa(ofType(p)) + ") > "
+		for _, o := range own {
+			out = append(out, at+o)
+		}
+	}
 	return out
+}
+
+// ofType is n's place among its parent's children of its tag, from 1.
+func ofType(n *html.Node) int {
+	k := 1
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode && s.Data == n.Data {
+			k++
+		}
+	}
+	return k
 }
 
 // classCounts is how many elements of the page carry each class.

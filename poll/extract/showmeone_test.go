@@ -16,7 +16,15 @@ import (
 // elements: its link selector picked the cards out on this page only), and
 // the titles stay the cards' headings.
 func TestShowMeOneSelectorsMatchOnlyTheList(t *testing.T) {
-	body, err := os.ReadFile(filepath.Join(fixtureDir, "showmeone", "menus-utility.html"))
+	for _, page := range []string{"menus-utility.html", "menus-plain.html", "menus-bare.html"} {
+		t.Run(page, func(t *testing.T) { showMeOneMatchesOnlyTheList(t, page) })
+	}
+}
+
+// showMeOneMatchesOnlyTheList is the check on one of the pages (the second
+// without a class on the results list or its cards).
+func showMeOneMatchesOnlyTheList(t *testing.T, page string) {
+	body, err := os.ReadFile(filepath.Join(fixtureDir, "showmeone", page))
 	if err != nil {
 		t.Fatal(err)
 	}
