@@ -52,7 +52,7 @@ func TestSiteLineHasNoJargon(t *testing.T) {
 		RetryAfter: 90 * time.Second, Searches: 3}
 	got := SiteLine(s, now)
 	for _, want := range []string{"idealista.com: is rate-limiting us — 2nd time in a row.", "Notifio asks again in 4 min",
-		"Last answer: status 429", "The site asked Notifio to wait 90 seconds.", "3 searches."} {
+		"Last answer: status 429", "The site asked Notifio to wait 90 seconds; after 2 refusals in a row Notifio waits longer.", "3 searches."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the line lacks %q: %s", want, got)
 		}

@@ -122,7 +122,10 @@ func dryRunOf(dr DryRun, res result) DryRun {
 		dr.Outcome = "offline"
 	}
 	dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
-	if res.outcome.Detail != "" && dr.Outcome != string(classify.OK) {
+	switch {
+	case NeedsBrowser(dr.Outcome, dr.Signal):
+		dr.Message = MessageNeedsBrowser // the words of the rows and `status`, not "did not look like results"
+	case res.outcome.Detail != "" && dr.Outcome != string(classify.OK):
 		dr.Message += " (" + res.outcome.Detail + ")"
 	}
 	return dr

@@ -105,7 +105,7 @@ func kindOf(in healthInput) Health {
 		h.Kind = HealthNotSaved
 	case in.offline || in.lastOutcome == "offline":
 		h.Kind = HealthOffline
-	case in.needsLogin || in.lastOutcome == string(classify.SessionExpired):
+	case in.needsLogin: // not a search's old answer: a good answer or the user clears it
 		h.Kind = HealthSessionExpired
 	case in.entry != nil && in.entry.Kind != hostbackoff.Error:
 		h.Kind, h.Refusal, h.NextTry = HealthBlocked, in.entry.Kind.String(), in.entry.NextRetry

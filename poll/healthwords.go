@@ -18,6 +18,12 @@ func (h *Health) describe(site string) {
 	case HealthBlocked:
 		h.Problem, h.Hint = blockedWords(site, h.Refusal)
 	case HealthNotResults:
+		if h.Signal == SignalNeedsBrowser {
+			h.Problem = WordsNeedsBrowser
+			h.Hint = "Edit the search, tick \"Read with a browser\" and save (on the command line: notifio search edit ID --browser): " +
+				"Notifio then reads the page in your own Chrome, Chromium, Edge or Brave, unseen."
+			return
+		}
 		h.Problem = wordsNotResults
 		h.Hint = "Open the page in your browser. If you see a check or a login, solve it, then press Check now. " +
 			"If the listings are there, the site changed its layout: in Edit, press Test this search and use " +
@@ -131,6 +137,9 @@ func alertSubject(h Health, site string, names []string, reminder bool) string {
 		s = "Log in again: " + about + " stopped (the login for " + site + " expired)"
 	case HealthNotResults:
 		s = about + " stopped: the page no longer shows results"
+		if h.Signal == SignalNeedsBrowser {
+			s = about + " " + WordsNeedsBrowser
+		}
 	case HealthDelivery:
 		s = "Notifio cannot deliver: " + h.Problem
 	case HealthSelectorsStale:
@@ -207,6 +216,21 @@ func quoteNames(names []string) string {
 		return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 	}
 	return strings.Join(q[:2], ", ") + fmt.Sprintf(" and %d more", len(q)-2)
+}
+
+// Words is the health in a word or two, for a row: its kind's, or what the
+// status beside it says ("needs a browser", "rate-limited").
+func (h Health) Words() string {
+	switch {
+	case h.Kind == HealthNotResults && h.Signal == SignalNeedsBrowser:
+		return "needs a browser"
+	case h.Kind == HealthBlocked && h.Refusal == "rate_limited":
+		// beside "… is rate-limiting us", "blocked since" read as a second state
+		return "rate-limited"
+	case h.Kind == HealthBlocked && h.Refusal == "challenge":
+		return "captcha"
+	}
+	return h.Kind.Words()
 }
 
 // Words is the kind in a word or two, for a row or a list: "blocked",

@@ -129,6 +129,9 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					or.Outcome = "offline"
 				}
 				or.Reason = OutcomeMessage(site, or.Outcome, count, res.ext.NoResults)
+				if NeedsBrowser(or.Outcome, res.outcome.Signal) {
+					or.Reason = MessageNeedsBrowser
+				}
 				if or.SaveErr != nil {
 					or.Outcome, or.Reason = OutcomeNotSaved, NotSavedReason(count, or.SaveErr)
 				}

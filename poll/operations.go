@@ -258,8 +258,15 @@ func (s *Service) CheckNow(id string) error {
 	}
 	s.mu.Lock()
 	r.due = now
-	r.attention = ""
 	s.mu.Unlock()
+	// Checking a search of a site whose login expired is the user retrying
+	// after logging in again ("I logged in again — try now"): as resuming does,
+	// the site's searches are asked again and the site no longer says the
+	// login expired, whatever it answers next (issue 37: a 429 after it was
+	// worded as the expired login).
+	if err := s.forgetLogin(site); err != nil {
+		return err
+	}
 	s.Wake()
 	s.publish()
 	return nil

@@ -125,6 +125,9 @@ func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
 	if res.extErr != nil && res.outcome.Kind == classify.UnexpectedPage {
 		res.outcome.Detail = res.extErr.Error()
 	}
+	if res.outcome.Kind == classify.UnexpectedPage && !j.browser && in.Doc != nil && scriptShell(in.Doc) {
+		res.outcome.Signal = SignalNeedsBrowser // needsbrowser.go
+	}
 	return res
 }
 

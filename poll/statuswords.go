@@ -19,6 +19,9 @@ import (
 // Words a snapshot's Reason is made of, and that the rows show.
 const (
 	wordsNotResults = "the page did not look like results"
+	// WordsNeedsBrowser is what a search of a page that shows its listings
+	// only with JavaScript says (needsbrowser.go).
+	WordsNeedsBrowser = "needs a browser: the page shows its listings only with JavaScript"
 	// WordsLogin is what a search or site whose login expired says.
 	WordsLogin = "session expired — log in again"
 )
@@ -130,13 +133,25 @@ func StatusWords(s SearchSnapshot, site *SiteSnapshot, now time.Time) string {
 		if site.ProbeInFlight {
 			return probeWaitWords(s.Site)
 		}
+		if s.LastOutcome == string(classify.UnexpectedPage) { // its wait is on the error ladder
+			return pageWords(s) + " — trying again now"
+		}
 		return s.Site + " " + KindWords(site.Kind) + " — trying again now"
 	}
 	next := nextCheckWords(s.NextCheck, now)
 	if s.LastOutcome == string(classify.UnexpectedPage) {
-		return wordsNotResults + " — " + next
+		return pageWords(s) + " — " + next
 	}
 	return next
+}
+
+// pageWords says what was wrong with a page that did not look like results:
+// it needs a browser, or it just did not.
+func pageWords(s SearchSnapshot) string {
+	if NeedsBrowser(s.LastOutcome, s.LastSignal) {
+		return WordsNeedsBrowser
+	}
+	return wordsNotResults
 }
 
 // waitingWords is the state of a search whose site is pausing or probing.
@@ -151,7 +166,7 @@ func waitingWords(s SearchSnapshot, site *SiteSnapshot, now time.Time) string {
 	case s.LastOutcome == string(classify.UnexpectedPage):
 		// The site's wait is on the "error" ladder, but "had errors" would
 		// hide what the user can act on.
-		reason = wordsNotResults
+		reason = pageWords(s)
 	case reason == "":
 		reason = s.Site + " asked us to wait"
 	}
@@ -185,7 +200,7 @@ func attentionWords(s SearchSnapshot) string {
 	case s.Wait == WaitLogin || s.LastOutcome == string(classify.SessionExpired):
 		return "needs attention: " + WordsLogin
 	case s.LastOutcome == string(classify.UnexpectedPage):
-		return wordsNotResults
+		return pageWords(s)
 	case s.Reason == "":
 		return "needs attention"
 	}
@@ -214,7 +229,10 @@ func SiteWords(s SiteSnapshot, now time.Time) string {
 // results as that: it waits on the error ladder, but "had errors (server or
 // network)" beside "Last answer: fine" was a second wording of one page.
 func siteKindWords(s SiteSnapshot) string {
-	if s.Kind == "error" && s.LastOutcome == string(classify.UnexpectedPage) {
+	switch {
+	case s.Kind == "error" && NeedsBrowser(s.LastOutcome, s.LastSignal):
+		return "showed a page that needs a browser: its listings appear only with JavaScript"
+	case s.Kind == "error" && s.LastOutcome == string(classify.UnexpectedPage):
 		return "showed a page that did not look like results"
 	}
 	return KindWords(s.Kind)
@@ -254,5 +272,14 @@ func RetryAfterWords(s SiteSnapshot) string {
 	if s.RetryAfter <= 0 {
 		return ""
 	}
-	return "The site asked Notifio to wait " + DurationWords(s.RetryAfter) + "."
+	asked := "The site asked Notifio to wait " + DurationWords(s.RetryAfter)
+	// The ladder wins when it is longer: "asks again in 6 min" beside "asked
+	// to wait 2 minutes" read as Notifio not keeping to it (issue 37).
+	if k, ok := hostbackoff.ParseKind(s.Kind); ok && s.Rung > 1 {
+		l := hostbackoff.Ladders[k]
+		if len(l) > 0 && l[min(s.Rung, len(l))-1]*85/100 > s.RetryAfter {
+			return asked + "; after " + strconv.Itoa(s.Rung) + " refusals in a row Notifio waits longer."
+		}
+	}
+	return asked + "."
 }

@@ -152,3 +152,20 @@ func TestDurationWords(t *testing.T) {
 		}
 	}
 }
+
+// Issue 37 (seen in the real window): "Notifio asks again in 6 min" stood
+// beside "The site asked Notifio to wait 2 minutes" with no word on why.
+func TestRetryAfterWordsSayWhenTheLadderWaitsLonger(t *testing.T) {
+	st := SiteSnapshot{Kind: "rate_limited", Rung: 2, RetryAfter: 2 * time.Minute}
+	if got, want := RetryAfterWords(st), "The site asked Notifio to wait 2 minutes; after 2 refusals in a row Notifio waits longer."; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	st.Rung = 1
+	if got, want := RetryAfterWords(st), "The site asked Notifio to wait 2 minutes."; got != want {
+		t.Errorf("first refusal: %q, want %q", got, want)
+	}
+	st.Rung, st.RetryAfter = 2, 10*time.Minute
+	if got, want := RetryAfterWords(st), "The site asked Notifio to wait 10 minutes."; got != want {
+		t.Errorf("a longer Retry-After: %q, want %q", got, want)
+	}
+}

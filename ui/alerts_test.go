@@ -56,7 +56,7 @@ func TestRowsSayHealthInTheAlertsWords(t *testing.T) {
 	}
 	found := false
 	for _, s := range h.texts() {
-		if strings.Contains(s, "blocked since 12:50 (1 h 10 min)") {
+		if strings.Contains(s, "rate-limited since 12:50 (1 h 10 min)") {
 			found = true
 		}
 	}

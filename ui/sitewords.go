@@ -40,6 +40,11 @@ func siteWhy(s poll.SiteSnapshot) string {
 		what = "The site did not answer properly: a server error, a timeout or a broken connection. Being offline does not count."
 		todo = "Nothing to do: this usually passes on its own."
 	}
+	inARow := "Each refusal in a row"
+	if known && k == hostbackoff.Error && s.LastOutcome == string(classify.UnexpectedPage) {
+		what, todo = pageWhy(s) // a page, not a server fault, put it on the error ladder
+		inARow = "Each such page in a row"
+	}
 	if !known {
 		what = "The site refused us (" + strings.ReplaceAll(s.Kind, "_", " ") + ")."
 	}
@@ -61,8 +66,19 @@ func siteWhy(s poll.SiteSnapshot) string {
 		}
 	}
 	last := len(words) - 1
-	return what + " Each refusal in a row makes the pause longer (" + strings.Join(words[:last], ", ") + ", then " + words[last] +
+	return what + " " + inARow + " makes the pause longer (" + strings.Join(words[:last], ", ") + ", then " + words[last] +
 		"); one good answer ends it. " + todo
+}
+
+// pageWhy is siteWhy for a site whose page did not look like results: what
+// it means and what the user can do.
+func pageWhy(s poll.SiteSnapshot) (what, todo string) {
+	if poll.NeedsBrowser(s.LastOutcome, s.LastSignal) {
+		return "The page shows its listings only with JavaScript, which Notifio runs only when a search reads the page with a browser.",
+			"Edit the site\u2019s searches, tick \u201cRead with a browser\u201d and save."
+	}
+	return "The page did not look like results: the site may have changed its layout, or shown a check or a login.",
+		"Open the page in your browser; if the listings are there, edit the search, press Test this search and show Notifio one."
 }
 
 // siteLastResponse describes the last answer a site gave and what showed it.
@@ -77,6 +93,8 @@ func siteLastResponse(s poll.SiteSnapshot) string {
 	case s.LastOutcome == "session_expired":
 		// A 200 at the end of a redirect to the login page is not "fine".
 		b.WriteString("Last answer: its login page")
+	case s.LastOutcome == string(classify.UnexpectedPage):
+		b.WriteString("Last answer: a page without results")
 	case s.LastStatus < 300:
 		b.WriteString("Last answer: fine")
 	default:
@@ -101,6 +119,10 @@ func signalWords(s poll.SiteSnapshot) string {
 		return "the page was a captcha or browser check"
 	case classify.Denied:
 		return "the page said access is blocked"
+	case classify.UnexpectedPage:
+		if poll.NeedsBrowser(s.LastOutcome, sig) {
+			return "it is built by scripts, which Notifio runs only with a browser"
+		}
 	case classify.OK:
 		switch sig {
 		case poll.SignalUnchanged:

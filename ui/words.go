@@ -27,7 +27,7 @@ func searchDetail(s poll.SearchSnapshot, now time.Time) string {
 	// check in 0:04" read as a contradiction (issue 37, item 3).
 	loginElsewhere := s.Health.Kind == poll.HealthSessionExpired && s.State != poll.StateAttention
 	if since := s.Health.SinceWords(now); s.Health.Kind.NeedsUser() && since != "" && !loginElsewhere {
-		found = s.Health.Kind.Words() + " " + since + " · " + found
+		found = s.Health.Words() + " " + since + " · " + found
 	}
 	if s.LastChecked.IsZero() {
 		return found

@@ -288,3 +288,14 @@ func TestSignalWordsGoByTheAnswersKind(t *testing.T) {
 		}
 	}
 }
+
+// Issue 37 (seen in the real window with 26 searches): a rate-limited row
+// said "immowelt.test is rate-limiting us — next try in 0:16 · blocked since
+// 19:11": two states for one. The detail names the refusal the status names.
+func TestRateLimitedRowSaysRateLimitedTwice(t *testing.T) {
+	s := poll.SearchSnapshot{Site: "immowelt.test", State: poll.StateWaiting, LastOutcome: "rate_limited",
+		Health: poll.Health{Kind: poll.HealthBlocked, Refusal: "rate_limited", Since: t0.Add(-2 * time.Minute)}}
+	if got := searchDetail(s, t0); !strings.Contains(got, "rate-limited since") || strings.Contains(got, "blocked") {
+		t.Errorf("detail %q, want rate-limited since …", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
@@ -286,7 +287,7 @@ found:
 	for _, strict := range []bool{true, false} { // first selectors that read nothing else (not a paid card of the same class elsewhere)
 		for _, cand := range items {
 			for _, l := range links {
-				if pg.readsList(cand, l, want, len(c.cards), strict) {
+				if pg.onlyInList(cand, members) && pg.readsList(cand, l, want, len(c.cards), strict) {
 					sel.Item, link = cand, l
 					break found
 				}
@@ -300,7 +301,8 @@ found:
 	// The element the user's example is in reads the titles, unless it is a
 	// price, a size or another figure: an example "672" must find the card,
 	// never make every title "820 €" (issue 37).
-	if txt := clean(text(target)); target != nil && target != c.cards[0].link && letters(txt) >= 2 && !onlyPrices(txt) && !priceLine(txt) {
+	if txt := clean(text(target)); target != nil && target != c.cards[0].link && letters(txt) >= 2 && !onlyPrices(txt) && !priceLine(txt) &&
+		!besideHeading(c, target) {
 		if t := elementSelector(target); t != "" && t != "a" {
 			if tx := text(target); tx != "" && findPrice(tx) == tx {
 				sel.Price = t // the example is the listing's price
@@ -310,6 +312,50 @@ found:
 		}
 	}
 	return sel, true
+}
+
+// besideHeading reports whether the example is outside the heading of the
+// card that holds it: the heading is the card's title, and an example of its
+// address ("Maybachufer 3, 12047 Berlin") finds the card but does not make
+// every title an address (issue 37).
+func besideHeading(c candidate, target *html.Node) bool {
+	for _, cd := range c.cards {
+		if !holds(candidate{cards: []card{cd}}, target) {
+			continue
+		}
+		for p := target; p != nil && p != cd.node; p = p.Parent {
+			if heading(p) {
+				return false
+			}
+		}
+		h := goquery.NewDocumentFromNode(cd.node).FindMatcher(matcher("h1, h2, h3, h4, h5, h6")).First()
+		return h.Length() > 0 && letters(clean(text(h.Get(0)))) >= 2 && !strings.Contains(text(target), text(h.Get(0)))
+	}
+	return false
+}
+
+// heading reports whether n is an h1 to h6.
+func heading(n *html.Node) bool {
+	return n.Type == html.ElementNode && len(n.Data) == 2 && n.Data[0] == 'h' && n.Data[1] >= '1' && n.Data[1] <= '6'
+}
+
+// onlyInList reports whether every element the item selector matches is one
+// of the list's cards or beside them in the list (an ad slot): a bare "li"
+// that matched the menus, the footer and the feature lists inside the cards
+// was saved because its link selector picked the cards out on this page
+// (issue 37); on the next page a menu link of that class is a listing.
+func (pg *page) onlyInList(item string, members map[*html.Node]bool) bool {
+	parents := map[*html.Node]bool{}
+	for n := range members {
+		parents[n.Parent] = true
+	}
+	ok := true
+	pg.doc.FindMatcher(matcher(item)).EachWithBreak(func(_ int, s *goquery.Selection) bool {
+		n := s.Get(0)
+		ok = members[n] || parents[n.Parent]
+		return ok
+	})
+	return ok
 }
 
 // readsList reports whether an item (and link) selector leads to the list's
@@ -359,7 +405,26 @@ func (pg *page) itemSelectors(first *html.Node, cards []card) []string {
 			out = append(out, ctx+o)
 		}
 	}
+	// Last, the list by its place among its parent's children of its tag: a
+	// bare <ul> of results beside the sorting and paging <ul>s has no name.
+	if p := first.Parent; p != nil && p.Type == html.ElementNode && p.Parent != nil && p.Parent.Type == html.ElementNode {
+		at := elementSelector(p.Parent) + " > " + elementSelector(p) + ":nth-of-type(" + strconv.Itoa(ofType(p)) + ") > "
+		for _, o := range own {
+			out = append(out, at+o)
+		}
+	}
 	return out
+}
+
+// ofType is n's place among its parent's children of its tag, from 1.
+func ofType(n *html.Node) int {
+	k := 1
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode && s.Data == n.Data {
+			k++
+		}
+	}
+	return k
 }
 
 // classCounts is how many elements of the page carry each class.

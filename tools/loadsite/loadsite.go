@@ -21,7 +21,7 @@
 // Retry-After: 120), "403" (denied), "503", "challenge" (a Cloudflare-style "Just
 // a moment..." page with status 403 and cf-mitigated: challenge), "soft" (200 with
 // a page that has neither results nor a no-results marker), "login" (a redirect
-// to a login page).
+// to a login page), "script" (an empty shell that only JavaScript would fill in).
 //
 // The program tools/loadsite/cmd/loadsite wraps it:
 //
@@ -119,9 +119,9 @@ func ParseRefuse(spec string) (map[int]string, error) {
 			return nil, fmt.Errorf("loadsite: refuse %q: the site index must be 1 or more", part)
 		}
 		switch mode {
-		case "429", "403", "503", "challenge", "soft", "login":
+		case "429", "403", "503", "challenge", "soft", "login", "script":
 		default:
-			return nil, fmt.Errorf("loadsite: refuse %q: the mode must be 429, 403, 503, challenge, soft or login", part)
+			return nil, fmt.Errorf("loadsite: refuse %q: the mode must be 429, 403, 503, challenge, soft, login or script", part)
 		}
 		out[n] = mode
 	}
@@ -266,6 +266,10 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte(`<!doctype html><html><head><title>Anmelden</title></head><body><form action="/login" method="post"><input type="password" name="password"></form></body></html>`))
+		return
+	case "script":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<!doctype html><html><head><title>Wohnungen mieten</title><script src="/static/app.js" defer></script></head><body><div id="app"></div><noscript>Bitte aktivieren Sie JavaScript.</noscript></body></html>`))
 		return
 	}
 	if r.URL.Path == "/favicon.ico" || r.URL.Path == "/robots.txt" {

@@ -31,7 +31,7 @@ func main() {
 	listings := flag.Int("listings", 25, "listings per results page")
 	pageKB := flag.Int("page-kb", 300, "approximate page size in KiB")
 	megaMenu := flag.Int("mega-menu", 0, "links in the header's menu, in ten sections (0: 50)")
-	refuse := flag.String("refuse", "", `sites that refuse, by 1-based index: "3:429,4:challenge,5:403" (modes: 429, 403, 503, challenge, soft, login)`)
+	refuse := flag.String("refuse", "", `sites that refuse, by 1-based index: "3:429,4:challenge,5:403" (modes: 429, 403, 503, challenge, soft, login, script)`)
 	newEvery := flag.Duration("new-every", 5*time.Minute, "a new listing appears on each search page this often (0s or negative: never)")
 	vary := flag.Bool("vary", false, "put a per-request token in every page (no two responses byte-identical), as real portals do")
 	gz := flag.Bool("gzip", true, "gzip pages for clients that accept it")
