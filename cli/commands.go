@@ -64,7 +64,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	svc, relay, pushRelay := w.Service, w.Relay, w.Push
 	defer svc.Close()
 	defer StatusFile(dir, svc.Snapshot, env.Logger)()
-	stopAPI, err := ServeAPI(ctx, dir, env.Version, w, env.Logger)
+	stopAPI, err := ServeAPI(ctx, dir, env.Version, w, stop, env.Logger)
 	if err != nil {
 		return err
 	}

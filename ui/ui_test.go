@@ -310,6 +310,8 @@ func TestQuitAllStopsTheWatcher(t *testing.T) {
 		t.Fatalf("with a tray host the first close does not point at the icon; texts %q", h.texts())
 	}
 	test.Tap(h.button("Quit all (stop watching)"))
+	h.q.runNext(t) // the request went off the UI goroutine
+	h.q.runAll()
 	if quits != 1 {
 		t.Fatalf("Quit all stopped the watcher %d times", quits)
 	}

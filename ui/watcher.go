@@ -47,14 +47,20 @@ func (u *UI) explainClose() {
 	u.showKeyed(d, closeOnly.OnTapped, d.Hide, nil)
 }
 
-// quitAll stops the watcher, then this window.
+// quitAll asks the watcher to stop (a request on its socket, off the UI
+// goroutine), then closes this window.
 func (u *UI) quitAll() {
-	if err := u.watcher.QuitAll(); err != nil {
-		slog.Warn("stop the watcher", "err", err)
-		u.showError("Notifio could not stop watching", "The watcher did not stop: "+backendWords(err))
-		return
-	}
-	u.quit()
+	go func() {
+		err := u.watcher.QuitAll()
+		u.dispatch(func() {
+			if err != nil {
+				slog.Warn("stop the watcher", "err", err)
+				u.showError("Notifio could not stop watching", "The watcher did not stop: "+backendWords(err))
+				return
+			}
+			u.quit()
+		})
+	}()
 }
 
 // WatcherGone tells the user that the watcher stopped (it crashed, or was

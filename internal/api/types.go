@@ -30,6 +30,11 @@ type Info struct {
 	DataDir string `json:"data_dir"`
 }
 
+// Quitting answers POST /v1/quit: the watcher (its pid) is stopping.
+type Quitting struct {
+	PID int `json:"pid"`
+}
+
 // Paused is the body of the pause requests.
 type Paused struct {
 	Paused bool `json:"paused"`
