@@ -36,4 +36,3 @@ func TestQuitOverTheSocket(t *testing.T) {
 		t.Fatal("the watcher's stop was not called")
 	}
 }
-
