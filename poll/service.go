@@ -86,7 +86,8 @@ type Service struct {
 
 	savedPrints map[string]pagePrint // as last read or written (prints.go)
 
-	br browserState
+	br      browserState
+	solving solveWindows // open "solve in the browser" windows (solve.go)
 }
 
 type searchRun struct {

@@ -111,7 +111,7 @@ func (c *Client) ProbeNow(site string) (time.Time, error) {
 // SolveInBrowser has the watcher open a window of the browser on its
 // machine at the site's page, and returns when the user closed it. started
 // gets nil (the window is the watcher's, not this process's): SolveDone ends
-// it as the window's Done button would.
+// it, as the window's Done button does.
 func (c *Client) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error) {
 	if started != nil {
 		started(nil)

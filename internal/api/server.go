@@ -40,6 +40,7 @@ type Watcher interface {
 	ShowHeld(searchID string, ls []storage.Listing) (int, error)
 	ProbeNow(site string) (time.Time, error)
 	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
+	SolveDone(site string) error
 	BrowserAvailable() error
 	BrowserDefault(rawURL string) bool
 	RefusalPage(site string) (string, bool)
@@ -68,9 +69,8 @@ type Server struct {
 	log  *slog.Logger
 	mux  *http.ServeMux
 
-	mu       sync.Mutex
-	sessions map[string]*browser.Session // open "solve in the browser" windows, by site
-	quit     func()                      // stops the watcher (OnQuit); nil: it cannot be quit over the socket
+	mu   sync.Mutex
+	quit func() // stops the watcher (OnQuit); nil: it cannot be quit over the socket
 }
 
 // NewServer is the API over w and d; info says who answers (its API field is
@@ -80,7 +80,7 @@ func NewServer(w Watcher, d Delivery, info Info, log *slog.Logger) *Server {
 		log = slog.Default()
 	}
 	info.API = Version
-	s := &Server{w: w, d: d, info: info, log: log, mux: http.NewServeMux(), sessions: map[string]*browser.Session{}}
+	s := &Server{w: w, d: d, info: info, log: log, mux: http.NewServeMux()}
 	s.routes()
 	return s
 }
