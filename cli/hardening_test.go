@@ -3,10 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,13 +12,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-smtp"
 
-	"notifio/poll"
 	"notifio/poll/fetch"
 	"notifio/storage"
 )
@@ -68,19 +64,13 @@ func TestCommandsWhileDatabaseIsHeld(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"run"}, {"once"}, {"search", "add", srv.URL + "/s"}, {"search", "remove", "x"},
-		{"search", "pause", "x"}, {"search", "resume", "x"}, {"listings"},
+		{"search", "pause", "x"}, {"search", "resume", "x"}, {"listings"}, {"search", "list"}, {"sites"},
 		{"email", "show"}, {"email", "test"}, {"email", "retry"},
 		{"email", "set", "--host", "127.0.0.1", "--port", "2525", "--security", "none", "--from", "a@b.de", "--to", "c@d.de"},
 	} {
 		code, _, errOut := runWith(t, dir, short, "", args...)
 		if code != 1 || !strings.Contains(errOut, "Notifio is already running") || !strings.Contains(errOut, "Stop it first") {
 			t.Errorf("%v while held: exit %d, stderr %q; want 1 and a plain \"already running\" with what to do", args, code, errOut)
-		}
-	}
-	for _, args := range [][]string{{"search", "list"}, {"sites"}} {
-		code, _, errOut := runWith(t, dir, short, "", args...)
-		if code != 1 || !strings.Contains(errOut, "has not written its status yet") {
-			t.Errorf("%v while held without status file: exit %d, %q", args, code, errOut)
 		}
 	}
 }
@@ -372,36 +362,6 @@ func TestOnceOnAFullDisk(t *testing.T) {
 	}
 	if _, out, _ := run(t, dir, "listings", "-n", "0", "--json"); strings.Count(out, `"first_seen"`) != 900 {
 		t.Errorf("%d listings saved, want 900", strings.Count(out, `"first_seen"`))
-	}
-}
-
-// Item 8: a status file write that fails (ENOSPC) leaves no temporary file
-// behind, and the failure is logged once.
-func TestStatusWriterCleansUpOnFullDisk(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, statusFile)
-	var logs bytes.Buffer
-	full := func(name string, data []byte, perm os.FileMode) error {
-		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm)
-		if err != nil {
-			return err
-		}
-		f.Close() // created, nothing written: what ENOSPC leaves
-		return &os.PathError{Op: "write", Path: name, Err: syscall.ENOSPC}
-	}
-	w := newStatusWriterFunc(path, func() poll.Snapshot { return poll.Snapshot{} }, slog.New(slog.NewTextHandler(&logs, nil)), full)
-	w.write()
-	w.write()
-	if _, err := os.Stat(path + ".tmp"); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("status.json.tmp left behind: %v", err)
-	}
-	if n := strings.Count(logs.String(), "could not write the status file"); n != 1 || !strings.Contains(logs.String(), "no space left") {
-		t.Errorf("logged %d times: %s", n, logs.String())
-	}
-	w.writeFile = os.WriteFile
-	w.write()
-	if _, err := os.Stat(path); err != nil {
-		t.Errorf("no status file once there is room: %v", err)
 	}
 }
 
