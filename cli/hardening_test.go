@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -440,5 +441,38 @@ func TestTablesPrintStoredTextInert(t *testing.T) {
 		if strings.ContainsFunc(out, func(r rune) bool { return r != '\n' && unsafeRune(r) }) || len(lines) != 2 {
 			t.Errorf("%v printed controls or broke its rows:\n%q", args, out)
 		}
+	}
+}
+
+// Issue 35: a check that `once` could not save (a full disk) is known to a
+// later, separate `notifio status` (before, that one said "All healthy": the
+// database could not be written, and the failure lived only in once's
+// memory). The next saved check clears it.
+func TestStatusKnowsACheckOnceCouldNotSave(t *testing.T) {
+	srv := manySite(t, 900)
+	dir := t.TempDir()
+	if code, _, errOut := run(t, dir, "search", "add", "--name", "big", srv.URL+"/s"); code != 0 {
+		t.Fatalf("add: %q", errOut)
+	}
+	st, err := os.Stat(filepath.Join(dir, storage.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := runWith(t, dir, storage.Options{MaxSize: int(st.Size())}, "", "once"); code == 0 {
+		t.Fatal("once on a full disk succeeded")
+	}
+	code, out, errOut := run(t, dir, "status")
+	if code != 1 || !strings.Contains(out, "could not save what it found") || !strings.Contains(out, "the disk holding its data is full") ||
+		!strings.Contains(out, "Free some space") {
+		t.Errorf("status after once could not save: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut := run(t, dir, "once"); code != 0 {
+		t.Fatalf("once with room again: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut := run(t, dir, "status"); code != 0 || strings.Contains(out, "could not save") {
+		t.Errorf("status after a saved check: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "not-saved.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the marker stays after a saved check: %v", err)
 	}
 }

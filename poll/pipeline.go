@@ -331,6 +331,10 @@ func (s *Service) saveFailed(j job, w storage.PollWrite, err error) {
 		r.saveErr = err
 	}
 	s.mu.Unlock()
+	if merr := s.notSaved.mark(j.searchID, err, s.clock.Now()); merr != nil {
+		s.log.Error("could not keep the mark of a poll not saved either; a later \"notifio status\" will not know",
+			"search_id", j.searchID, "err", merr)
+	}
 }
 
 // committed updates the search after its listings were saved, and tells of the
@@ -338,6 +342,9 @@ func (s *Service) saveFailed(j job, w storage.PollWrite, err error) {
 func (s *Service) committed(j job, search storage.Search, res result, count int, cr storage.CommitResult, now time.Time) {
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
+		if r.saveErr != nil {
+			defer s.clearNotSaved(j.searchID) // after s.mu is let go
+		}
 		r.saveErr = nil
 		r.lastNew, r.lastDrops = len(cr.New), drops(cr.Changed)
 		if cr.Baseline {

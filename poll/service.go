@@ -88,6 +88,8 @@ type Service struct {
 
 	br      browserState
 	solving solveWindows // open "solve in the browser" windows (solve.go)
+	// notSaved (notsaved.go): the marker file of searches whose poll could not be saved.
+	notSaved notSavedMarks
 }
 
 type searchRun struct {
@@ -277,6 +279,7 @@ func (s *Service) reload(now time.Time) error {
 		s.restored = true
 		s.restoreLast()
 		s.restorePrints()
+		s.restoreNotSaved()
 	}
 	s.replanAll()
 	return nil
