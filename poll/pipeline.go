@@ -371,9 +371,7 @@ func (s *Service) committed(j job, search storage.Search, res result, count int,
 		if s.opts.Delivery != nil {
 			s.opts.Delivery.Wake()
 		}
-		if s.opts.Notify != nil {
-			s.opts.Notify(fmt.Sprintf("%d new on %s", len(cr.New), search.Name), firstTitles(cr.New))
-		}
+		s.notifyDesktop(fmt.Sprintf("%d new on %s", len(cr.New), search.Name), firstTitles(cr.New))
 	}
 }
 

@@ -82,6 +82,12 @@ type Watcher interface {
 	// search stopped working (SetAlertSettings writes the database).
 	AlertSettings() poll.AlertSettings
 	SetAlertSettings(a poll.AlertSettings) error
+
+	// DesktopNotifications and SetDesktopNotifications are whether the
+	// watcher shows desktop notifications (a setting of the watcher's, which
+	// shows them whether a window is open or not).
+	DesktopNotifications() (bool, error)
+	SetDesktopNotifications(on bool) error
 }
 
 // Delivery is what the window needs about email and push channels

@@ -139,3 +139,33 @@ func newStartAtLoginCheck(u *UI) *widget.Check {
 	}
 	return c
 }
+
+// newDesktopNotificationsCheck is Settings' "show a desktop notification":
+// a setting of the watcher's, which shows the notifications (with or
+// without this window), changed over its API off the UI goroutine.
+func newDesktopNotificationsCheck(u *UI) *widget.Check {
+	on, err := u.b.DesktopNotifications()
+	if err != nil {
+		slog.Warn("read the desktop notification setting", "err", err)
+		on = true // the watcher's default
+	}
+	c := widget.NewCheck("Show a desktop notification when new listings arrive", nil)
+	c.SetChecked(on) // before OnChanged: showing what is there writes nothing
+	c.OnChanged = func(want bool) {
+		go func() {
+			err := u.b.SetDesktopNotifications(want)
+			if err == nil {
+				return
+			}
+			slog.Warn("change the desktop notification setting", "on", want, "err", err)
+			u.dispatch(func() {
+				u.showError("Could not change desktop notifications", "Notifio could not save the setting: "+backendWords(err))
+				changed := c.OnChanged
+				c.OnChanged = nil
+				c.SetChecked(!want) // what the watcher has
+				c.OnChanged = changed
+			})
+		}()
+	}
+	return c
+}

@@ -179,6 +179,18 @@ func (c *Client) SetAlertSettings(a poll.AlertSettings) error {
 	return c.call(http.MethodPut, "/alert-settings", a, nil)
 }
 
+// DesktopNotifications reports whether the watcher shows desktop notifications.
+func (c *Client) DesktopNotifications() (bool, error) {
+	var d DesktopNotifications
+	err := c.call(http.MethodGet, "/desktop-notifications", nil, &d)
+	return d.On, err
+}
+
+// SetDesktopNotifications turns the watcher's desktop notifications on or off.
+func (c *Client) SetDesktopNotifications(on bool) error {
+	return c.call(http.MethodPut, "/desktop-notifications", DesktopNotifications{On: on}, nil)
+}
+
 // EmailConfig returns the saved SMTP settings.
 func (c *Client) EmailConfig() (notify.Config, error) {
 	var cfg notify.Config

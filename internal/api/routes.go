@@ -123,6 +123,18 @@ func (s *Server) siteRoutes() {
 		}
 		reply(w, nil, s.w.SetAlertSettings(a))
 	})
+	m.HandleFunc("GET /v1/desktop-notifications", func(w http.ResponseWriter, r *http.Request) {
+		on, err := s.w.DesktopNotifications()
+		reply(w, DesktopNotifications{On: on}, err)
+	})
+	m.HandleFunc("PUT /v1/desktop-notifications", func(w http.ResponseWriter, r *http.Request) {
+		var d DesktopNotifications
+		if err := decode(r, &d); err != nil {
+			reply(w, nil, err)
+			return
+		}
+		reply(w, nil, s.w.SetDesktopNotifications(d.On))
+	})
 }
 
 // solve opens the browser window on the watcher's machine (the user's own,

@@ -46,6 +46,8 @@ type Watcher interface {
 	RefusalPage(site string) (string, bool)
 	AlertSettings() poll.AlertSettings
 	SetAlertSettings(a poll.AlertSettings) error
+	DesktopNotifications() (bool, error)
+	SetDesktopNotifications(on bool) error
 }
 
 // Delivery is what the API serves of delivery (*notify.Ops).

@@ -35,6 +35,12 @@ type Quitting struct {
 	PID int `json:"pid"`
 }
 
+// DesktopNotifications is whether the watcher shows desktop notifications
+// (GET and PUT /v1/desktop-notifications).
+type DesktopNotifications struct {
+	On bool `json:"on"`
+}
+
 // Paused is the body of the pause requests.
 type Paused struct {
 	Paused bool `json:"paused"`
