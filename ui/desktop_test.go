@@ -86,3 +86,19 @@ func TestDesktopNotificationsAreTheWatchersSetting(t *testing.T) {
 		t.Error("a new window shows notifications on while the watcher has them off")
 	}
 }
+
+// An older window kept "off" in its Fyne preferences: the first window of
+// this version hands it to the watcher, once, so upgrading does not turn
+// notifications on again.
+func TestOldDesktopChoiceMovesToTheWatcher(t *testing.T) {
+	h := newHarness(t, sample())
+	h.app.Preferences().SetBool(oldPrefNotifications, false)
+	u2 := New(h.app, h.b, Options{Now: h.clock.Now, Dispatch: h.q.dispatch})
+	t.Cleanup(u2.Close)
+	if on, _ := h.b.DesktopNotifications(); on || u2.settings.notifications.Checked {
+		t.Fatal("the older window's \"off\" did not reach the watcher")
+	}
+	if !h.app.Preferences().BoolWithFallback(oldPrefNotifications, true) {
+		t.Error("the old preference is still there: it would be handed over again")
+	}
+}

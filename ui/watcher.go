@@ -144,6 +144,7 @@ func newStartAtLoginCheck(u *UI) *widget.Check {
 // a setting of the watcher's, which shows the notifications (with or
 // without this window), changed over its API off the UI goroutine.
 func newDesktopNotificationsCheck(u *UI) *widget.Check {
+	u.moveOldDesktopChoice()
 	on, err := u.b.DesktopNotifications()
 	if err != nil {
 		slog.Warn("read the desktop notification setting", "err", err)
@@ -168,4 +169,21 @@ func newDesktopNotificationsCheck(u *UI) *widget.Check {
 		}()
 	}
 	return c
+}
+
+// oldPrefNotifications is where the window kept the desktop notification
+// choice when it was the watcher (a Fyne preference).
+const oldPrefNotifications = "notifications.desktop"
+
+// moveOldDesktopChoice hands a choice of "off" kept by an older window to
+// the watcher, once, so that upgrading does not turn notifications on again.
+func (u *UI) moveOldDesktopChoice() {
+	if u.prefs.BoolWithFallback(oldPrefNotifications, true) {
+		return // on, as the watcher's default, or never chosen
+	}
+	if err := u.b.SetDesktopNotifications(false); err != nil {
+		slog.Warn("hand the desktop notification choice to the watcher", "err", err)
+		return // tried again next time
+	}
+	u.prefs.RemoveValue(oldPrefNotifications)
 }
