@@ -12,7 +12,7 @@ import (
 // runHidden is `notifio --hidden`: the watcher (what `notifio run` runs, its
 // control API included) with an icon in the tray, and no window. Where no tray
 // host answers it watches on without an icon and says so once in the log.
-// Quit in the tray stops the watcher as SIGTERM does.
+// Quit in the tray stops the watcher as SIGTERM and POST /v1/quit do.
 func runHidden(args windowArgs, logger *slog.Logger) int {
 	env := commandEnv(logger)
 	env.Notify = tray.Notifier(logger) // the desktop notifications the window's process used to show

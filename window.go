@@ -231,12 +231,14 @@ func (l *link) whoAnswers() (api.Info, error) {
 	return l.Info(ctx)
 }
 
-// stopWatcher is the window's Quit all: the watcher that answers now is asked
-// to stop cleanly.
+// quitTimeout bounds asking the watcher to quit.
+const quitTimeout = 10 * time.Second
+
+// stopWatcher is the window's Quit all: the watcher is asked over its socket
+// to stop cleanly (POST /v1/quit, the path SIGTERM takes; on every system).
 func (l *link) stopWatcher() error {
-	info, err := l.whoAnswers()
-	if err != nil {
-		return err
-	}
-	return stopProcess(info.PID)
+	ctx, cancel := context.WithTimeout(context.Background(), quitTimeout)
+	defer cancel()
+	_, err := l.Quit(ctx)
+	return err
 }

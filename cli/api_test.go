@@ -30,7 +30,7 @@ func holdWithAPI(t *testing.T, dir string) *Watcher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stop, err := ServeAPI(context.Background(), dir, "test", w, nil)
+	stop, err := ServeAPI(context.Background(), dir, "test", w, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -159,6 +159,7 @@ func init() {
 		"extract":  {"run extraction on a saved page", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE", cmdExtract},
 	}
 	commands["autostart"] = command{"start the watcher (with its tray icon) when you log in", autostartUsage, cmdAutostart}
+	commands["quit"] = command{"stop the running watcher (as its tray icon's Quit does)", "notifio quit", cmdQuit}
 }
 
 // Run runs one command line (without the program name) and returns the exit
@@ -311,7 +312,7 @@ func (env *Env) dataDir() (string, error) {
 // and this command cannot go through it (run and once need the database
 // itself; a Notifio older than its control API answers no command).
 const alreadyRunningHint = "This command needs the database it holds. Stop it first " +
-	"(Ctrl-C where \"notifio run\" runs, or Quit from Notifio's tray icon), then run this again. " +
+	"(notifio quit, Ctrl-C where \"notifio run\" runs, or Quit from Notifio's tray icon), then run this again. " +
 	"While it runs, the other commands go through it."
 
 // openDB opens the database; the caller closes it. When another process holds

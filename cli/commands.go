@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -24,10 +22,6 @@ import (
 	"notifio/poll/filter"
 	"notifio/storage"
 )
-
-// statusFile is where a running watcher writes its latest snapshot, so that
-// `notifio sites` and `search list` can answer while it holds the database.
-const statusFile = "status.json"
 
 // newWatcher builds the watcher of a data directory with its relays, as run
 // and once use it.
@@ -63,8 +57,7 @@ func cmdRun(ctx context.Context, env *Env, args []string) error {
 	}
 	svc, relay, pushRelay := w.Service, w.Relay, w.Push
 	defer svc.Close()
-	defer StatusFile(dir, svc.Snapshot, env.Logger)()
-	stopAPI, err := ServeAPI(ctx, dir, env.Version, w, env.Logger)
+	stopAPI, err := ServeAPI(ctx, dir, env.Version, w, stop, env.Logger)
 	if err != nil {
 		return err
 	}
@@ -398,13 +391,9 @@ func SearchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time,
 
 // snapshot returns the watcher's state: live from the running watcher, else
 // read from the database. live says whether a watcher runs (its countdowns
-// count). A Notifio that holds the database without answering on a socket
-// (one older than the control API) is read from its status file.
+// count).
 func (env *Env) snapshot() (poll.Snapshot, bool, error) {
 	b, err := env.attach()
-	if errors.Is(err, storage.ErrAlreadyRunning) {
-		return env.statusFileSnapshot()
-	}
 	if err != nil {
 		return poll.Snapshot{}, false, err
 	}
@@ -414,24 +403,6 @@ func (env *Env) snapshot() (poll.Snapshot, bool, error) {
 		return snap, b.live, err
 	}
 	return b.Snapshot(), b.live, nil
-}
-
-// statusFileSnapshot reads the status file a running Notifio writes.
-func (env *Env) statusFileSnapshot() (poll.Snapshot, bool, error) {
-	dir, err := env.dataDir()
-	if err != nil {
-		return poll.Snapshot{}, false, err
-	}
-	raw, rerr := os.ReadFile(filepath.Join(dir, statusFile))
-	if rerr != nil {
-		return poll.Snapshot{}, false, fmt.Errorf("notifio is running (data: %s) but has not written its status yet; try again in a second", dir)
-	}
-	var snap poll.Snapshot
-	if err := json.Unmarshal(raw, &snap); err != nil {
-		return poll.Snapshot{}, false, fmt.Errorf("read the running Notifio's status: %w", err)
-	}
-	snap.At = time.Now()
-	return snap, true, nil
 }
 
 func cmdSites(_ context.Context, env *Env, args []string) error {
@@ -752,94 +723,3 @@ func readPageFile(name string, max int64) ([]byte, error) {
 
 // megabytes writes a byte count as "5.2 MB".
 func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
-
-// statusWriter writes the watcher's snapshot to a file every statusEvery, for
-// the commands that read it while `run` holds the database. It asks for the
-// snapshot itself rather than subscribing: a subscriber makes the watcher build
-// a snapshot of every search after every poll.
-type statusWriter struct {
-	path     string
-	snapshot func() poll.Snapshot
-	stop     chan struct{}
-	done     chan struct{}
-	log      *slog.Logger
-	// writeFile is os.WriteFile; tests make it fail (a full disk).
-	writeFile func(name string, data []byte, perm os.FileMode) error
-	failing   bool // the last write failed (logged once until one succeeds)
-}
-
-// statusEvery is how often status.json is rewritten (JSON of every search: at
-// 1,000 searches once a second was ~0.5% of a core). Countdowns in it are
-// instants, so a reader's countdown is exact; a state change shows within this.
-const statusEvery = 5 * time.Second
-
-// StatusFile keeps the status file of data directory dir up to date with
-// snapshot, as `notifio run` does, so that `notifio sites` and `search list`
-// answer while this process holds the database (the window calls it too).
-// The returned stop ends the writes and removes the file.
-func StatusFile(dir string, snapshot func() poll.Snapshot, log *slog.Logger) (stop func()) {
-	sw := newStatusWriter(filepath.Join(dir, statusFile), snapshot, log)
-	return func() {
-		sw.close()
-		_ = os.Remove(filepath.Join(dir, statusFile))
-		_ = os.Remove(filepath.Join(dir, statusFile+".tmp"))
-	}
-}
-
-func newStatusWriter(path string, snapshot func() poll.Snapshot, log *slog.Logger) *statusWriter {
-	w := newStatusWriterFunc(path, snapshot, log, os.WriteFile)
-	go w.loop()
-	return w
-}
-
-func newStatusWriterFunc(path string, snapshot func() poll.Snapshot, log *slog.Logger,
-	writeFile func(string, []byte, os.FileMode) error) *statusWriter {
-	if log == nil {
-		log = slog.Default()
-	}
-	return &statusWriter{path: path, snapshot: snapshot, stop: make(chan struct{}), done: make(chan struct{}),
-		log: log, writeFile: writeFile}
-}
-
-func (w *statusWriter) loop() {
-	defer close(w.done)
-	t := time.NewTicker(statusEvery)
-	defer t.Stop()
-	for {
-		w.write()
-		select {
-		case <-w.stop:
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func (w *statusWriter) write() {
-	raw, err := json.Marshal(w.snapshot())
-	if err != nil {
-		return
-	}
-	tmp := w.path + ".tmp"
-	err = w.writeFile(tmp, raw, 0o600)
-	if err == nil {
-		err = os.Rename(tmp, w.path)
-	}
-	if err != nil {
-		// A full disk leaves a short or empty file behind: never keep it.
-		_ = os.Remove(tmp)
-		if !w.failing {
-			w.log.Warn("could not write the status file; \"notifio sites\" and \"search list\" show older state until it works again",
-				"path", w.path, "err", err)
-		}
-		w.failing = true
-		return
-	}
-	w.failing = false
-}
-
-// close stops the writer and waits for a write in progress.
-func (w *statusWriter) close() {
-	close(w.stop)
-	<-w.done
-}

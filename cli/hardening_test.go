@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,13 +13,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-smtp"
 
-	"notifio/poll"
 	"notifio/poll/fetch"
 	"notifio/storage"
 )
@@ -68,19 +65,13 @@ func TestCommandsWhileDatabaseIsHeld(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"run"}, {"once"}, {"search", "add", srv.URL + "/s"}, {"search", "remove", "x"},
-		{"search", "pause", "x"}, {"search", "resume", "x"}, {"listings"},
+		{"search", "pause", "x"}, {"search", "resume", "x"}, {"listings"}, {"search", "list"}, {"sites"},
 		{"email", "show"}, {"email", "test"}, {"email", "retry"},
 		{"email", "set", "--host", "127.0.0.1", "--port", "2525", "--security", "none", "--from", "a@b.de", "--to", "c@d.de"},
 	} {
 		code, _, errOut := runWith(t, dir, short, "", args...)
 		if code != 1 || !strings.Contains(errOut, "Notifio is already running") || !strings.Contains(errOut, "Stop it first") {
 			t.Errorf("%v while held: exit %d, stderr %q; want 1 and a plain \"already running\" with what to do", args, code, errOut)
-		}
-	}
-	for _, args := range [][]string{{"search", "list"}, {"sites"}} {
-		code, _, errOut := runWith(t, dir, short, "", args...)
-		if code != 1 || !strings.Contains(errOut, "has not written its status yet") {
-			t.Errorf("%v while held without status file: exit %d, %q", args, code, errOut)
 		}
 	}
 }
@@ -375,36 +366,6 @@ func TestOnceOnAFullDisk(t *testing.T) {
 	}
 }
 
-// Item 8: a status file write that fails (ENOSPC) leaves no temporary file
-// behind, and the failure is logged once.
-func TestStatusWriterCleansUpOnFullDisk(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, statusFile)
-	var logs bytes.Buffer
-	full := func(name string, data []byte, perm os.FileMode) error {
-		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm)
-		if err != nil {
-			return err
-		}
-		f.Close() // created, nothing written: what ENOSPC leaves
-		return &os.PathError{Op: "write", Path: name, Err: syscall.ENOSPC}
-	}
-	w := newStatusWriterFunc(path, func() poll.Snapshot { return poll.Snapshot{} }, slog.New(slog.NewTextHandler(&logs, nil)), full)
-	w.write()
-	w.write()
-	if _, err := os.Stat(path + ".tmp"); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("status.json.tmp left behind: %v", err)
-	}
-	if n := strings.Count(logs.String(), "could not write the status file"); n != 1 || !strings.Contains(logs.String(), "no space left") {
-		t.Errorf("logged %d times: %s", n, logs.String())
-	}
-	w.writeFile = os.WriteFile
-	w.write()
-	if _, err := os.Stat(path); err != nil {
-		t.Errorf("no status file once there is room: %v", err)
-	}
-}
-
 // Item 13: `extract FILE` applies the fetcher's byte cap: a 50 MB file is
 // refused in words, a file at the cap is read.
 func TestExtractAppliesTheFetchCap(t *testing.T) {
@@ -480,5 +441,38 @@ func TestTablesPrintStoredTextInert(t *testing.T) {
 		if strings.ContainsFunc(out, func(r rune) bool { return r != '\n' && unsafeRune(r) }) || len(lines) != 2 {
 			t.Errorf("%v printed controls or broke its rows:\n%q", args, out)
 		}
+	}
+}
+
+// Issue 35: a check that `once` could not save (a full disk) is known to a
+// later, separate `notifio status` (before, that one said "All healthy": the
+// database could not be written, and the failure lived only in once's
+// memory). The next saved check clears it.
+func TestStatusKnowsACheckOnceCouldNotSave(t *testing.T) {
+	srv := manySite(t, 900)
+	dir := t.TempDir()
+	if code, _, errOut := run(t, dir, "search", "add", "--name", "big", srv.URL+"/s"); code != 0 {
+		t.Fatalf("add: %q", errOut)
+	}
+	st, err := os.Stat(filepath.Join(dir, storage.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := runWith(t, dir, storage.Options{MaxSize: int(st.Size())}, "", "once"); code == 0 {
+		t.Fatal("once on a full disk succeeded")
+	}
+	code, out, errOut := run(t, dir, "status")
+	if code != 1 || !strings.Contains(out, "could not save what it found") || !strings.Contains(out, "the disk holding its data is full") ||
+		!strings.Contains(out, "Free some space") {
+		t.Errorf("status after once could not save: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut := run(t, dir, "once"); code != 0 {
+		t.Fatalf("once with room again: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut := run(t, dir, "status"); code != 0 || strings.Contains(out, "could not save") {
+		t.Errorf("status after a saved check: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "not-saved.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the marker stays after a saved check: %v", err)
 	}
 }

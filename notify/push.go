@@ -217,7 +217,7 @@ func SendPush(ctx context.Context, rawURL string, m PushMessage) error {
 	if _, err := keys.Get("click"); err == nil && m.Link != "" {
 		params["click"] = m.Link
 	}
-	rec := recordRetryAfter(svc)
+	rec, since := recordRetryAfter(svc), time.Now()
 	ctx, cancel := context.WithTimeout(ctx, PushTimeout)
 	defer cancel()
 	done := make(chan error, 1)
@@ -231,7 +231,7 @@ func SendPush(ctx context.Context, rawURL string, m PushMessage) error {
 	}
 	if err != nil {
 		d := pushFail(err, rawURL)
-		d.RetryAfter = rec.retryAfter(time.Now())
+		d.RetryAfter = rec.retryAfter(serviceHost(rawURL), since, time.Now())
 		return d
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"sync"
@@ -63,10 +64,20 @@ func missingRequired(svc types.Service) (missing string) {
 const maxPushRetryAfter = time.Hour
 
 // retryAfterRecorder keeps the Retry-After of a service's 429 or 503 answer,
-// which shoutrrr's services do not hand on.
+// which shoutrrr's services do not hand on: it is the transport of the
+// service's HTTP client. Answers are kept by the host asked (one recorder
+// serves http.DefaultClient, which several services send with), each with
+// when it came, so a send reads only what answered it.
 type retryAfterRecorder struct {
-	base  http.RoundTripper
-	mu    sync.Mutex
+	base   http.RoundTripper
+	shared bool // serves every service that sends with http.DefaultClient
+	mu     sync.Mutex
+	last   map[string]busyAnswer // by request host (host:port)
+}
+
+// busyAnswer is one 429 or 503 answer's Retry-After and when it came.
+type busyAnswer struct {
+	at    time.Time
 	value string
 }
 
@@ -74,40 +85,95 @@ func (r *retryAfterRecorder) RoundTrip(req *http.Request) (*http.Response, error
 	resp, err := r.base.RoundTrip(req)
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		r.mu.Lock()
-		r.value = resp.Header.Get("Retry-After")
+		if r.last == nil {
+			r.last = map[string]busyAnswer{}
+		}
+		r.last[req.URL.Host] = busyAnswer{at: time.Now(), value: resp.Header.Get("Retry-After")}
 		r.mu.Unlock()
 	}
 	return resp, err
 }
 
-// retryAfter is the recorded wait, capped at an hour; 0 when none.
-func (r *retryAfterRecorder) retryAfter(now time.Time) time.Duration {
+// retryAfter is the wait asked for in an answer that came after since,
+// capped at an hour (hostbackoff reads it, as for sites); 0 when none. A
+// shared recorder reads host's answer; a service's own, its latest.
+func (r *retryAfterRecorder) retryAfter(host string, since, now time.Time) time.Duration {
 	if r == nil {
 		return 0
 	}
 	r.mu.Lock()
-	v := r.value
+	a, ok := r.last[host]
+	if !r.shared {
+		for _, b := range r.last {
+			if !ok || b.at.After(a.at) {
+				a, ok = b, true
+			}
+		}
+	}
 	r.mu.Unlock()
-	d, ok := hostbackoff.ParseRetryAfter(v, now)
+	if !ok || a.at.Before(since) {
+		return 0
+	}
+	d, ok := hostbackoff.ParseRetryAfter(a.value, now)
 	if !ok || d <= 0 {
 		return 0
 	}
 	return min(d, maxPushRetryAfter)
 }
 
-// recordRetryAfter gives the services that take an HTTP client (ntfy) one
-// that records Retry-After, with the transport shoutrrr would have made; nil
-// for the others.
-func recordRetryAfter(svc types.Service) *retryAfterRecorder {
-	n, ok := svc.(*ntfy.Service)
-	if !ok || n.Config == nil {
-		return nil
+// serviceHost is the host a service URL names (generic://host:port/path
+// sends to host:port), for the shared recorder.
+func serviceHost(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
 	}
-	tlsConf := &tls.Config{MinVersion: tls.VersionTLS12}
-	if n.Config.DisableTLSVerification {
-		tlsConf.InsecureSkipVerify = true //nolint:gosec // the user's own choice in the URL, as shoutrrr does it
+	return u.Host
+}
+
+// sharedRecorder is the transport of http.DefaultClient, set the first time
+// a push is sent: the services that keep no client of their own (the generic
+// webhook among them) send with it. It hands every request to the transport
+// that was there.
+var sharedRecorder = sync.OnceValue(func() *retryAfterRecorder {
+	base := http.DefaultClient.Transport
+	if base == nil {
+		base = http.DefaultTransport
 	}
-	rec := &retryAfterRecorder{base: &http.Transport{TLSClientConfig: tlsConf}}
-	n.SetHTTPClient(&http.Client{Timeout: ntfy.HTTPTimeout * time.Second, Transport: rec})
+	rec := &retryAfterRecorder{base: base, shared: true}
+	http.DefaultClient.Transport = rec
 	return rec
+})
+
+// recordRetryAfter makes sure svc's answers are recorded and says by whom:
+// ntfy takes a client of ours (with the transport shoutrrr would have made),
+// Gotify's own client gets our transport around its own, the others send
+// with http.DefaultClient (sharedRecorder).
+func recordRetryAfter(svc types.Service) *retryAfterRecorder {
+	switch s := svc.(type) {
+	case *ntfy.Service:
+		if s.Config == nil {
+			return nil
+		}
+		tlsConf := &tls.Config{MinVersion: tls.VersionTLS12}
+		if s.Config.DisableTLSVerification {
+			tlsConf.InsecureSkipVerify = true //nolint:gosec // the user's own choice in the URL, as shoutrrr does it
+		}
+		rec := &retryAfterRecorder{base: &http.Transport{TLSClientConfig: tlsConf}}
+		s.SetHTTPClient(&http.Client{Timeout: ntfy.HTTPTimeout * time.Second, Transport: rec})
+		return rec
+	case *gotify.Service:
+		c := s.GetHTTPClient() // the client the service sends with (a pointer to it)
+		if c == nil {
+			return nil
+		}
+		base := c.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		rec := &retryAfterRecorder{base: base}
+		c.Transport = rec
+		return rec
+	}
+	return sharedRecorder()
 }

@@ -196,9 +196,7 @@ func (s *Service) checkHealth(now time.Time) {
 	for _, q := range plan.queued {
 		s.log.Warn("health alert", "kind", q.Alert.Kind, "site", q.Alert.Site, "searches", len(q.Alert.Searches),
 			"recovered", q.Alert.Recovered, "subject", q.Alert.Subject)
-		if s.opts.Notify != nil {
-			s.opts.Notify(q.Alert.Subject, q.Alert.Lines[0])
-		}
+		s.notifyDesktop(q.Alert.Subject, q.Alert.Lines[0])
 	}
 	if len(ids) > 0 {
 		s.invalidateOutbox()

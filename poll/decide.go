@@ -40,13 +40,13 @@ func (s *Service) announceChanges(search storage.Search, cr storage.CommitResult
 	if s.opts.Delivery != nil {
 		s.opts.Delivery.Wake()
 	}
-	if s.opts.Notify != nil {
+	if s.opts.Notify != nil { // the words are made only for a notifier
 		l := cr.Changed[0]
 		title := fmt.Sprintf("Price dropped on %s", search.Name)
 		if l.Change == storage.ChangePriceRise {
 			title = fmt.Sprintf("Price went up on %s", search.Name)
 		}
-		s.opts.Notify(title, fmt.Sprintf("%s: %s → %s", l.Title, l.OldPrice, l.Price))
+		s.notifyDesktop(title, fmt.Sprintf("%s: %s → %s", l.Title, l.OldPrice, l.Price))
 	}
 }
 

@@ -334,6 +334,10 @@ func (s *Service) saveFailed(j job, w storage.PollWrite, err error) {
 		r.saveErr = err
 	}
 	s.mu.Unlock()
+	if merr := s.notSaved.mark(j.searchID, err, s.clock.Now()); merr != nil {
+		s.log.Error("could not keep the mark of a poll not saved either; a later \"notifio status\" will not know",
+			"search_id", j.searchID, "err", merr)
+	}
 }
 
 // committed updates the search after its listings were saved, and tells of the
@@ -341,6 +345,9 @@ func (s *Service) saveFailed(j job, w storage.PollWrite, err error) {
 func (s *Service) committed(j job, search storage.Search, res result, count int, cr storage.CommitResult, now time.Time) {
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
+		if r.saveErr != nil {
+			defer s.clearNotSaved(j.searchID) // after s.mu is let go
+		}
 		r.saveErr = nil
 		r.lastNew, r.lastDrops = len(cr.New), drops(cr.Changed)
 		if cr.Baseline {
@@ -367,9 +374,7 @@ func (s *Service) committed(j job, search storage.Search, res result, count int,
 		if s.opts.Delivery != nil {
 			s.opts.Delivery.Wake()
 		}
-		if s.opts.Notify != nil {
-			s.opts.Notify(fmt.Sprintf("%d new on %s", len(cr.New), search.Name), firstTitles(cr.New))
-		}
+		s.notifyDesktop(fmt.Sprintf("%d new on %s", len(cr.New), search.Name), firstTitles(cr.New))
 	}
 }
 

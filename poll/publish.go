@@ -24,7 +24,7 @@ type publisher struct {
 	outboxAt   time.Time
 }
 
-// Snapshots for observers (the window, the status file) and their publishing.
+// Snapshots for observers (the control API's stream, the tray) and their publishing.
 
 // Subscribe calls fn with a fresh snapshot after every change, from any
 // goroutine, until the returned cancel is called.

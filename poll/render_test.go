@@ -128,7 +128,7 @@ func TestSolvedChallengeLetsTheNextProbePass(t *testing.T) {
 				if err := chromedp.Do(cctx, chromedp.Click(chromedp.ID("solve")), chromedp.WaitVisible(chromedp.ID("solved"))); err != nil {
 					t.Error(err)
 				}
-				s.Done()
+				_ = svc.SolveDone(sr.Site) // the window's Done button
 			})
 			if err != nil {
 				t.Fatal(err)

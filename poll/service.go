@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"notifio/hostbackoff"
@@ -32,7 +33,9 @@ type Options struct {
 	// Delivery is woken when the outbox got something to send; nil means
 	// nothing is sent (items stay queued).
 	Delivery Delivery
-	// Notify is called once per digest for desktop notifications; nil means none.
+	// Notify shows a desktop notification (new listings, a price change, a
+	// health alert) unless the user turned them off (SetDesktopNotifications);
+	// nil means none.
 	Notify func(title, body string)
 	// SiteGap is the minimum gap between two requests to one site (0 means 5 s).
 	SiteGap time.Duration
@@ -86,7 +89,12 @@ type Service struct {
 
 	savedPrints map[string]pagePrint // as last read or written (prints.go)
 
-	br browserState
+	br      browserState
+	solving solveWindows // open "solve in the browser" windows (solve.go)
+	// notSaved (notsaved.go): the marker file of searches whose poll could not be saved.
+	notSaved notSavedMarks
+	// desktopOff (desktop.go): the user turned desktop notifications off.
+	desktopOff atomic.Bool
 }
 
 type searchRun struct {
@@ -204,6 +212,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 	if err := s.loadAlerts(now); err != nil {
 		return nil, err
 	}
+	s.loadDesktopChoice()
 	return s, nil
 }
 
@@ -276,6 +285,7 @@ func (s *Service) reload(now time.Time) error {
 		s.restored = true
 		s.restoreLast()
 		s.restorePrints()
+		s.restoreNotSaved()
 	}
 	s.replanAll()
 	return nil

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"sync"
 	"time"
 
 	"notifio/poll/browser"
@@ -21,12 +22,47 @@ type SolveResult struct {
 	ProbeNote string
 }
 
+// solveWindows are the open "solve in the browser" windows by site, for
+// SolveDone (the window's Done button, over the socket or not). It is safe
+// for concurrent use.
+type solveWindows struct {
+	mu   sync.Mutex
+	open map[string]*browser.Session
+}
+
+func (w *solveWindows) set(site string, sess *browser.Session) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.open == nil {
+		w.open = map[string]*browser.Session{}
+	}
+	if sess == nil {
+		delete(w.open, site)
+		return
+	}
+	w.open[site] = sess
+}
+
+func (w *solveWindows) get(site string) *browser.Session {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.open[site]
+}
+
+// SolveDone ends the site's "solve in the browser" window as if the user had
+// closed it: what the window's Done button does (nothing when none is open).
+func (s *Service) SolveDone(site string) error {
+	s.solving.get(site).Done() // a nil Session does nothing
+	return nil
+}
+
 // SolveInBrowser opens a visible window of the user's browser, with Notifio's
 // profile, at the page of one of the site's searches, for the user to solve a
-// check. started receives the open window (the window's Done button calls
-// its Done). When the user closes the window, the site's cookies go into the
-// plain client too (browser searches carry them anyway), and the site's
-// probe is let go at once when its ladder allows.
+// check. started, when set, receives the open window (tests click it
+// through); SolveDone ends it as closing it does. When the user closes the
+// window, the site's cookies go into the plain client too (browser searches
+// carry them anyway), and the site's probe is let go at once when its ladder
+// allows.
 func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (SolveResult, error) {
 	page, err := s.sitePage(site)
 	if err != nil {
@@ -36,6 +72,8 @@ func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(
 	if err != nil {
 		return SolveResult{}, fmt.Errorf("poll: open a window to solve the check: %w", BrowserError(err, site))
 	}
+	s.solving.set(site, sess)
+	defer s.solving.set(site, nil)
 	if started != nil {
 		started(sess)
 	}

@@ -63,8 +63,12 @@ type Watcher interface {
 	// ProbeNow lets the user say "I solved the challenge in my browser".
 	ProbeNow(site string) (time.Time, error)
 	// SolveInBrowser opens a window of the user's browser at the site's page
-	// for them to solve its check, and returns when they closed it.
+	// for them to solve its check, and returns when they closed it or
+	// SolveDone ended it (the window calls it with started nil).
 	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
+	// SolveDone ends the site's open "solve" window as closing it does
+	// (the dialog's Done button).
+	SolveDone(site string) error
 	// BrowserAvailable is nil when a browser is installed for "Read with a
 	// browser", else the error saying what to install.
 	BrowserAvailable() error
@@ -78,6 +82,12 @@ type Watcher interface {
 	// search stopped working (SetAlertSettings writes the database).
 	AlertSettings() poll.AlertSettings
 	SetAlertSettings(a poll.AlertSettings) error
+
+	// DesktopNotifications and SetDesktopNotifications are whether the
+	// watcher shows desktop notifications (a setting of the watcher's, which
+	// shows them whether a window is open or not).
+	DesktopNotifications() (bool, error)
+	SetDesktopNotifications(on bool) error
 }
 
 // Delivery is what the window needs about email and push channels

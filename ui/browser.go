@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
-	"notifio/poll/browser"
 )
 
 // solveTimeout is how long a "solve it in the browser" window may stay open.
@@ -130,27 +129,26 @@ func (v *sitesView) solveInBrowser(site string) {
 	if !ok {
 		return
 	}
-	var sess *browser.Session
+	b := v.u.b
 	wait := dialog.NewCustomWithoutButtons("Solve the check in the browser",
 		wrapped("A window of your browser opens at "+site+". Solve the check there as usual (tick the box, "+
 			"pick the pictures), then close that window or press Done. Notifio keeps the site's cookies and tries again."), v.u.win)
 	done := widget.NewButton("Done", func() {
-		if sess != nil {
-			sess.Done()
-		}
+		go func() { // a request to the watcher: off the UI goroutine
+			if err := b.SolveDone(site); err != nil {
+				slog.Warn("end the solve window", "site", site, "err", err)
+			}
+		}()
 	})
 	done.Importance = widget.HighImportance
 	wait.SetButtons([]fyne.CanvasObject{done})
 	wait.Resize(fyne.NewSize(460, 0))
 	wait.Show()
 	c.solve.Disable()
-	b := v.u.b
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), solveTimeout)
 		defer cancel()
-		res, err := b.SolveInBrowser(ctx, site, func(s *browser.Session) {
-			v.u.dispatch(func() { sess = s })
-		})
+		res, err := b.SolveInBrowser(ctx, site, nil)
 		v.u.dispatch(func() {
 			wait.Hide()
 			c.solve.Enable()

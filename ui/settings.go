@@ -137,10 +137,7 @@ func newSettingsView(u *UI) *settingsView {
 	v.intervalProblem.Importance = widget.DangerImportance
 	v.intervalProblem.Hide()
 	v.interval.OnChanged = v.intervalChanged
-	v.notifications = widget.NewCheck("Show a desktop notification when new listings arrive", func(on bool) {
-		u.prefs.SetBool(prefNotifications, on)
-	})
-	v.notifications.SetChecked(u.prefs.BoolWithFallback(prefNotifications, true))
+	v.notifications = newDesktopNotificationsCheck(u)
 	v.startAtLogin = newStartAtLoginCheck(u)
 	v.alerts = newAlertsCard(u)
 	themeNote := quietWrapped("Notifio follows your system's light or dark theme.")

@@ -29,7 +29,6 @@ const (
 	prefWidth           = "window.width"
 	prefHeight          = "window.height"
 	prefView            = "window.view"
-	prefNotifications   = "notifications.desktop"
 	prefCloseExplained  = "window.close_explained"
 	prefDefaultInterval = "searches.default_interval_seconds"
 )
@@ -52,9 +51,6 @@ type Options struct {
 	// OpenURL opens a link in the browser or a file in its viewer; nil means the
 	// app's OpenURL.
 	OpenURL func(*url.URL) error
-	// SendNotification shows a desktop notification; nil means the app's
-	// SendNotification. It is called only when the user has notifications on.
-	SendNotification func(*fyne.Notification)
 	// Watcher, when set, says how the watcher behind the window runs on its own
 	// (the real app): the first close of the window says that watching goes on
 	// and how to come back, and offers to stop watching instead.
@@ -119,7 +115,6 @@ type UI struct {
 	now      func() time.Time
 	dispatch func(func())
 	openURL  func(*url.URL) error
-	sendNote func(*fyne.Notification)
 
 	snap poll.Snapshot // the last snapshot applied; UI goroutine only
 
@@ -156,7 +151,7 @@ type UI struct {
 func New(a fyne.App, b Backend, opts Options) *UI {
 	u := &UI{
 		app: a, b: b, prefs: a.Preferences(),
-		now: opts.Now, dispatch: opts.Dispatch, openURL: opts.OpenURL, sendNote: opts.SendNotification,
+		now: opts.Now, dispatch: opts.Dispatch, openURL: opts.OpenURL,
 		done: make(chan struct{}), resume: make(chan struct{}, 1),
 	}
 	if u.now == nil {
@@ -167,9 +162,6 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 	}
 	if u.openURL == nil {
 		u.openURL = a.OpenURL
-	}
-	if u.sendNote == nil {
-		u.sendNote = a.SendNotification
 	}
 	u.watcher, u.startAtLogin = opts.Watcher, opts.StartAtLogin
 	useAppTheme(a)
@@ -379,29 +371,6 @@ func (u *UI) showMessage(title, text string) {
 	d := dialog.NewCustom(title, "OK", wrapped(text), u.win)
 	d.Resize(fyne.NewSize(460, 0))
 	u.showKeyed(d, d.Hide, d.Hide, nil)
-}
-
-// Notify shows a desktop notification unless the user turned them off in
-// Settings. It is safe to call from any goroutine, so the notify package can use
-// the UI as its desktop notifier.
-func (u *UI) Notify(title, body string) {
-	if !u.prefs.BoolWithFallback(prefNotifications, true) {
-		return
-	}
-	u.sendNote(fyne.NewNotification(title, body))
-}
-
-// NotifyDigest announces n new listings of one search ("3 new on Kreuzberg <
-// 1200 €"), honouring the user's choice. It is safe to call from any goroutine.
-func (u *UI) NotifyDigest(searchName string, n int) {
-	if n <= 0 {
-		return
-	}
-	body := "Open Notifio to see them."
-	if n == 1 {
-		body = "Open Notifio to see it."
-	}
-	u.Notify(fmt.Sprintf("%d new on %s", n, searchName), body)
 }
 
 // show brings the window up.

@@ -240,19 +240,6 @@ func TestOutboxProblemsShowABannerWithRetry(t *testing.T) {
 	}
 }
 
-func TestDigestNotification(t *testing.T) {
-	h := newHarness(t, sample())
-	test.AssertNotificationSent(t, &fyne.Notification{Title: "3 new on Kreuzberg < 1200 €", Content: "Open Notifio to see them."},
-		func() { h.u.NotifyDigest("Kreuzberg < 1200 €", 3) })
-	test.AssertNotificationSent(t, &fyne.Notification{Title: "1 new on Neukölln WG", Content: "Open Notifio to see it."},
-		func() { h.u.NotifyDigest("Neukölln WG", 1) })
-	test.AssertNotificationSent(t, nil, func() { h.u.NotifyDigest("Neukölln WG", 0) })
-
-	test.Tap(h.u.settings.notifications) // the user turns desktop notifications off
-	test.AssertNotificationSent(t, nil, func() { h.u.NotifyDigest("Kreuzberg < 1200 €", 3) })
-	test.AssertNotificationSent(t, nil, func() { h.u.Notify("title", "body") })
-}
-
 func TestClosingEndsOnlyTheWindowAndSaysSoOnce(t *testing.T) {
 	h := newHarness(t, sample())
 	h.u.closeWindow() // a window without a watcher process of its own (tests): it just closes
@@ -310,6 +297,8 @@ func TestQuitAllStopsTheWatcher(t *testing.T) {
 		t.Fatalf("with a tray host the first close does not point at the icon; texts %q", h.texts())
 	}
 	test.Tap(h.button("Quit all (stop watching)"))
+	h.q.runNext(t) // the request went off the UI goroutine
+	h.q.runAll()
 	if quits != 1 {
 		t.Fatalf("Quit all stopped the watcher %d times", quits)
 	}

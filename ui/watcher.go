@@ -47,14 +47,20 @@ func (u *UI) explainClose() {
 	u.showKeyed(d, closeOnly.OnTapped, d.Hide, nil)
 }
 
-// quitAll stops the watcher, then this window.
+// quitAll asks the watcher to stop (a request on its socket, off the UI
+// goroutine), then closes this window.
 func (u *UI) quitAll() {
-	if err := u.watcher.QuitAll(); err != nil {
-		slog.Warn("stop the watcher", "err", err)
-		u.showError("Notifio could not stop watching", "The watcher did not stop: "+backendWords(err))
-		return
-	}
-	u.quit()
+	go func() {
+		err := u.watcher.QuitAll()
+		u.dispatch(func() {
+			if err != nil {
+				slog.Warn("stop the watcher", "err", err)
+				u.showError("Notifio could not stop watching", "The watcher did not stop: "+backendWords(err))
+				return
+			}
+			u.quit()
+		})
+	}()
 }
 
 // WatcherGone tells the user that the watcher stopped (it crashed, or was
@@ -132,4 +138,52 @@ func newStartAtLoginCheck(u *UI) *widget.Check {
 		c.OnChanged = changed
 	}
 	return c
+}
+
+// newDesktopNotificationsCheck is Settings' "show a desktop notification":
+// a setting of the watcher's, which shows the notifications (with or
+// without this window), changed over its API off the UI goroutine.
+func newDesktopNotificationsCheck(u *UI) *widget.Check {
+	u.moveOldDesktopChoice()
+	on, err := u.b.DesktopNotifications()
+	if err != nil {
+		slog.Warn("read the desktop notification setting", "err", err)
+		on = true // the watcher's default
+	}
+	c := widget.NewCheck("Show a desktop notification when new listings arrive", nil)
+	c.SetChecked(on) // before OnChanged: showing what is there writes nothing
+	c.OnChanged = func(want bool) {
+		go func() {
+			err := u.b.SetDesktopNotifications(want)
+			if err == nil {
+				return
+			}
+			slog.Warn("change the desktop notification setting", "on", want, "err", err)
+			u.dispatch(func() {
+				u.showError("Could not change desktop notifications", "Notifio could not save the setting: "+backendWords(err))
+				changed := c.OnChanged
+				c.OnChanged = nil
+				c.SetChecked(!want) // what the watcher has
+				c.OnChanged = changed
+			})
+		}()
+	}
+	return c
+}
+
+// oldPrefNotifications is where the window kept the desktop notification
+// choice when it was the watcher (a Fyne preference).
+const oldPrefNotifications = "notifications.desktop"
+
+// moveOldDesktopChoice hands a choice of "off" kept by an older window to
+// the watcher, once, so that upgrading does not turn notifications on again.
+func (u *UI) moveOldDesktopChoice() {
+	if u.prefs.BoolWithFallback(oldPrefNotifications, true) {
+		return // on, as the watcher's default, or never chosen
+	}
+	if err := u.b.SetDesktopNotifications(false); err != nil {
+		slog.Warn("hand the desktop notification choice to the watcher", "err", err)
+		return // tried again next time
+	}
+	u.prefs.RemoveValue(oldPrefNotifications)
 }

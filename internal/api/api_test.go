@@ -35,6 +35,7 @@ type served struct {
 	dir    string
 	sock   string
 	w      *cli.Watcher
+	srv    *api.Server
 	client *api.Client
 }
 
@@ -68,7 +69,7 @@ func serve(t *testing.T) *served {
 	})
 	c := api.NewClient(sock)
 	c.Version = "test"
-	return &served{dir: dir, sock: sock, w: w, client: c}
+	return &served{dir: dir, sock: sock, w: w, srv: srv, client: c}
 }
 
 // site is a loopback results page with two listings.

@@ -249,3 +249,13 @@ func (c *Client) SnapshotErr(ctx context.Context) (poll.Snapshot, error) {
 
 // esc is one path segment (a search ID, a site, a channel's name).
 func esc(s string) string { return url.PathEscape(s) }
+
+// Quit asks the watcher to stop as SIGTERM would (polling cancelled, the
+// relays finish the item they send, the socket removed, the database
+// closed); it returns once the watcher said it is stopping, not when it has
+// stopped. The answer names its pid.
+func (c *Client) Quit(ctx context.Context) (Quitting, error) {
+	var q Quitting
+	err := c.do(ctx, http.MethodPost, "/quit", nil, &q)
+	return q, err
+}

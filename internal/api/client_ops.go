@@ -111,7 +111,7 @@ func (c *Client) ProbeNow(site string) (time.Time, error) {
 // SolveInBrowser has the watcher open a window of the browser on its
 // machine at the site's page, and returns when the user closed it. started
 // gets nil (the window is the watcher's, not this process's): SolveDone ends
-// it as the window's Done button would.
+// it, as the window's Done button does.
 func (c *Client) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error) {
 	if started != nil {
 		started(nil)
@@ -177,6 +177,18 @@ func (c *Client) AlertSettingsErr() (poll.AlertSettings, error) {
 // SetAlertSettings saves the alert settings.
 func (c *Client) SetAlertSettings(a poll.AlertSettings) error {
 	return c.call(http.MethodPut, "/alert-settings", a, nil)
+}
+
+// DesktopNotifications reports whether the watcher shows desktop notifications.
+func (c *Client) DesktopNotifications() (bool, error) {
+	var d DesktopNotifications
+	err := c.call(http.MethodGet, "/desktop-notifications", nil, &d)
+	return d.On, err
+}
+
+// SetDesktopNotifications turns the watcher's desktop notifications on or off.
+func (c *Client) SetDesktopNotifications(on bool) error {
+	return c.call(http.MethodPut, "/desktop-notifications", DesktopNotifications{On: on}, nil)
 }
 
 // EmailConfig returns the saved SMTP settings.

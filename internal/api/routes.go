@@ -6,7 +6,6 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/poll/browser"
 	"notifio/storage"
 )
 
@@ -97,11 +96,7 @@ func (s *Server) siteRoutes() {
 	})
 	m.HandleFunc("POST /v1/sites/{site}/solve", s.solve)
 	m.HandleFunc("POST /v1/sites/{site}/solve/done", func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		sess := s.sessions[r.PathValue("site")]
-		s.mu.Unlock()
-		sess.Done() // nil: no window open, nothing to end
-		reply(w, nil, nil)
+		reply(w, nil, s.w.SolveDone(r.PathValue("site")))
 	})
 	m.HandleFunc("GET /v1/sites/{site}/refusal-page", func(w http.ResponseWriter, r *http.Request) {
 		p, ok := s.w.RefusalPage(r.PathValue("site"))
@@ -128,22 +123,26 @@ func (s *Server) siteRoutes() {
 		}
 		reply(w, nil, s.w.SetAlertSettings(a))
 	})
+	m.HandleFunc("GET /v1/desktop-notifications", func(w http.ResponseWriter, r *http.Request) {
+		on, err := s.w.DesktopNotifications()
+		reply(w, DesktopNotifications{On: on}, err)
+	})
+	m.HandleFunc("PUT /v1/desktop-notifications", func(w http.ResponseWriter, r *http.Request) {
+		var d DesktopNotifications
+		if err := decode(r, &d); err != nil {
+			reply(w, nil, err)
+			return
+		}
+		reply(w, nil, s.w.SetDesktopNotifications(d.On))
+	})
 }
 
 // solve opens the browser window on the watcher's machine (the user's own,
 // or the one the socket was forwarded from: the window opens where the
-// watcher runs) and answers when the user closed it.
+// watcher runs) and answers when the user closed it or pressed Done
+// (POST …/solve/done).
 func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
-	site := r.PathValue("site")
-	res, err := s.w.SolveInBrowser(r.Context(), site, func(sess *browser.Session) {
-		s.mu.Lock()
-		s.sessions[site] = sess
-		s.mu.Unlock()
-	})
-	s.mu.Lock()
-	delete(s.sessions, site)
-	s.mu.Unlock()
-	reply(w, res, err)
+	to(w)(s.w.SolveInBrowser(r.Context(), r.PathValue("site"), nil))
 }
 
 func (s *Server) deliveryRoutes() {

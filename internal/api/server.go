@@ -40,11 +40,14 @@ type Watcher interface {
 	ShowHeld(searchID string, ls []storage.Listing) (int, error)
 	ProbeNow(site string) (time.Time, error)
 	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
+	SolveDone(site string) error
 	BrowserAvailable() error
 	BrowserDefault(rawURL string) bool
 	RefusalPage(site string) (string, bool)
 	AlertSettings() poll.AlertSettings
 	SetAlertSettings(a poll.AlertSettings) error
+	DesktopNotifications() (bool, error)
+	SetDesktopNotifications(on bool) error
 }
 
 // Delivery is what the API serves of delivery (*notify.Ops).
@@ -68,8 +71,8 @@ type Server struct {
 	log  *slog.Logger
 	mux  *http.ServeMux
 
-	mu       sync.Mutex
-	sessions map[string]*browser.Session // open "solve in the browser" windows, by site
+	mu   sync.Mutex
+	quit func() // stops the watcher (OnQuit); nil: it cannot be quit over the socket
 }
 
 // NewServer is the API over w and d; info says who answers (its API field is
@@ -79,9 +82,18 @@ func NewServer(w Watcher, d Delivery, info Info, log *slog.Logger) *Server {
 		log = slog.Default()
 	}
 	info.API = Version
-	s := &Server{w: w, d: d, info: info, log: log, mux: http.NewServeMux(), sessions: map[string]*browser.Session{}}
+	s := &Server{w: w, d: d, info: info, log: log, mux: http.NewServeMux()}
 	s.routes()
 	return s
+}
+
+// OnQuit sets what POST /v1/quit calls: the watcher's own stop, the one
+// SIGTERM triggers (cancel polling, let the relays finish their item, remove
+// the socket, close the database). It must not block; call it before Serve.
+func (s *Server) OnQuit(quit func()) {
+	s.mu.Lock()
+	s.quit = quit
+	s.mu.Unlock()
 }
 
 // Serve answers on l until ctx ends, then closes l and waits for requests in
@@ -117,10 +129,30 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /v1/info", func(w http.ResponseWriter, r *http.Request) { reply(w, s.info, nil) })
 	m.HandleFunc("GET /v1/snapshot", func(w http.ResponseWriter, r *http.Request) { reply(w, s.w.Snapshot(), nil) })
 	m.HandleFunc("GET /v1/events", s.events)
+	m.HandleFunc("POST /v1/quit", s.quitting)
 	s.searchRoutes()
 	s.siteRoutes()
 	s.deliveryRoutes()
 	m.HandleFunc("/", s.unknown)
+}
+
+// quitting answers POST /v1/quit, then stops the watcher: the answer goes out
+// first, as the server's shutdown waits for this request to end.
+func (s *Server) quitting(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	quit := s.quit
+	s.mu.Unlock()
+	if quit == nil {
+		writeError(w, http.StatusConflict, &Error{Kind: "user", Message: "This watcher cannot be stopped from here.",
+			Hint: "Stop it where it was started (Ctrl-C where \"notifio run\" runs)."})
+		return
+	}
+	reply(w, Quitting{PID: s.info.PID}, nil)
+	if fl, ok := w.(http.Flusher); ok {
+		fl.Flush()
+	}
+	s.log.Info("asked to quit over the control API")
+	quit()
 }
 
 // unknown answers a path of another API version, or none, in words.

@@ -30,6 +30,17 @@ type Info struct {
 	DataDir string `json:"data_dir"`
 }
 
+// Quitting answers POST /v1/quit: the watcher (its pid) is stopping.
+type Quitting struct {
+	PID int `json:"pid"`
+}
+
+// DesktopNotifications is whether the watcher shows desktop notifications
+// (GET and PUT /v1/desktop-notifications).
+type DesktopNotifications struct {
+	On bool `json:"on"`
+}
+
 // Paused is the body of the pause requests.
 type Paused struct {
 	Paused bool `json:"paused"`

@@ -2,8 +2,6 @@
 
 package tray
 
-import "log/slog"
-
 // A macOS build without cgo (the ci and mobile builds) has no tray: systray
 // speaks to Cocoa through cgo.
 
@@ -17,6 +15,3 @@ func Run(*Menu, []byte) {}
 
 // Stop does nothing: there is no icon.
 func Stop() {}
-
-// Notifier: none in this build.
-func Notifier(*slog.Logger) func(title, body string) { return nil }

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"notifio/internal/api"
+)
+
+// `notifio quit` stops the running watcher over its socket (every system;
+// Windows has no SIGTERM): `run` ends cleanly, the socket is gone; with no
+// watcher it says there is nothing to stop.
+func TestQuitStopsTheRunningWatcher(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, _ := run(t, dir, "quit"); code != 0 || !strings.Contains(out, "nothing to stop") {
+		t.Fatalf("quit with no watcher: exit %d, %q", code, out)
+	}
+	done := make(chan int, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		env := &Env{Stdout: &out, Stderr: &errb, Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		done <- Run(context.Background(), env, []string{"--data", dir, "run"})
+	}()
+	c := api.NewClient(api.SocketPath(dir))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := c.Info(context.Background()); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the watcher did not answer")
+		}
+		time.Sleep(20 * time.Millisecond) // the watcher opening its database
+	}
+	code, out, errOut := run(t, dir, "quit")
+	if code != 0 || !strings.Contains(out, "stopped watching") {
+		t.Fatalf("quit: exit %d\n%s\n%s", code, out, errOut)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("run ended with %d", code)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("run did not end after quit")
+	}
+	if _, err := os.Stat(api.SocketPath(dir)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket is still there: %v", err)
+	}
+}
