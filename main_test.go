@@ -24,6 +24,8 @@ import (
 	"notifio/poll"
 	"notifio/storage"
 	"notifio/ui"
+
+	"notifio/internal/model"
 )
 
 // startWatcher runs `notifio run` of dir in this process (the real watcher and
@@ -75,7 +77,7 @@ func seed(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AddSearch(storage.Search{Name: "Flats in Kreuzberg", URL: "http://127.0.0.1:1/s", Site: "127.0.0.1",
+	if _, err := db.AddSearch(model.Search{Name: "Flats in Kreuzberg", URL: "http://127.0.0.1:1/s", Site: "127.0.0.1",
 		Interval: time.Hour, Paused: true}); err != nil {
 		t.Fatal(err)
 	}

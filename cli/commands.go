@@ -23,6 +23,9 @@ import (
 	"notifio/poll/fetch"
 	"notifio/poll/filter"
 	"notifio/storage"
+
+	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // statusFile is where a running watcher writes its latest snapshot, so that
@@ -298,7 +301,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return flagErr(err)
 	}
-	f, err := filters(storage.Filters{})
+	f, err := filters(model.Filters{})
 	if err != nil {
 		return err
 	}
@@ -519,9 +522,9 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 	}
 	defer b.done()
 	type entry struct {
-		Search   string            `json:"search_id"`
-		Name     string            `json:"name"`
-		Listings []storage.Listing `json:"listings"`
+		Search   string          `json:"search_id"`
+		Name     string          `json:"name"`
+		Listings []model.Listing `json:"listings"`
 	}
 	var searches []entry
 	if len(pos) > 0 {
@@ -557,7 +560,7 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", printable(e.Name), e.Search, len(e.Listings))
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		for _, l := range e.Listings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(l.PriceTrail(4)), printable(l.Location), printable(l.URL))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(words.PriceTrail(l, 4)), printable(l.Location), printable(l.URL))
 		}
 		tw.Flush()
 	}

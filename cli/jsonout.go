@@ -5,7 +5,8 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The --json output of every command has one shape: snake_case keys, times
@@ -15,19 +16,19 @@ import (
 // searchOut is a search as --json prints it: what is saved, and what the
 // watcher is doing with it when a snapshot says so.
 type searchOut struct {
-	ID            string            `json:"id"`
-	Name          string            `json:"name"`
-	URL           string            `json:"url"`
-	Site          string            `json:"site"`
-	IntervalS     float64           `json:"interval_s"`
-	Paused        bool              `json:"paused"`
-	Browser       bool              `json:"browser,omitempty"`
-	Selectors     storage.Selectors `json:"selectors,omitzero"`
-	Filters       storage.Filters   `json:"filters,omitzero"`
-	Baselined     bool              `json:"baselined"`
-	BaselineCount int               `json:"baseline_count"`
-	LastCount     int               `json:"last_count"`
-	LastChecked   time.Time         `json:"last_checked,omitzero"`
+	ID            string          `json:"id"`
+	Name          string          `json:"name"`
+	URL           string          `json:"url"`
+	Site          string          `json:"site"`
+	IntervalS     float64         `json:"interval_s"`
+	Paused        bool            `json:"paused"`
+	Browser       bool            `json:"browser,omitempty"`
+	Selectors     model.Selectors `json:"selectors,omitzero"`
+	Filters       model.Filters   `json:"filters,omitzero"`
+	Baselined     bool            `json:"baselined"`
+	BaselineCount int             `json:"baseline_count"`
+	LastCount     int             `json:"last_count"`
+	LastChecked   time.Time       `json:"last_checked,omitzero"`
 	// From a snapshot only:
 	State       poll.SearchState `json:"state,omitempty"`
 	Wait        poll.WaitKind    `json:"wait,omitempty"`
@@ -41,7 +42,7 @@ type searchOut struct {
 }
 
 // searchJSON is a saved search in the --json shape.
-func searchJSON(s storage.Search) searchOut {
+func searchJSON(s model.Search) searchOut {
 	return searchOut{ID: s.ID, Name: s.Name, URL: s.URL, Site: s.Site, IntervalS: s.Interval.Seconds(),
 		Paused: s.Paused, Browser: s.Browser, Selectors: s.Selectors, Filters: s.Filters,
 		Baselined: s.Baselined, BaselineCount: s.BaselineCount, LastCount: s.LastCount, LastChecked: s.LastPolled}

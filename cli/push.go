@@ -10,6 +10,8 @@ import (
 
 	"notifio/notify"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 const pushUsage = `notifio push add URL [--name N] [--searches ID,…] [--events new_listings,price_drop,health] [--quiet 23:00-07:00]
@@ -83,11 +85,11 @@ func cmdPushAdd(env *Env, args []string) error {
 	return nil
 }
 
-func parseEvents(s string) ([]storage.Event, error) {
-	var out []storage.Event
+func parseEvents(s string) ([]model.Event, error) {
+	var out []model.Event
 	for _, e := range splitList(s) {
-		ev := storage.Event(strings.ReplaceAll(strings.ToLower(e), "-", "_"))
-		if !slices.Contains(storage.Events, ev) {
+		ev := model.Event(strings.ReplaceAll(strings.ToLower(e), "-", "_"))
+		if !slices.Contains(model.Events, ev) {
 			return nil, usagef("unknown event %q: use new_listings, price_drop or health", e)
 		}
 		out = append(out, ev)
@@ -121,7 +123,7 @@ func cmdPushList(env *Env, args []string) error {
 	}
 	if env.JSON {
 		if chans == nil {
-			chans = []storage.Channel{}
+			chans = []model.Channel{}
 		}
 		return env.printJSON(chans)
 	}
@@ -174,7 +176,7 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 1 {
-		chans = slices.DeleteFunc(chans, func(c storage.Channel) bool { return c.Name != pos[0] })
+		chans = slices.DeleteFunc(chans, func(c model.Channel) bool { return c.Name != pos[0] })
 		if len(chans) == 0 {
 			return fmt.Errorf("there is no push channel named %q (see \"notifio push list\")", pos[0])
 		}
@@ -199,12 +201,12 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 }
 
 // channels are the saved push channels.
-func channels(b backend) ([]storage.Channel, error) {
+func channels(b backend) ([]model.Channel, error) {
 	states, err := b.Channels()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]storage.Channel, len(states))
+	out := make([]model.Channel, len(states))
 	for i, s := range states {
 		out[i] = s.Channel
 	}

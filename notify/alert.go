@@ -8,7 +8,7 @@ import (
 
 	mail "github.com/wneessen/go-mail"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Health alerts arrive with their words composed by the watcher (one wording
@@ -19,7 +19,7 @@ const maxAlertLine = 600
 
 // composeAlert is the email of a health alert item: its subject, and its
 // paragraphs as plain text (an alert is read, not scanned).
-func composeAlert(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
+func composeAlert(item model.OutboxItem, cfg Config) (*mail.Msg, error) {
 	a := item.Alert
 	subject := sanitizeLine(a.Subject, 200)
 	if subject == "" {
@@ -49,7 +49,7 @@ func composeAlert(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 }
 
 // composeAlertPush is one push for a channel's due alert items.
-func composeAlertPush(items []storage.OutboxItem) (PushMessage, error) {
+func composeAlertPush(items []model.OutboxItem) (PushMessage, error) {
 	var m PushMessage
 	var b strings.Builder
 	for i, it := range items {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The push channel operations the command line and the window share: one
@@ -17,9 +19,9 @@ import (
 // ChannelStore is the part of the storage the channel operations need;
 // storage.DB implements it.
 type ChannelStore interface {
-	GetSearch(id string) (storage.Search, error)
-	ListChannels() ([]storage.Channel, error)
-	AddChannel(c storage.Channel) error
+	GetSearch(id string) (model.Search, error)
+	ListChannels() ([]model.Channel, error)
+	AddChannel(c model.Channel) error
 	RemoveChannel(name string) error
 }
 
@@ -30,7 +32,7 @@ type NewChannel struct {
 	Name     string
 	URL      string
 	Searches []string // search IDs
-	Events   []storage.Event
+	Events   []model.Event
 	Quiet    string // "23:00-07:00"
 }
 
@@ -47,7 +49,7 @@ var ErrChannelExists = storage.ErrExists
 // channel and keeps its URL in the keyring (or, with a warning, the 0600
 // fallback file). It contacts no service. A keyring may take up to 20 s to
 // answer: never call it on a UI goroutine.
-func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time) (ch storage.Channel, warning string, err error) {
+func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time) (ch model.Channel, warning string, err error) {
 	raw := strings.TrimSpace(in.URL)
 	service, err := CheckServiceURL(raw)
 	if err != nil {
@@ -58,11 +60,11 @@ func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time)
 		return ch, "", err
 	}
 	for _, e := range in.Events {
-		if !slices.Contains(storage.Events, e) {
+		if !slices.Contains(model.Events, e) {
 			return ch, "", fmt.Errorf("unknown event %q: use new_listings, price_drop or health", e)
 		}
 	}
-	ch = storage.Channel{Name: strings.TrimSpace(in.Name), Service: service, Display: DisplayURL(raw),
+	ch = model.Channel{Name: strings.TrimSpace(in.Name), Service: service, Display: DisplayURL(raw),
 		Searches: in.Searches, Events: in.Events, Quiet: q.String(), Created: now}
 	for _, id := range ch.Searches {
 		if _, err := db.GetSearch(id); err != nil {
@@ -89,7 +91,7 @@ func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time)
 func freeChannelName(db ChannelStore, service string) string {
 	chans, _ := db.ListChannels()
 	taken := func(n string) bool {
-		return slices.ContainsFunc(chans, func(c storage.Channel) bool { return c.Name == n })
+		return slices.ContainsFunc(chans, func(c model.Channel) bool { return c.Name == n })
 	}
 	name := service
 	for i := 2; taken(name); i++ {
@@ -132,7 +134,7 @@ func RemoveChannel(db ChannelStore, secrets *Secrets, name string) (warning stri
 
 // ChannelState is a channel with how its pushes are doing, for lists.
 type ChannelState struct {
-	storage.Channel
+	model.Channel
 	// Pending counts the pushes still to be sent (not those held).
 	Pending int
 	// HeldUntil is when quiet hours end for pushes waiting for them; zero if none.
@@ -148,7 +150,7 @@ type ChannelState struct {
 }
 
 // ChannelStates pairs each channel with its outbox items' state at now.
-func ChannelStates(chans []storage.Channel, items []storage.OutboxItem, now time.Time) []ChannelState {
+func ChannelStates(chans []model.Channel, items []model.OutboxItem, now time.Time) []ChannelState {
 	out := make([]ChannelState, len(chans))
 	at := map[string]int{}
 	for i, c := range chans {
@@ -163,17 +165,17 @@ func ChannelStates(chans []storage.Channel, items []storage.OutboxItem, now time
 		}
 		st := &out[i]
 		switch it.State {
-		case storage.OutboxSent:
+		case model.OutboxSent:
 			if it.SentAt.After(st.LastSent) {
 				st.LastSent = it.SentAt
 			}
-		case storage.OutboxNeedsAttention:
+		case model.OutboxNeedsAttention:
 			if st.NeedsAttention == 0 || !it.Created.Before(newest[i]) {
 				newest[i] = it.Created
 				st.LastError, st.Hint = it.LastError, it.Hint
 			}
 			st.NeedsAttention++
-		case storage.OutboxPending:
+		case model.OutboxPending:
 			if HeldForQuiet(it, st.Channel, now) {
 				st.HeldUntil = it.NextAttempt
 				continue

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The crash tests re-run this test binary as a child process that works on a
@@ -163,14 +165,14 @@ func TestCrashAfterServerAcceptedBeforeMarkedSent(t *testing.T) {
 	}
 	defer db.Close()
 	it, err := db.GetOutbox(outboxID)
-	if err != nil || it.State != storage.OutboxPending {
+	if err != nil || it.State != model.OutboxPending {
 		t.Fatalf("after the crash: %+v, %v", it, err)
 	}
 	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("after restart: sent %d, err %v", sent, err)
 	}
-	if it, _ := db.GetOutbox(outboxID); it.State != storage.OutboxSent {
+	if it, _ := db.GetOutbox(outboxID); it.State != model.OutboxSent {
 		t.Fatalf("not sent after restart: %+v", it)
 	}
 	msgs := ts.Messages()
@@ -231,7 +233,7 @@ func TestCrashAfterPollCommitBeforeSending(t *testing.T) {
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("after restart: sent %d, err %v", sent, err)
 	}
-	if it, _ := db.GetOutbox(outboxID); it.State != storage.OutboxSent || len(it.Listings) != 2 {
+	if it, _ := db.GetOutbox(outboxID); it.State != model.OutboxSent || len(it.Listings) != 2 {
 		t.Fatalf("item after restart: %+v", it)
 	}
 	if n := len(ts.Messages()); n != 1 {

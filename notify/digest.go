@@ -16,7 +16,7 @@ import (
 
 	mail "github.com/wneessen/go-mail"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Length limits (in characters) for what goes into a digest.
@@ -111,7 +111,7 @@ var htmlTmpl = htmltemplate.Must(htmltemplate.New("digest.html").Parse(`<!DOCTYP
 // (javascript:, data:, credentials and hidden characters are dropped, the
 // listing shown without one). A link to a partner site is kept: extraction
 // keeps such listings on purpose, and the user needs the link to open them.
-func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
+func ComposeDigest(item model.OutboxItem, cfg Config) (*mail.Msg, error) {
 	if item.Alert != nil {
 		return composeAlert(item, cfg)
 	}
@@ -202,7 +202,7 @@ func composeTest(cfg Config, now time.Time) (*mail.Msg, error) {
 
 // messageID is the item's stable Message-ID (without angle brackets). If storage
 // gave none, or an unusable one, a stable one is derived from the item.
-func messageID(item storage.OutboxItem) string {
+func messageID(item model.OutboxItem) string {
 	id := strings.TrimSpace(item.MessageID)
 	id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
 	at := strings.LastIndexByte(id, '@')
@@ -216,7 +216,7 @@ func messageID(item storage.OutboxItem) string {
 	return fmt.Sprintf("outbox.%d.%d@notifio.invalid", item.ID, item.Created.UnixNano())
 }
 
-func searchName(item storage.OutboxItem, base *url.URL) string {
+func searchName(item model.OutboxItem, base *url.URL) string {
 	if n := sanitizeLine(item.SearchName, maxSubjectName); n != "" {
 		return n
 	}
@@ -226,7 +226,7 @@ func searchName(item storage.OutboxItem, base *url.URL) string {
 	return "your search"
 }
 
-func details(l storage.Listing) string {
+func details(l model.Listing) string {
 	var parts []string
 	if s := sanitizeLine(l.Size, maxField); s != "" {
 		parts = append(parts, s)

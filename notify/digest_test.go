@@ -7,17 +7,17 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 func TestHostileContentRenderedSafely(t *testing.T) {
 	ts := startServer(t, serverOpts{mode: modePlain})
 	cfg := ts.config(SecurityNone)
-	item := storage.OutboxItem{
+	item := model.OutboxItem{
 		ID: 9, SearchName: "Flats\r\nBcc: victim@evil.example\r\n\r\n<b>x</b>",
 		SearchURL: "https://www.example-immo.de/search?x=1",
 		MessageID: "<outbox-9.s1.zz@notifio.local>",
-		Listings: []storage.Listing{
+		Listings: []model.Listing{
 			{Title: "<script>alert('x')</script>\r\nBcc: spy@evil.example", URL: "javascript:alert(document.cookie)",
 				Price: "<img src=x onerror=alert(1)>", Location: "Berlin\u202Egnp.exe"},
 			// Links to other sites are kept (a partner portal's listing, issue 33).
@@ -190,7 +190,7 @@ func TestMessageIDIsStable(t *testing.T) {
 	if a != b || strings.ContainsAny(a, " \r\n") || !strings.Contains(a, "@") {
 		t.Errorf("fallback messageID %q / %q", a, b)
 	}
-	if _, err := ComposeDigest(storage.OutboxItem{ID: 1}, Config{From: "a@example.com", To: []string{"b@example.com"}}); err == nil {
+	if _, err := ComposeDigest(model.OutboxItem{ID: 1}, Config{From: "a@example.com", To: []string{"b@example.com"}}); err == nil {
 		t.Error("a digest without listings was composed")
 	}
 }

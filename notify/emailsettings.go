@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // emailKey is the settings key of the SMTP configuration (storage reads its
@@ -105,7 +107,7 @@ func RequeueEmails(db *storage.DB, now time.Time) (int, error) {
 	}
 	n := 0
 	for _, it := range items {
-		if it.State == storage.OutboxNeedsAttention {
+		if it.State == model.OutboxNeedsAttention {
 			n++
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // openSettingsDB is a real database in dir, closed at the end of the test.
@@ -122,7 +124,7 @@ func TestOpsNewSettingsRequeueAndWake(t *testing.T) {
 	if _, err := ops.SetEmailConfig(cfg, ""); err != nil {
 		t.Fatal(err)
 	}
-	if it, _ := db.GetOutbox(id); it.State != storage.OutboxPending {
+	if it, _ := db.GetOutbox(id); it.State != model.OutboxPending {
 		t.Fatalf("the email is %s after new settings, want pending", it.State)
 	}
 	if wakes != 1 || requeued != 1 {

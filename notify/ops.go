@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The delivery operations of the window: its email settings, test email,
@@ -109,9 +111,9 @@ func (o *Ops) Channels() ([]ChannelState, error) {
 
 // AddChannel saves a push channel and keeps its URL in the keyring; the
 // warning says when there is no keyring.
-func (o *Ops) AddChannel(in NewChannel) (storage.Channel, string, error) {
+func (o *Ops) AddChannel(in NewChannel) (model.Channel, string, error) {
 	if o.opts.Secrets == nil {
-		return storage.Channel{}, "", errNoSecrets
+		return model.Channel{}, "", errNoSecrets
 	}
 	return AddChannel(o.db, o.opts.Secrets, in, o.opts.Now())
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/nicholas-fedor/shoutrrr/pkg/types"
 	"github.com/nicholas-fedor/shoutrrr/pkg/util/jsonclient"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // PushTimeout bounds one push to a service.
@@ -130,12 +130,12 @@ type PushMessage struct {
 // ComposePush builds one push for items (one channel's due items): for one
 // listing its title, price, size and rooms, district and link; for several the
 // count and the first three. Several items (after quiet hours) make one summary.
-func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
+func ComposePush(items []model.OutboxItem) (PushMessage, error) {
 	if len(items) > 0 && items[0].Alert != nil {
 		return composeAlertPush(items)
 	}
 	type entry struct {
-		l    storage.Listing
+		l    model.Listing
 		link string
 	}
 	var all []entry
@@ -187,7 +187,7 @@ func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
 }
 
 // pushFacts is "900 € · 60 m² · 2 rooms · Kreuzberg".
-func pushFacts(l storage.Listing) string {
+func pushFacts(l model.Listing) string {
 	var parts []string
 	for _, s := range []string{sanitizeLine(l.Price, 40), details(l), sanitizeLine(l.Location, 60)} {
 		if s != "" {

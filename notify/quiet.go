@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Quiet is a channel's quiet hours: from Start to End, local wall-clock time,
@@ -100,8 +100,8 @@ func wallTime(now time.Time, day int, off time.Duration) time.Time {
 // HeldForQuiet reports whether item, a pending push of channel ch, is only
 // waiting for the channel's quiet hours to end at now (the relay held it),
 // not failing: a push held overnight is what the user asked for.
-func HeldForQuiet(item storage.OutboxItem, ch storage.Channel, now time.Time) bool {
-	if item.State != storage.OutboxPending || item.Channel == "" || item.Channel != ch.Name || !item.NextAttempt.After(now) {
+func HeldForQuiet(item model.OutboxItem, ch model.Channel, now time.Time) bool {
+	if item.State != model.OutboxPending || item.Channel == "" || item.Channel != ch.Name || !item.NextAttempt.After(now) {
 		return false
 	}
 	q, err := ParseQuiet(ch.Quiet)

@@ -11,14 +11,14 @@ import (
 	"sync"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Outbox is the part of the storage the relay needs. storage.DB implements it.
 type Outbox interface {
 	// DueOutbox returns up to limit pending items whose next attempt is due at
 	// now, oldest first.
-	DueOutbox(now time.Time, limit int) ([]storage.OutboxItem, error)
+	DueOutbox(now time.Time, limit int) ([]model.OutboxItem, error)
 	// MarkSent records that the server accepted the item.
 	MarkSent(id uint64, at time.Time) error
 	// MarkRetry keeps the item pending, to be tried again at next.
@@ -345,7 +345,7 @@ func (p *relayPass) close() {
 // deliver sends rest[0], the next due item, on the pass's connection. goOn is
 // false when the pass must stop, with stalled and err as pass returns them;
 // rest is the items not yet handled, which share a failure of the connection.
-func (p *relayPass) deliver(ctx context.Context, rest []storage.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
+func (p *relayPass) deliver(ctx context.Context, rest []model.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
 	r, item := p.r, rest[0]
 	if err := ctx.Err(); err != nil {
 		return false, false, err // untouched items stay due
@@ -389,7 +389,7 @@ func (p *relayPass) deliver(ctx context.Context, rest []storage.OutboxItem, seen
 // dial opens the pass's connection. When it cannot, nothing can be sent on
 // this pass: every due item shares the failure (one connection attempt, one
 // AUTH, per pass).
-func (p *relayPass) dial(ctx context.Context, rest []storage.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
+func (p *relayPass) dial(ctx context.Context, rest []model.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
 	sess, err := p.sender.Dial(ctx)
 	if err == nil {
 		p.sess = sess
@@ -408,7 +408,7 @@ func (p *relayPass) dial(ctx context.Context, rest []storage.OutboxItem, seen ma
 }
 
 // recordSent marks an accepted item sent.
-func (p *relayPass) recordSent(item storage.OutboxItem) (goOn, stalled bool, err error) {
+func (p *relayPass) recordSent(item model.OutboxItem) (goOn, stalled bool, err error) {
 	r := p.r
 	p.sent++
 	if err := r.outbox.MarkSent(item.ID, r.now()); err != nil {
@@ -438,7 +438,7 @@ func (r *Relay) rememberDelivery(id uint64) {
 // recordEarlierDelivery records an item that was delivered earlier in this
 // process but could not be marked sent then. done reports that the item needs
 // no sending.
-func (r *Relay) recordEarlierDelivery(item storage.OutboxItem) (done bool, err error) {
+func (r *Relay) recordEarlierDelivery(item model.OutboxItem) (done bool, err error) {
 	r.mu.Lock()
 	at, ok := r.unrecorded[item.ID]
 	r.mu.Unlock()
@@ -455,7 +455,7 @@ func (r *Relay) recordEarlierDelivery(item storage.OutboxItem) (done bool, err e
 }
 
 // fresh returns due items not yet handled in this pass.
-func (r *Relay) fresh(seen map[uint64]bool) ([]storage.OutboxItem, error) {
+func (r *Relay) fresh(seen map[uint64]bool) ([]model.OutboxItem, error) {
 	items, err := r.outbox.DueOutbox(r.now(), r.batch)
 	if err != nil {
 		return nil, fmt.Errorf("reading the outbox: %w", err)
@@ -472,7 +472,7 @@ func (r *Relay) fresh(seen map[uint64]bool) ([]storage.OutboxItem, error) {
 
 // failAll records err for items and for every other item due now. It returns
 // a storage error, if recording failed.
-func (r *Relay) failAll(items []storage.OutboxItem, seen map[uint64]bool, err error) error {
+func (r *Relay) failAll(items []model.OutboxItem, seen map[uint64]bool, err error) error {
 	for {
 		for _, it := range items {
 			if serr := r.fail(it, err); serr != nil {
@@ -492,7 +492,7 @@ func (r *Relay) failAll(items []storage.OutboxItem, seen map[uint64]bool, err er
 
 // fail records a failed attempt: retry later if temporary, else needs
 // attention. It returns a storage error, if recording failed.
-func (r *Relay) fail(item storage.OutboxItem, err error) error {
+func (r *Relay) fail(item model.OutboxItem, err error) error {
 	temp, hint := Classify(err)
 	if !temp {
 		return r.needsAttention(item, err, hint)
@@ -510,7 +510,7 @@ func (r *Relay) fail(item storage.OutboxItem, err error) error {
 	return nil
 }
 
-func (r *Relay) needsAttention(item storage.OutboxItem, err error, hint string) error {
+func (r *Relay) needsAttention(item model.OutboxItem, err error, hint string) error {
 	words := errWords(err)
 	if merr := r.outbox.MarkNeedsAttention(item.ID, words, hint); merr != nil {
 		r.log.Error("could not record a failed email", "item", item.ID, "err", merr)

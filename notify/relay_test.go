@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
@@ -44,7 +46,7 @@ func TestRelayRetries421And451ThenDeliversOnce(t *testing.T) {
 		t.Fatalf("pass 1: sent %d, err %v", sent, err)
 	}
 	it := ob.Get(id)
-	if it.State != storage.OutboxPending || it.Attempts != 1 || !it.NextAttempt.Equal(clock.Now().Add(30*time.Second)) ||
+	if it.State != model.OutboxPending || it.Attempts != 1 || !it.NextAttempt.Equal(clock.Now().Add(30*time.Second)) ||
 		!strings.Contains(it.LastError, "421") {
 		t.Fatalf("after 421: %+v", it)
 	}
@@ -66,7 +68,7 @@ func TestRelayRetries421And451ThenDeliversOnce(t *testing.T) {
 	if sent, err := r.SendDue(ctx); sent != 1 || err != nil {
 		t.Fatalf("pass 3: sent %d, err %v", sent, err)
 	}
-	if it := ob.Get(id); it.State != storage.OutboxSent || !it.SentAt.Equal(clock.Now()) {
+	if it := ob.Get(id); it.State != model.OutboxSent || !it.SentAt.Equal(clock.Now()) {
 		t.Fatalf("after success: %+v", it)
 	}
 	if msgs := ts.Messages(); len(msgs) != 1 {
@@ -123,7 +125,7 @@ func TestRelay535NeedsAttentionWithoutHotLoop(t *testing.T) {
 
 	for _, id := range ids {
 		it := ob.Get(id)
-		if it.State != storage.OutboxNeedsAttention || !strings.Contains(it.LastError, "535") ||
+		if it.State != model.OutboxNeedsAttention || !strings.Contains(it.LastError, "535") ||
 			!strings.Contains(it.LastError, "Username and Password not accepted") ||
 			!strings.Contains(it.Hint, "username and password") {
 			t.Errorf("item %d: %+v", id, it)
@@ -161,7 +163,7 @@ func TestRelay535NeedsAttentionWithoutHotLoop(t *testing.T) {
 		t.Errorf("%d messages after fixing the password, want 5", got)
 	}
 	for _, id := range ids {
-		if ob.Get(id).State != storage.OutboxNeedsAttention {
+		if ob.Get(id).State != model.OutboxNeedsAttention {
 			t.Errorf("item %d changed state by itself", id)
 		}
 	}
@@ -202,7 +204,7 @@ func TestRelayLongOutageEndsWithEverythingDelivered(t *testing.T) {
 		}
 		for _, id := range ids {
 			it := ob.Get(id)
-			if it.State != storage.OutboxPending {
+			if it.State != model.OutboxPending {
 				t.Fatalf("item %d gave up during the outage: %+v", id, it)
 			}
 			if wait := it.NextAttempt.Sub(clock.Now()); wait > 30*time.Minute {
@@ -232,7 +234,7 @@ func TestRelayLongOutageEndsWithEverythingDelivered(t *testing.T) {
 		clock.Advance(time.Minute)
 	}
 	for _, id := range ids {
-		if it := ob.Get(id); it.State != storage.OutboxSent {
+		if it := ob.Get(id); it.State != model.OutboxSent {
 			t.Errorf("item %d not delivered after the outage: %+v", id, it)
 		}
 	}
@@ -399,7 +401,7 @@ func TestRelayPermanentRecipientErrorKeepsItem(t *testing.T) {
 		t.Fatalf("sent %d err %v", sent, err)
 	}
 	it := ob.Get(id)
-	if it.State != storage.OutboxNeedsAttention || !strings.Contains(it.LastError, "Recipient address rejected") ||
+	if it.State != model.OutboxNeedsAttention || !strings.Contains(it.LastError, "Recipient address rejected") ||
 		!strings.Contains(it.Hint, "To address") || len(it.Listings) != 1 {
 		t.Fatalf("item %+v", it)
 	}
@@ -413,7 +415,7 @@ func TestRelayNotConfiguredLeavesOutboxAlone(t *testing.T) {
 	if _, err := r.SendDue(context.Background()); err == nil {
 		t.Fatal("no error without settings")
 	}
-	if it := ob.Get(id); it.State != storage.OutboxPending || it.Attempts != 0 {
+	if it := ob.Get(id); it.State != model.OutboxPending || it.Attempts != 0 {
 		t.Fatalf("item touched: %+v", it)
 	}
 	if d := r.step(context.Background()); d != maxIdle {
@@ -446,7 +448,7 @@ func TestRelayOverRealStorage(t *testing.T) {
 		t.Fatalf("sent %d on a 451", sent)
 	}
 	it, err := db.GetOutbox(outboxID)
-	if err != nil || it.State != storage.OutboxPending || it.Attempts != 1 || !strings.Contains(it.LastError, "451") {
+	if err != nil || it.State != model.OutboxPending || it.Attempts != 1 || !strings.Contains(it.LastError, "451") {
 		t.Fatalf("after 451: %+v %v", it, err)
 	}
 	if next, ok := db.NextOutboxDue(); !ok || next.Sub(clock.Now()) > 30*time.Second {
@@ -457,7 +459,7 @@ func TestRelayOverRealStorage(t *testing.T) {
 		t.Fatalf("sent %d err %v", sent, err)
 	}
 	it, _ = db.GetOutbox(outboxID)
-	if it.State != storage.OutboxSent {
+	if it.State != model.OutboxSent {
 		t.Fatalf("not marked sent: %+v", it)
 	}
 	msgs := ts.Messages()
@@ -477,19 +479,19 @@ func TestRelayOverRealStorage(t *testing.T) {
 // two new listings, and returns the outbox item that poll queued.
 func queueDigest(t *testing.T, db *storage.DB, now time.Time) uint64 {
 	t.Helper()
-	s, err := db.AddSearch(storage.Search{Name: "Kreuzberg flats", URL: "https://www.example-immo.de/search?q=kreuzberg"})
+	s, err := db.AddSearch(model.Search{Name: "Kreuzberg flats", URL: "https://www.example-immo.de/search?q=kreuzberg"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := []storage.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old one"}}
+	base := []model.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old one"}}
 	if _, err := db.CommitPoll(s.ID, base, now); err != nil {
 		t.Fatal(err)
 	}
 	// IDs of this search's own: the same listing found by a second search is
 	// one alert, not two (issue 22).
 	fresh := append(base,
-		storage.Listing{ID: "example-immo.de:2-" + s.ID, URL: "https://www.example-immo.de/expose/2", Title: "New one", Price: "900 €"},
-		storage.Listing{ID: "example-immo.de:3-" + s.ID, URL: "https://www.example-immo.de/expose/3", Title: "Newer one", Rooms: "3"},
+		model.Listing{ID: "example-immo.de:2-" + s.ID, URL: "https://www.example-immo.de/expose/2", Title: "New one", Price: "900 €"},
+		model.Listing{ID: "example-immo.de:3-" + s.ID, URL: "https://www.example-immo.de/expose/3", Title: "Newer one", Rooms: "3"},
 	)
 	res, err := db.CommitPoll(s.ID, fresh, now)
 	if err != nil {
@@ -543,14 +545,14 @@ func TestRelayStorageFailureCausesNoResendAndNoBusyLoop(t *testing.T) {
 	if d := r.step(context.Background()); d < time.Minute {
 		t.Errorf("after a storage failure the loop sleeps only %v", d)
 	}
-	if len(ts.Messages()) != 1 || ob.Get(id).State != storage.OutboxPending {
+	if len(ts.Messages()) != 1 || ob.Get(id).State != model.OutboxPending {
 		t.Fatalf("messages %d, state %s", len(ts.Messages()), ob.Get(id).State)
 	}
 	// Storage recovers: the delivery is recorded, not repeated.
 	if _, err := r.SendDue(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(ts.Messages()) != 1 || ob.Get(id).State != storage.OutboxSent {
+	if len(ts.Messages()) != 1 || ob.Get(id).State != model.OutboxSent {
 		t.Fatalf("messages %d, state %s: the item was sent twice or not recorded", len(ts.Messages()), ob.Get(id).State)
 	}
 

@@ -9,17 +9,17 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
-func digestItem() storage.OutboxItem {
-	return storage.OutboxItem{
+func digestItem() model.OutboxItem {
+	return model.OutboxItem{
 		ID: 7, SearchID: "s1", SearchName: "Berlin 2 rooms",
 		SearchURL: "https://www.example-immo.de/search?city=berlin",
 		Created:   time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC),
 		MessageID: "<outbox-7.s1.abc123@notifio.local>",
-		State:     storage.OutboxPending,
-		Listings: []storage.Listing{
+		State:     model.OutboxPending,
+		Listings: []model.Listing{
 			{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Sunny flat near the park",
 				Price: "1.250 €", Size: "68 m²", Rooms: "2", Location: "Berlin-Neukölln"},
 			{ID: "example-immo.de:2", URL: "/expose/2", Title: "Altbau mit Balkon",

@@ -8,6 +8,8 @@ import (
 
 	"notifio/notify"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // healthState is what the health alerts told, keyed by search ID or
@@ -15,7 +17,7 @@ import (
 // for the daily summary. healthMu serialises checkHealth.
 type healthState struct {
 	healthMu        sync.Mutex
-	alerts          map[string]storage.AlertState
+	alerts          map[string]model.AlertState
 	alertCfg        AlertSettings
 	failingBySearch map[string]*ChannelFailure
 	day             dayCounts
@@ -69,7 +71,7 @@ type alertGroup struct {
 // planAlerts compares each subject's health with what was told before and
 // decides the changes. Several searches of one site that are told at once make
 // one alert naming them.
-func planAlerts(states map[string]storage.AlertState, subjects []healthSubject, cfg AlertSettings, now time.Time) alertPlan {
+func planAlerts(states map[string]model.AlertState, subjects []healthSubject, cfg AlertSettings, now time.Time) alertPlan {
 	var plan alertPlan
 	var groups []*alertGroup
 	add := func(k alertGroupKey, sub healthSubject, since time.Time) {
@@ -102,7 +104,7 @@ func planAlerts(states map[string]storage.AlertState, subjects []healthSubject, 
 		}
 		changed := false
 		if !had || st.Kind != string(k) {
-			st, changed = storage.AlertState{Kind: string(k), Site: sub.site, Since: sub.health.Since}, true
+			st, changed = model.AlertState{Kind: string(k), Site: sub.site, Since: sub.health.Since}, true
 		}
 		if !cfg.Off {
 			remind := cfg.RemindEvery()
@@ -147,7 +149,7 @@ func (g *alertGroup) alert(now time.Time) storage.QueuedAlert {
 	}
 	slices.Sort(names)
 	first := g.subjects[0]
-	a := storage.Alert{Kind: string(g.key.kind), Site: g.key.site, Searches: names, Link: first.link,
+	a := model.Alert{Kind: string(g.key.kind), Site: g.key.site, Searches: names, Link: first.link,
 		Recovered: g.key.recovered}
 	if g.key.recovered {
 		a.Subject, a.Lines = recoveryLines(g.key.site, names, g.since, newCount, now)
@@ -172,7 +174,7 @@ func (s *Service) checkHealth(now time.Time) {
 	plan := planAlerts(s.alerts, s.healthSubjectsLocked(now), cfg, now)
 	if sum, ok := s.summaryDueLocked(cfg, now); ok {
 		plan.changes = append(plan.changes, storage.AlertChange{Key: summaryKey,
-			State: storage.AlertState{Kind: "summary", Since: now, AlertedAt: now}})
+			State: model.AlertState{Kind: "summary", Since: now, AlertedAt: now}})
 		plan.queued = append(plan.queued, sum)
 	}
 	s.mu.Unlock()
@@ -304,18 +306,18 @@ const minFailedAttempts = 3
 // that have kept failing for failingFor (the newest problem of each), and
 // the failure by search. Health alerts that failed are left out: they must
 // not announce themselves.
-func failingChannels(items []storage.OutboxItem, chans map[string]storage.Channel, now time.Time) ([]ChannelFailure, map[string]*ChannelFailure) {
-	failing := func(it storage.OutboxItem) bool {
-		if it.Event == storage.EventHealth {
+func failingChannels(items []model.OutboxItem, chans map[string]model.Channel, now time.Time) ([]ChannelFailure, map[string]*ChannelFailure) {
+	failing := func(it model.OutboxItem) bool {
+		if it.Event == model.EventHealth {
 			return false
 		}
-		if it.State == storage.OutboxNeedsAttention {
+		if it.State == model.OutboxNeedsAttention {
 			return true
 		}
-		return it.State == storage.OutboxPending && it.LastError != "" && it.Attempts >= minFailedAttempts &&
+		return it.State == model.OutboxPending && it.LastError != "" && it.Attempts >= minFailedAttempts &&
 			now.Sub(it.Created) >= failingFor && !(it.Channel != "" && notify.HeldForQuiet(it, chans[it.Channel], now))
 	}
-	newest := map[string]storage.OutboxItem{}
+	newest := map[string]model.OutboxItem{}
 	for _, it := range items {
 		if !failing(it) {
 			continue

@@ -9,7 +9,8 @@ import (
 	"notifio/hostbackoff"
 	"notifio/notify"
 	"notifio/poll/extract"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // withEmail sets up email (as the user would have) so alerts are queued for it.
@@ -23,9 +24,9 @@ func (h *harness) withEmail() {
 }
 
 // alerts are the health alert items in the outbox, oldest first.
-func (h *harness) alerts() []storage.OutboxItem {
+func (h *harness) alerts() []model.OutboxItem {
 	h.t.Helper()
-	var out []storage.OutboxItem
+	var out []model.OutboxItem
 	for _, it := range h.outbox() {
 		if it.Alert != nil {
 			out = append(out, it)
@@ -72,7 +73,7 @@ func TestBlockedSiteIsToldAfterAnHourNotBefore(t *testing.T) {
 			t.Errorf("alert body lacks %q:\n%s", want, body)
 		}
 	}
-	if got[0].Channel != "" || got[0].Event != storage.EventHealth {
+	if got[0].Channel != "" || got[0].Event != model.EventHealth {
 		t.Errorf("item %+v: want an email health item", got[0])
 	}
 	if h.notesWith("captcha") != 1 {
@@ -242,7 +243,7 @@ func TestAlertAfterIsTheUsersChoice(t *testing.T) {
 func TestFailingEmailIsToldThroughTheOtherChannels(t *testing.T) {
 	h := newHarness(t, "")
 	h.withEmail()
-	if err := h.db.AddChannel(storage.Channel{Name: "phone", Service: "ntfy", Created: t0}); err != nil {
+	if err := h.db.AddChannel(model.Channel{Name: "phone", Service: "ntfy", Created: t0}); err != nil {
 		t.Fatal(err)
 	}
 	a := newSite(t, "127.0.0.2", "1")
@@ -250,7 +251,7 @@ func TestFailingEmailIsToldThroughTheOtherChannels(t *testing.T) {
 	h.runFor(70 * time.Second)
 	a.add("2")
 	h.runFor(60 * time.Second)
-	var email storage.OutboxItem
+	var email model.OutboxItem
 	for _, it := range h.outbox() {
 		if it.Channel == "" && it.Alert == nil {
 			email = it
@@ -311,7 +312,7 @@ func TestAlertWaitsInTheOutboxWhileTheMailServerIsDown(t *testing.T) {
 		t.Logf("relay: %v", err)
 	}
 	it := h.alerts()[0]
-	if it.State != storage.OutboxPending || it.Attempts == 0 {
+	if it.State != model.OutboxPending || it.Attempts == 0 {
 		t.Fatalf("alert after a failed send: %s, %d attempts; want pending and retried like a digest", it.State, it.Attempts)
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"notifio/poll/extract"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // listSite serves a result list of cards behind a menu of many links, with a
@@ -80,7 +81,7 @@ func TestPollReadsTheLearntList(t *testing.T) {
 		t.Fatalf("a new price read from the learnt list: %v, want 800", res.ext.Listings[0].PriceValue)
 	}
 	items := h.outbox()
-	if len(items) != 1 || items[0].Event != storage.EventPriceDrop || len(items[0].Listings) != 10 {
+	if len(items) != 1 || items[0].Event != model.EventPriceDrop || len(items[0].Listings) != 10 {
 		t.Fatalf("outbox = %+v, want one price-drop digest of the 10 listings", items)
 	}
 

@@ -14,7 +14,8 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/poll/classify"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // tokenSite serves a results page whose bytes differ on every request (a CSRF
@@ -168,7 +169,7 @@ func TestOnlyTheSamePageIsSkipped(t *testing.T) {
 		}
 	}
 	// The lower prices are announced once, as price drops (issue 22).
-	if items := h.outbox(); len(items) != 1 || items[0].Event != storage.EventPriceDrop || len(items[0].Listings) != 5 {
+	if items := h.outbox(); len(items) != 1 || items[0].Event != model.EventPriceDrop || len(items[0].Listings) != 5 {
 		t.Fatalf("outbox = %+v, want one price-drop digest of the 5 listings", items)
 	}
 	a.add("6")

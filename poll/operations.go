@@ -15,17 +15,18 @@ import (
 	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/poll/filter"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The search operations the window and the CLI call.
 
 // AddSearch validates and saves a new search; it is checked as soon as its site
 // admits it, and its first successful poll is a silent baseline.
-func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, error) {
+func (s *Service) AddSearch(_ context.Context, in SearchInput) (model.Search, error) {
 	site, u, iv, err := s.checkInput(in, "")
 	if err != nil {
-		return storage.Search{}, err
+		return model.Search{}, err
 	}
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
@@ -33,21 +34,21 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 		name = s.uniqueName(DefaultName(u, site))
 		s.mu.Unlock()
 	}
-	sr := storage.Search{
+	sr := model.Search{
 		Name: name, URL: u.String(), Site: site, Interval: iv,
-		Selectors: storage.Selectors(in.Selectors), Browser: in.Browser, Filters: in.Filters,
+		Selectors: model.Selectors(in.Selectors), Browser: in.Browser, Filters: in.Filters,
 	}
 	if in.Cookie != "" {
 		sr.CookieRef, err = s.saveCookie(site, in.Cookie)
 		if err != nil {
-			return storage.Search{}, err
+			return model.Search{}, err
 		}
 	} else {
 		sr.CookieRef = s.existingCookieRef(site)
 	}
 	saved, err := s.db.AddSearch(sr)
 	if err != nil {
-		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
+		return model.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
 	s.rememberBrowser(site, in.Browser)
 	now := s.clock.Now()
@@ -67,25 +68,25 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 }
 
 // UpdateSearch changes a search's name, URL, interval, selectors or cookie.
-func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (storage.Search, error) {
+func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (model.Search, error) {
 	cur, err := s.db.GetSearch(id)
 	if err != nil {
-		return storage.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
+		return model.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
 	}
 	site, u, iv, err := s.checkInput(in, id)
 	if err != nil {
-		return storage.Search{}, err
+		return model.Search{}, err
 	}
 	urlChanged := u.String() != cur.URL
-	readChanged := cur.Browser != in.Browser || cur.Selectors != storage.Selectors(in.Selectors)
+	readChanged := cur.Browser != in.Browser || cur.Selectors != model.Selectors(in.Selectors)
 	cur.URL, cur.Site, cur.Interval = u.String(), site, iv
 	if n := strings.TrimSpace(in.Name); n != "" {
 		cur.Name = n
 	}
-	cur.Selectors, cur.Browser, cur.Filters = storage.Selectors(in.Selectors), in.Browser, in.Filters
+	cur.Selectors, cur.Browser, cur.Filters = model.Selectors(in.Selectors), in.Browser, in.Filters
 	if in.Cookie != "" {
 		if cur.CookieRef, err = s.saveCookie(site, in.Cookie); err != nil {
-			return storage.Search{}, err
+			return model.Search{}, err
 		}
 	}
 	if urlChanged {
@@ -93,7 +94,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 		cur.Baselined = false
 	}
 	if err := s.db.UpdateSearch(cur); err != nil {
-		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
+		return model.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
 	s.rememberBrowser(site, cur.Browser)
 	s.mu.Lock()
@@ -175,10 +176,10 @@ func checkInterval(iv time.Duration) (time.Duration, error) {
 }
 
 // Search returns one saved search.
-func (s *Service) Search(id string) (storage.Search, error) {
+func (s *Service) Search(id string) (model.Search, error) {
 	sr, err := s.db.GetSearch(id)
 	if err != nil {
-		return storage.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
+		return model.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
 	}
 	return sr, nil
 }
@@ -313,7 +314,7 @@ func RateWarning(site string, perMinute float64) string {
 }
 
 // Listings returns a search's seen listings, newest first.
-func (s *Service) Listings(searchID string) ([]storage.Listing, error) {
+func (s *Service) Listings(searchID string) ([]model.Listing, error) {
 	ls, err := s.db.ListListings(searchID)
 	if err != nil {
 		return nil, fmt.Errorf("poll: list listings: %w", err)

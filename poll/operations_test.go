@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // The operations the window and the command line call, over a real database
@@ -33,7 +33,7 @@ func TestLooseningAFilterOffersWhatItHeldBack(t *testing.T) {
 	a := newSite(t, "127.0.0.1", "1", "2")
 	s, err := h.svc.AddSearch(context.Background(), SearchInput{
 		Name: "Cheap", URL: a.srv.URL + "/search", Interval: time.Minute,
-		Filters: storage.Filters{MaxPrice: 901},
+		Filters: model.Filters{MaxPrice: 901},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestLooseningAFilterOffersWhatItHeldBack(t *testing.T) {
 	if held, err := h.svc.HeldNowPassing(s.ID); err != nil || len(held) != 0 {
 		t.Fatalf("before loosening the filter %d held listings pass (%v), want 0", len(held), err)
 	}
-	in := SearchInput{Name: s.Name, URL: s.URL, Interval: s.Interval, Filters: storage.Filters{MaxPrice: 1000}}
+	in := SearchInput{Name: s.Name, URL: s.URL, Interval: s.Interval, Filters: model.Filters{MaxPrice: 1000}}
 	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, in); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestLooseningAFilterOffersWhatItHeldBack(t *testing.T) {
 	}
 }
 
-func hasTitle(ls []storage.Listing, title string) bool {
+func hasTitle(ls []model.Listing, title string) bool {
 	for _, l := range ls {
 		if l.Title == title {
 			return true

@@ -6,7 +6,8 @@ import (
 
 	"notifio/poll/extract"
 	"notifio/poll/filter"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // SearchInput is what a user gives to add or edit a search. A zero Interval means
@@ -26,7 +27,7 @@ type SearchInput struct {
 	Example string
 	// Filters are the search's filters (saved as given: the zero value lets
 	// everything through; a dry run judges its listings by them).
-	Filters storage.Filters
+	Filters model.Filters
 }
 
 // DryRun is the result of one poll that saves nothing ("test this search",

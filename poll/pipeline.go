@@ -16,6 +16,8 @@ import (
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The pipeline of one poll: fetch, classify and extract (execute), then decide
@@ -215,7 +217,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 			r.s.LastPolled = now
 		}
 	}
-	var search storage.Search
+	var search model.Search
 	if r != nil {
 		search = r.s
 	}
@@ -230,7 +232,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 // gather applies a fetch's outcome to its site and the backoff registry, and
 // returns what the poll writes: the registry's state when it changed, the page's
 // listings when the search (known) read a new page.
-func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, known bool, now time.Time) storage.PollWrite {
+func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, known bool, now time.Time) storage.PollWrite {
 	out := res.outcome
 	w := storage.PollWrite{SearchID: j.searchID, Now: now}
 	switch {
@@ -296,7 +298,7 @@ func refusalKind(k classify.Kind) hostbackoff.Kind {
 // the watcher remembers of them changes only once they are written; when the
 // write fails none of it is, the listings are seen again next time and the
 // site's wait stays in memory.
-func (s *Service) save(j job, w storage.PollWrite, search storage.Search, res result, now time.Time) {
+func (s *Service) save(j job, w storage.PollWrite, search model.Search, res result, now time.Time) {
 	ans := s.lastAnswers(j, res.outcome, res.outcomeName(), now)
 	ans.into(&w, j.site)
 	cr, err := s.db.SavePoll(w)
@@ -335,7 +337,7 @@ func (s *Service) saveFailed(j job, w storage.PollWrite, err error) {
 
 // committed updates the search after its listings were saved, and tells of the
 // new ones: the outbox relay is woken when a digest was queued.
-func (s *Service) committed(j job, search storage.Search, res result, count int, cr storage.CommitResult, now time.Time) {
+func (s *Service) committed(j job, search model.Search, res result, count int, cr storage.CommitResult, now time.Time) {
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
 		r.saveErr = nil
@@ -370,7 +372,7 @@ func (s *Service) committed(j job, search storage.Search, res result, count int,
 	}
 }
 
-func firstTitles(ls []storage.Listing) string {
+func firstTitles(ls []model.Listing) string {
 	var b strings.Builder
 	for i, l := range ls {
 		if i == 3 {
@@ -388,8 +390,8 @@ func firstTitles(ls []storage.Listing) string {
 	return b.String()
 }
 
-func toStored(site string, l extract.Listing, now time.Time) storage.Listing {
-	return storage.Listing{
+func toStored(site string, l extract.Listing, now time.Time) model.Listing {
+	return model.Listing{
 		ID: site + ":" + l.ID, URL: l.URL, Title: l.Title, Price: l.Price,
 		PriceValue: l.PriceValue, Currency: l.Currency, Location: l.Location,
 		Size: l.Size, Rooms: l.Rooms, Image: l.Image, Promoted: l.Promoted, FirstSeen: now,
@@ -443,10 +445,10 @@ func safeName(s string) string {
 }
 
 // drops counts the price drops among the changed listings.
-func drops(changed []storage.Listing) int {
+func drops(changed []model.Listing) int {
 	n := 0
 	for _, l := range changed {
-		if l.Change == storage.ChangePriceDrop {
+		if l.Change == model.ChangePriceDrop {
 			n++
 		}
 	}

@@ -8,7 +8,8 @@ import (
 
 	"notifio/notify"
 	"notifio/poll/classify"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // publisher is who observes the watcher (Subscribe) and the outbox count its
@@ -196,7 +197,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 	if err != nil {
 		return s.outboxSnap
 	}
-	chans := map[string]storage.Channel{}
+	chans := map[string]model.Channel{}
 	if list, err := s.db.ListChannels(); err == nil {
 		for _, c := range list {
 			chans[c.Name] = c
@@ -206,7 +207,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 	sum.Failing, s.failingBySearch = failingChannels(items, chans, now)
 	for _, it := range items {
 		switch it.State {
-		case storage.OutboxPending:
+		case model.OutboxPending:
 			if it.Channel != "" && notify.HeldForQuiet(it, chans[it.Channel], now) {
 				sum.Held++
 				continue
@@ -219,7 +220,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 				retrying = it.Created
 				sum.LastError, sum.Hint = it.LastError, it.Hint
 			}
-		case storage.OutboxNeedsAttention:
+		case model.OutboxNeedsAttention:
 			if sum.NeedsAttention == 0 {
 				sum.LastError, sum.Hint = "", "" // a permanent problem outranks a retrying one
 			}

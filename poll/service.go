@@ -13,6 +13,8 @@ import (
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // Options configure a Service. Every zero value has a sensible default, named on
@@ -90,7 +92,7 @@ type Service struct {
 }
 
 type searchRun struct {
-	s           storage.Search
+	s           model.Search
 	due         time.Time
 	checking    bool
 	probing     bool
@@ -235,7 +237,7 @@ func (s *Service) reload(now time.Time) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	bySite := map[string][]storage.Search{}
+	bySite := map[string][]model.Search{}
 	for _, sr := range list {
 		bySite[sr.Site] = append(bySite[sr.Site], sr)
 	}
@@ -281,7 +283,7 @@ func (s *Service) reload(now time.Time) error {
 	return nil
 }
 
-func intervalOf(sr storage.Search) time.Duration {
+func intervalOf(sr model.Search) time.Duration {
 	if sr.Interval <= 0 {
 		return DefaultInterval
 	}
@@ -296,6 +298,6 @@ func (s *Service) jittered(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * (0.9 + 0.2*s.random()))
 }
 
-func toExtractSelectors(sel storage.Selectors) extract.Selectors {
+func toExtractSelectors(sel model.Selectors) extract.Selectors {
 	return extract.Selectors{Item: sel.Item, Link: sel.Link, Title: sel.Title, Price: sel.Price}
 }

@@ -17,6 +17,8 @@ import (
 	"notifio/hostbackoff"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // fakeClock is a clock the tests step by hand. Its timers fire when the test
@@ -268,7 +270,7 @@ func (h *harness) open() *Service {
 	return svc
 }
 
-func (h *harness) add(name, url string, every time.Duration) storage.Search {
+func (h *harness) add(name, url string, every time.Duration) model.Search {
 	h.t.Helper()
 	s, err := h.svc.AddSearch(context.Background(), SearchInput{Name: name, URL: url, Interval: every})
 	if err != nil {
@@ -297,7 +299,7 @@ func (h *harness) runStep(d, step time.Duration) {
 	}
 }
 
-func (h *harness) outbox() []storage.OutboxItem {
+func (h *harness) outbox() []model.OutboxItem {
 	h.t.Helper()
 	items, err := h.db.ListOutbox()
 	if err != nil {

@@ -5,7 +5,7 @@ package poll
 import (
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // SearchState is what a search is doing now, in the words the UI and CLI show.
@@ -56,7 +56,7 @@ type SearchSnapshot struct {
 	// Health is whether the search works, with its words (health.go).
 	Health Health
 	// Filters are the search's filters (zero: none).
-	Filters storage.Filters `json:",omitzero"`
+	Filters model.Filters `json:",omitzero"`
 }
 
 // SiteSnapshot is one site's backoff state and health as observers see it.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // dayCounts are today's checks and new listings, for the daily summary. They
@@ -64,7 +66,7 @@ func (s *Service) summaryDueLocked(cfg AlertSettings, now time.Time) (storage.Qu
 
 // summaryLocked is "Still watching: 5 searches, 412 checks today, 3 new, all
 // healthy". Called with s.mu held.
-func (s *Service) summaryLocked(now time.Time) storage.Alert {
+func (s *Service) summaryLocked(now time.Time) model.Alert {
 	var troubled []string
 	active := 0
 	for _, r := range s.searches {
@@ -95,7 +97,7 @@ func (s *Service) summaryLocked(now time.Time) storage.Alert {
 	} else {
 		lines = append(lines, "Silence means nothing new: every search works.")
 	}
-	return storage.Alert{Kind: "summary", Subject: subject, Lines: lines}
+	return model.Alert{Kind: "summary", Subject: subject, Lines: lines}
 }
 
 // count is "1 search", "5 searches".

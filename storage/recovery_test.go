@@ -12,6 +12,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // damages are the ways a database file is found broken.
@@ -121,7 +123,7 @@ func overwrite(t *testing.T, path string, off int64, data []byte) {
 }
 
 // fill makes a database big enough to have many pages: searches with listings.
-func fill(t *testing.T, db *DB, name string) Search {
+func fill(t *testing.T, db *DB, name string) model.Search {
 	t.Helper()
 	s := addSearch(t, db, name)
 	for i := 0; i < 8; i++ {
@@ -395,7 +397,7 @@ func TestNotWritable(t *testing.T) {
 			t.Fatal("no backup error with a file in place of the backup directory")
 		}
 		t.Logf("%v", db.BackupErr())
-		if _, err := db.AddSearch(Search{URL: "https://example.org"}); err != nil {
+		if _, err := db.AddSearch(model.Search{URL: "https://example.org"}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -7,7 +7,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/poll/browser"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // Backend is everything the window needs: the same operations the command
@@ -36,11 +37,11 @@ type Watcher interface {
 	// Snapshot returns the current state.
 	Snapshot() poll.Snapshot
 
-	AddSearch(ctx context.Context, in poll.SearchInput) (storage.Search, error)
-	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (storage.Search, error)
+	AddSearch(ctx context.Context, in poll.SearchInput) (model.Search, error)
+	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (model.Search, error)
 	// Search returns one saved search, selectors and cookie reference included, so
 	// the edit dialog starts from what is stored (added by the UI helper).
-	Search(id string) (storage.Search, error)
+	Search(id string) (model.Search, error)
 	RemoveSearch(id string) error
 	SetPaused(id string, paused bool) error
 	PauseAll(paused bool) error
@@ -52,13 +53,13 @@ type Watcher interface {
 	// given URL and interval were added (or edited, excluding exceptID).
 	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
 
-	Listings(searchID string) ([]storage.Listing, error)
+	Listings(searchID string) ([]model.Listing, error)
 	MarkViewed(searchID string) error
 	// HeldNowPassing returns the listings the search's filters held back
 	// that its filters as saved now let through.
-	HeldNowPassing(searchID string) ([]storage.Listing, error)
+	HeldNowPassing(searchID string) ([]model.Listing, error)
 	// ShowHeld moves held-back listings into the search's listings (no email).
-	ShowHeld(searchID string, ls []storage.Listing) (int, error)
+	ShowHeld(searchID string, ls []model.Listing) (int, error)
 
 	// ProbeNow lets the user say "I solved the challenge in my browser".
 	ProbeNow(site string) (time.Time, error)
@@ -97,7 +98,7 @@ type Delivery interface {
 	Channels() ([]notify.ChannelState, error)
 	// AddChannel saves a push channel, its URL in the keyring (slow: from a
 	// goroutine); the warning says when there is no keyring.
-	AddChannel(in notify.NewChannel) (storage.Channel, string, error)
+	AddChannel(in notify.NewChannel) (model.Channel, string, error)
 	// TestChannel sends one test push (from a goroutine).
 	TestChannel(ctx context.Context, name string) error
 	// RemoveChannel removes a channel and its URL (from a goroutine).

@@ -18,7 +18,8 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // testPushTimeout bounds "Send a test push" as a whole.
@@ -334,18 +335,18 @@ func (v *channelsView) searchChoices() (names []string, ids map[string]string) {
 
 // eventsWords is what a channel gets: "new listings, price drops and health
 // alerts" (no choice: every event).
-func eventsWords(events []storage.Event) string {
+func eventsWords(events []model.Event) string {
 	if len(events) == 0 {
-		events = storage.Events
+		events = model.Events
 	}
 	var ws []string
 	for _, e := range events {
 		switch e {
-		case storage.EventNewListings:
+		case model.EventNewListings:
 			ws = append(ws, "new listings")
-		case storage.EventPriceDrop:
+		case model.EventPriceDrop:
 			ws = append(ws, "price drops")
-		case storage.EventHealth:
+		case model.EventHealth:
 			ws = append(ws, "health alerts")
 		}
 	}

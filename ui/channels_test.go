@@ -17,6 +17,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // withChannels gives the fake backend a real database and the real channel
@@ -31,7 +33,7 @@ func withChannels(t *testing.T) (*harness, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := db.AddSearch(storage.Search{Name: "Kreuzberg", URL: "https://www.example-immo.de/s?q=kreuzberg"})
+	s, err := db.AddSearch(model.Search{Name: "Kreuzberg", URL: "https://www.example-immo.de/s?q=kreuzberg"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +251,7 @@ func TestRemoveChannelRemovesItAndItsURL(t *testing.T) {
 }
 
 func TestChannelStateWords(t *testing.T) {
-	c := notify.ChannelState{Channel: storage.Channel{Name: "phone"}, NeedsAttention: 2,
+	c := notify.ChannelState{Channel: model.Channel{Name: "phone"}, NeedsAttention: 2,
 		LastError: "unauthorized (40101)",
 		Hint:      "The service refused the token or password in the channel's URL: check it in the service's app or website, then run \"notifio push remove NAME\" and \"notifio push add\" with the right URL"}
 	_, words := channelStateWords(c, time.Time{}, t0)

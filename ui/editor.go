@@ -16,7 +16,8 @@ import (
 
 	"notifio/poll"
 	"notifio/poll/extract"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // How long a dry run and a save may take before the dialog gives up.
@@ -44,9 +45,9 @@ type searchEditor struct {
 	testing, outcome         *widget.Label
 	found                    *fyne.Container
 	browser                  *browserOption
-	one                      *showOne        // "not these?": other lists, show me one
-	filters                  *filterForm     // the Filters section (filters.go)
-	origFilters              storage.Filters // as stored when the dialog opened
+	one                      *showOne      // "not these?": other lists, show me one
+	filters                  *filterForm   // the Filters section (filters.go)
+	origFilters              model.Filters // as stored when the dialog opened
 
 	body       fyne.CanvasObject    // made once, shown by every dialog: scroll
 	scroll     *container.Scroll    // over content
@@ -164,7 +165,7 @@ func (e *searchEditor) open(id string) {
 		if s.CookieRef != "" {
 			e.cookie.SetPlaceHolder("a cookie is saved for this site; paste a new one to replace it")
 		}
-		if s.Selectors != (storage.Selectors{}) {
+		if s.Selectors != (model.Selectors{}) {
 			e.advanced.Open(0)
 		}
 	}
@@ -195,8 +196,8 @@ func (e *searchEditor) reset() {
 	e.interval.SetText(poll.DurationWords(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.browser.reset(false)
-	e.filters.set(storage.Filters{})
-	e.origFilters = storage.Filters{}
+	e.filters.set(model.Filters{})
+	e.origFilters = model.Filters{}
 	e.setProblem("")
 	e.clearResult()
 	e.one.reset()
@@ -354,7 +355,7 @@ func (e *searchEditor) save() {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
 		defer cancel()
-		var s storage.Search
+		var s model.Search
 		var err error
 		if editID == "" {
 			s, err = b.AddSearch(ctx, in)

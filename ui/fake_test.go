@@ -19,6 +19,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // t0 is the fake clock's start: 14:00:00 on a summer day, in UTC (TestMain makes
@@ -111,7 +113,7 @@ type fakeBackend struct {
 	mu       sync.Mutex
 	clock    *fakeClock
 	snap     poll.Snapshot
-	searches map[string]storage.Search
+	searches map[string]model.Search
 	subs     map[int]func(poll.Snapshot)
 	nextSub  int
 	nextID   int
@@ -129,7 +131,7 @@ type fakeBackend struct {
 	probeAt     time.Time
 	probeErr    error
 	refusal     map[string]string
-	listings    map[string][]storage.Listing
+	listings    map[string][]model.Listing
 	viewed      []string
 	retries     int
 
@@ -156,8 +158,8 @@ var _ Backend = (*fakeBackend)(nil)
 
 func newFakeBackend(c *fakeClock) *fakeBackend {
 	return &fakeBackend{
-		clock: c, searches: map[string]storage.Search{}, subs: map[int]func(poll.Snapshot){},
-		paused: map[string]bool{}, refusal: map[string]string{}, listings: map[string][]storage.Listing{},
+		clock: c, searches: map[string]model.Search{}, subs: map[int]func(poll.Snapshot){},
+		paused: map[string]bool{}, refusal: map[string]string{}, listings: map[string][]model.Listing{},
 	}
 }
 
@@ -167,7 +169,7 @@ func (f *fakeBackend) set(s poll.Snapshot) {
 	f.snap = s
 	for _, ss := range s.Searches {
 		if _, ok := f.searches[ss.ID]; !ok {
-			f.searches[ss.ID] = storage.Search{ID: ss.ID, Name: ss.Name, URL: ss.URL, Site: ss.Site, Interval: ss.Interval}
+			f.searches[ss.ID] = model.Search{ID: ss.ID, Name: ss.Name, URL: ss.URL, Site: ss.Site, Interval: ss.Interval}
 		}
 	}
 	f.mu.Unlock()
@@ -233,7 +235,7 @@ func (f *fakeBackend) awaitSave() {
 	}
 }
 
-func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (storage.Search, error) {
+func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (model.Search, error) {
 	f.awaitSave()
 	f.mu.Lock()
 	f.nextID++
@@ -246,7 +248,7 @@ func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (storage
 	if name == "" {
 		name = hostOf(in.URL)
 	}
-	s := storage.Search{ID: id, Name: name, URL: in.URL, Site: hostOf(in.URL), Interval: iv}
+	s := model.Search{ID: id, Name: name, URL: in.URL, Site: hostOf(in.URL), Interval: iv}
 	f.searches[id] = s
 	f.added = append(f.added, in)
 	f.snap.Searches = append(f.snap.Searches, poll.SearchSnapshot{
@@ -258,13 +260,13 @@ func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (storage
 	return s, nil
 }
 
-func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in poll.SearchInput) (storage.Search, error) {
+func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in poll.SearchInput) (model.Search, error) {
 	f.awaitSave()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, ok := f.searches[id]
 	if !ok {
-		return storage.Search{}, errors.New("poll: no such search")
+		return model.Search{}, errors.New("poll: no such search")
 	}
 	f.updated = append(f.updated, in)
 	s.Name, s.URL, s.Interval = in.Name, in.URL, in.Interval
@@ -272,12 +274,12 @@ func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in poll.SearchI
 	return s, nil
 }
 
-func (f *fakeBackend) Search(id string) (storage.Search, error) {
+func (f *fakeBackend) Search(id string) (model.Search, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, ok := f.searches[id]
 	if !ok {
-		return storage.Search{}, errors.New("poll: no such search")
+		return model.Search{}, errors.New("poll: no such search")
 	}
 	return s, nil
 }
@@ -365,10 +367,10 @@ func (f *fakeBackend) SiteRate(rawURL string, interval time.Duration, exceptID s
 	return per, fmt.Sprintf("Your searches on %s add up to %.1f requests a minute; sites may block you.", site, per)
 }
 
-func (f *fakeBackend) Listings(searchID string) ([]storage.Listing, error) {
+func (f *fakeBackend) Listings(searchID string) ([]model.Listing, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]storage.Listing(nil), f.listings[searchID]...), nil
+	return append([]model.Listing(nil), f.listings[searchID]...), nil
 }
 
 func (f *fakeBackend) MarkViewed(searchID string) error {
@@ -436,7 +438,7 @@ func (f *fakeBackend) Channels() ([]notify.ChannelState, error) {
 	return notify.ChannelStates(chans, items, f.clock.Now()), nil
 }
 
-func (f *fakeBackend) AddChannel(in notify.NewChannel) (storage.Channel, string, error) {
+func (f *fakeBackend) AddChannel(in notify.NewChannel) (model.Channel, string, error) {
 	f.awaitSave()
 	return notify.AddChannel(f.chDB, f.secrets, in, f.clock.Now())
 }

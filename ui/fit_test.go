@@ -11,7 +11,8 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // longName is a search name of n characters, in words (a name a user pasted
@@ -52,9 +53,9 @@ func crowded() poll.Snapshot {
 func TestTheWindowFits800x600With30LongSearches(t *testing.T) {
 	h := newHarness(t, crowded())
 	for _, s := range h.b.snap.Searches {
-		h.b.searches[s.ID] = storage.Search{ID: s.ID, Name: s.Name, URL: s.URL}
+		h.b.searches[s.ID] = model.Search{ID: s.ID, Name: s.Name, URL: s.URL}
 	}
-	h.b.listings["s01"] = []storage.Listing{{ID: "kleinanzeigen.de:1", Title: longName(1, 200), Price: "820 €",
+	h.b.listings["s01"] = []model.Listing{{ID: "kleinanzeigen.de:1", Title: longName(1, 200), Price: "820 €",
 		Location: strings.Repeat("Berlin Kreuzberg ", 8), FirstSeen: t0}}
 	h.u.win.Resize(fyne.NewSize(800, 600))
 	limit := fyne.NewSize(800, 600)

@@ -14,7 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // allSearches is the picker's choice of every search's listings in one view.
@@ -31,7 +32,7 @@ type listingsView struct {
 	pickIDs  []string
 	searchID string // a search's ID, allSearches, or "" for none chosen
 
-	items []storage.Listing
+	items []model.Listing
 	from  []string        // in the all-searches view: the search of each item
 	isNew map[string]bool // listing IDs marked new in this viewing
 	list  *widget.List
@@ -286,7 +287,7 @@ func (v *listingsView) load() {
 		}
 	}
 	v.items, v.from = nil, nil
-	var items []storage.Listing
+	var items []model.Listing
 	var from []string
 	seen := map[string]bool{}
 	baselined, viewed := false, []string{}

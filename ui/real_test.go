@@ -37,6 +37,8 @@ import (
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // These tests run the window over the real watcher and delivery operations (a
@@ -90,7 +92,7 @@ func newRealHarness(t *testing.T) *realHarness {
 func (h *realHarness) view() *harness { return &harness{t: h.t, u: h.u} }
 
 // stored returns the searches in the database.
-func (h *realHarness) stored() []storage.Search {
+func (h *realHarness) stored() []model.Search {
 	h.t.Helper()
 	list, err := h.db.ListSearches()
 	if err != nil {
@@ -439,7 +441,7 @@ func TestRealLooserFiltersOfferTheHeldBackListings(t *testing.T) {
 	v := h.view()
 	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
 		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"},
-		Filters:   storage.Filters{MaxPrice: 1000}})
+		Filters:   model.Filters{MaxPrice: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -541,7 +543,7 @@ func TestRealANewSearchIsCheckedAtOnceForItsBaseline(t *testing.T) {
 	}
 	first.Once(context.Background()) // every one has its baseline
 	first.Close()
-	fresh, err := db.AddSearch(storage.Search{Name: "Mitte 13", URL: site.URL + "/s/13", Site: "127.0.0.1", Interval: 10 * time.Minute})
+	fresh, err := db.AddSearch(model.Search{Name: "Mitte 13", URL: site.URL + "/s/13", Site: "127.0.0.1", Interval: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

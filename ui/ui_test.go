@@ -10,7 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"notifio/poll"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // sample is a watcher with one search in each state the window must put in words.
@@ -339,7 +340,7 @@ func TestPreferencesRememberSizeAndView(t *testing.T) {
 
 func TestListingsNewestFirstMarkedNewUntilViewed(t *testing.T) {
 	h := newHarness(t, sample())
-	h.b.listings["a"] = []storage.Listing{
+	h.b.listings["a"] = []model.Listing{
 		{ID: "kleinanzeigen.de:1", URL: "https://www.kleinanzeigen.de/s-anzeige/1", Title: "Altbau, 2 Zimmer",
 			Price: "1.150 €", Size: "65 m²", Rooms: "2", Location: "Kreuzberg", FirstSeen: t0.Add(-2 * time.Hour)},
 		{ID: "kleinanzeigen.de:3", URL: "https://www.kleinanzeigen.de/s-anzeige/3", Title: "Dachgeschoss mit Balkon",

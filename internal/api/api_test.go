@@ -21,6 +21,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The served interfaces are what the watcher has today.
@@ -340,7 +342,7 @@ func TestWaitErrorCrossesTheSocket(t *testing.T) {
 func TestDryRunCrossesTheSocket(t *testing.T) {
 	s := serve(t)
 	srv := site(t)
-	in := poll.SearchInput{URL: srv.URL + "/other", Filters: storage.Filters{MaxPrice: 920}}
+	in := poll.SearchInput{URL: srv.URL + "/other", Filters: model.Filters{MaxPrice: 920}}
 	want, err := s.w.Service.TestSearch(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)

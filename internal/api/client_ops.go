@@ -9,29 +9,30 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/poll/browser"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The client's operations have the signatures of ui.Backend, so the window
 // takes a *Client as its backend; each is one request.
 
 // AddSearch adds a search.
-func (c *Client) AddSearch(ctx context.Context, in poll.SearchInput) (storage.Search, error) {
-	var s storage.Search
+func (c *Client) AddSearch(ctx context.Context, in poll.SearchInput) (model.Search, error) {
+	var s model.Search
 	err := c.do(ctx, http.MethodPost, "/searches", in, &s)
 	return s, err
 }
 
 // UpdateSearch edits a search.
-func (c *Client) UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (storage.Search, error) {
-	var s storage.Search
+func (c *Client) UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (model.Search, error) {
+	var s model.Search
 	err := c.do(ctx, http.MethodPut, "/searches/"+esc(id), in, &s)
 	return s, err
 }
 
 // Search returns one saved search.
-func (c *Client) Search(id string) (storage.Search, error) {
-	var s storage.Search
+func (c *Client) Search(id string) (model.Search, error) {
+	var s model.Search
 	err := c.call(http.MethodGet, "/searches/"+esc(id), nil, &s)
 	return s, err
 }
@@ -76,8 +77,8 @@ func (c *Client) SiteRate(rawURL string, interval time.Duration, exceptID string
 }
 
 // Listings are a search's listings, newest first.
-func (c *Client) Listings(searchID string) ([]storage.Listing, error) {
-	var ls []storage.Listing
+func (c *Client) Listings(searchID string) ([]model.Listing, error) {
+	var ls []model.Listing
 	err := c.call(http.MethodGet, "/searches/"+esc(searchID)+"/listings", nil, &ls)
 	return ls, err
 }
@@ -88,14 +89,14 @@ func (c *Client) MarkViewed(searchID string) error {
 }
 
 // HeldNowPassing are the held-back listings the search's filters now let through.
-func (c *Client) HeldNowPassing(searchID string) ([]storage.Listing, error) {
-	var ls []storage.Listing
+func (c *Client) HeldNowPassing(searchID string) ([]model.Listing, error) {
+	var ls []model.Listing
 	err := c.call(http.MethodGet, "/searches/"+esc(searchID)+"/held", nil, &ls)
 	return ls, err
 }
 
 // ShowHeld moves held-back listings into the search's listings (no alert).
-func (c *Client) ShowHeld(searchID string, ls []storage.Listing) (int, error) {
+func (c *Client) ShowHeld(searchID string, ls []model.Listing) (int, error) {
 	var n Count
 	err := c.call(http.MethodPost, "/searches/"+esc(searchID)+"/show-held", ls, &n)
 	return n.Count, err
@@ -211,7 +212,7 @@ func (c *Client) Channels() ([]notify.ChannelState, error) {
 }
 
 // AddChannel saves a push channel.
-func (c *Client) AddChannel(in notify.NewChannel) (storage.Channel, string, error) {
+func (c *Client) AddChannel(in notify.NewChannel) (model.Channel, string, error) {
 	var a ChannelAdded
 	err := c.call(http.MethodPost, "/channels", in, &a)
 	return a.Channel, a.Warning, err

@@ -7,7 +7,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/poll/browser"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The handlers are thin: read the request, call the operation, answer.
@@ -79,7 +80,7 @@ func (s *Server) searchRoutes() {
 		to(w)(s.w.HeldNowPassing(r.PathValue("id")))
 	})
 	m.HandleFunc("POST /v1/searches/{id}/show-held", func(w http.ResponseWriter, r *http.Request) {
-		var ls []storage.Listing
+		var ls []model.Listing
 		if err := decode(r, &ls); err != nil {
 			reply(w, nil, err)
 			return

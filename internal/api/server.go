@@ -15,7 +15,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/poll/browser"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // Watcher is what the API serves of the watcher (*poll.Service): the
@@ -25,19 +26,19 @@ import (
 type Watcher interface {
 	Subscribe(fn func(poll.Snapshot)) (cancel func())
 	Snapshot() poll.Snapshot
-	AddSearch(ctx context.Context, in poll.SearchInput) (storage.Search, error)
-	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (storage.Search, error)
-	Search(id string) (storage.Search, error)
+	AddSearch(ctx context.Context, in poll.SearchInput) (model.Search, error)
+	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (model.Search, error)
+	Search(id string) (model.Search, error)
 	RemoveSearch(id string) error
 	SetPaused(id string, paused bool) error
 	PauseAll(paused bool) error
 	CheckNow(id string) error
 	TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error)
 	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
-	Listings(searchID string) ([]storage.Listing, error)
+	Listings(searchID string) ([]model.Listing, error)
 	MarkViewed(searchID string) error
-	HeldNowPassing(searchID string) ([]storage.Listing, error)
-	ShowHeld(searchID string, ls []storage.Listing) (int, error)
+	HeldNowPassing(searchID string) ([]model.Listing, error)
+	ShowHeld(searchID string, ls []model.Listing) (int, error)
 	ProbeNow(site string) (time.Time, error)
 	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
 	BrowserAvailable() error
@@ -54,7 +55,7 @@ type Delivery interface {
 	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
 	RetryOutbox() error
 	Channels() ([]notify.ChannelState, error)
-	AddChannel(in notify.NewChannel) (storage.Channel, string, error)
+	AddChannel(in notify.NewChannel) (model.Channel, string, error)
 	TestChannel(ctx context.Context, name string) error
 	RemoveChannel(name string) (warning string, err error)
 }

@@ -5,7 +5,8 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // Version is the API's version: the path prefix (/v1/) and the Notifio-API
@@ -79,8 +80,8 @@ type Warning struct {
 
 // ChannelAdded answers POST /v1/channels.
 type ChannelAdded struct {
-	Channel storage.Channel `json:"channel"`
-	Warning string          `json:"warning,omitempty"`
+	Channel model.Channel `json:"channel"`
+	Warning string        `json:"warning,omitempty"`
 }
 
 // Count answers the requests that say how many things they did.

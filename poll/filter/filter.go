@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Result is the decision about one listing.
@@ -35,7 +35,7 @@ const (
 // Match applies f to l. Checks run in a fixed order and the first that holds
 // the listing back gives the reason; values the listing does not show are
 // marked, not held (unless f.PriceShown asks for a price).
-func Match(f storage.Filters, l storage.Listing) Result {
+func Match(f model.Filters, l model.Listing) Result {
 	var r Result
 	if f.HidePromoted && l.Promoted {
 		return Result{Held: "it is a promoted listing (an ad), and you chose to hide those"}
@@ -79,7 +79,7 @@ func Match(f storage.Filters, l storage.Listing) Result {
 
 // checkPrice returns why the price holds the listing back, or the mark for a
 // price not shown.
-func checkPrice(f storage.Filters, l storage.Listing) (held, mark string) {
+func checkPrice(f model.Filters, l model.Listing) (held, mark string) {
 	if f.MinPrice <= 0 && f.MaxPrice <= 0 {
 		return "", ""
 	}

@@ -45,6 +45,8 @@ import (
 	"notifio/notify"
 	"notifio/storage"
 	"notifio/tools/loadsite"
+
+	"notifio/internal/model"
 )
 
 func main() {
@@ -95,7 +97,7 @@ func seed(dir string, bases []string, per int, iv time.Duration, smtpAddr string
 		site := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(b, "/"), "http://"), "https://")
 		host, _, _ := net.SplitHostPort(site)
 		for j := 0; j < per; j++ {
-			_, err := db.AddSearch(storage.Search{
+			_, err := db.AddSearch(model.Search{
 				Name: fmt.Sprintf("Site %d search %d", i+1, j), URL: strings.TrimSuffix(b, "/") + "/search/" + strconv.Itoa(j),
 				Site: host, Interval: iv,
 			})

@@ -1,40 +1,27 @@
-package storage
+package model
 
 import "time"
 
-// Filters are a search's wishes: which listings the user wants announced, and
-// which price changes. Every zero value means "no limit" / the default, so a
-// search saved before filters existed lets everything through and announces
-// price drops, not rises. The matching itself is poll/filter's.
-type Filters struct {
-	// MinPrice and MaxPrice bound the price, in the listing's own currency; 0 is
-	// no bound.
-	MinPrice float64 `json:"min_price,omitempty"`
-	MaxPrice float64 `json:"max_price,omitempty"`
-	// MinRooms and MinSize (m²) are lower bounds; 0 is none.
-	MinRooms float64 `json:"min_rooms,omitempty"`
-	MinSize  float64 `json:"min_size,omitempty"`
-	// Include are words or phrases that must all appear in the title or the
-	// location; Exclude are ones none of which may. Case and accents do not count.
-	Include []string `json:"include,omitempty"`
-	Exclude []string `json:"exclude,omitempty"`
-	// HidePromoted holds back listings the site marks as promoted (ads).
-	HidePromoted bool `json:"hide_promoted,omitempty"`
-	// PriceShown holds back listings that show no price when a price bound is
-	// set ("only listings that show a price"); without it they are delivered
-	// and marked "price not shown".
-	PriceShown bool `json:"price_shown,omitempty"`
-	// NoPriceDrops turns the "price dropped" alert off (it is on by default);
-	// PriceRises turns the "price went up" alert on.
-	NoPriceDrops bool `json:"no_price_drops,omitempty"`
-	PriceRises   bool `json:"price_rises,omitempty"`
-}
-
-// IsZero reports whether the filters let everything through.
-func (f Filters) IsZero() bool {
-	return f.MinPrice == 0 && f.MaxPrice == 0 && f.MinRooms == 0 && f.MinSize == 0 &&
-		len(f.Include) == 0 && len(f.Exclude) == 0 && !f.HidePromoted && !f.PriceShown &&
-		!f.NoPriceDrops && !f.PriceRises
+// Listing is one listing as stored (seen) and as carried in a digest email.
+type Listing struct {
+	ID         string    `json:"id"` // site-namespaced, e.g. "kleinanzeigen.de:2876543210"
+	URL        string    `json:"url"`
+	Title      string    `json:"title"`
+	Price      string    `json:"price,omitempty"`
+	PriceValue float64   `json:"price_value,omitempty"`
+	Currency   string    `json:"currency,omitempty"`
+	Location   string    `json:"location,omitempty"`
+	Size       string    `json:"size,omitempty"`
+	Rooms      string    `json:"rooms,omitempty"`
+	Image      string    `json:"image,omitempty"`
+	Promoted   bool      `json:"promoted,omitempty"`
+	FirstSeen  time.Time `json:"first_seen"`
+	// The fields below are what Notifio decided about the listing (filters.go,
+	// prices.go); all are empty for a listing stored before they existed.
+	Verdict
+	// Prices is the price history, oldest first (the first entry is the price
+	// when first seen); empty until the price first changes on an old record.
+	Prices []PricePoint `json:"prices,omitempty"`
 }
 
 // Change is what happened to a listing already seen, as an alert announces it.
