@@ -21,7 +21,6 @@ import (
 
 	"notifio/cli"
 	"notifio/internal/api"
-	"notifio/poll"
 	"notifio/storage"
 	"notifio/ui"
 
@@ -201,7 +200,7 @@ func TestHelperWindowSave(t *testing.T) {
 	if sock == "" {
 		t.Skip("run by TestKillingTheWindowDuringASaveLosesNothing")
 	}
-	_, err := newLink(sock).AddSearch(context.Background(), poll.SearchInput{Name: "Saved as the window died",
+	_, err := newLink(sock).AddSearch(context.Background(), model.SearchInput{Name: "Saved as the window died",
 		URL: "http://127.0.0.1:1/new", Interval: time.Hour})
 	fmt.Println("answered", err) // never reached: killed first
 }

@@ -17,6 +17,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // Env is what a command runs with: its output streams and how to reach the data.
@@ -76,7 +78,7 @@ var ErrUsage = errors.New("cli: usage")
 
 // usagef is a mistake in how a command was called, in words (exit 2).
 func usagef(format string, args ...any) error {
-	return &poll.UserError{Msg: fmt.Sprintf(format, args...), Err: ErrUsage}
+	return &model.UserError{Msg: fmt.Sprintf(format, args...), Err: ErrUsage}
 }
 
 // ExitError carries a specific exit code (e.g. `once` when an email needs
@@ -201,7 +203,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 	return 1
 }
 
-// userMessage is err as the user reads it: the words of the *poll.UserError
+// userMessage is err as the user reads it: the words of the *model.UserError
 // (or notify.FieldError) in it, however wrapped. Any other error is printed
 // whole: nobody worded it for the user, and on a headless box standard error
 // is the log, where the detail is what helps.

@@ -291,7 +291,7 @@ func noSearch(id string, err error) error {
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags | --example TEXT] [--cookie C] [--browser] "+filterUsage+" URL")
 	name := fs.String("name", "", "a name for the search (default: from the URL)")
-	every := durationFlag(fs, "every", poll.DefaultInterval, "how often to check (at least 30s)")
+	every := durationFlag(fs, "every", model.DefaultInterval, "how often to check (at least 30s)")
 	sel := selectorFlags(fs)
 	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
 	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in); one per site: all its searches use it")
@@ -309,14 +309,14 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 		return usagef("give exactly one search URL (quote it if it contains & or ?)")
 	}
 	if *every == 0 {
-		return usagef("--every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", poll.MinInterval)
+		return usagef("--every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", model.MinInterval)
 	}
 	svc, err := env.attach()
 	if err != nil {
 		return err
 	}
 	defer svc.done()
-	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel(), Filters: f}
+	in := model.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel(), Filters: f}
 	if in.Browser, err = browserChoice(useBrowser, svc, in.URL); err != nil {
 		return err
 	}
@@ -346,13 +346,13 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 
 // selectorFlags adds the CSS selector flags and returns a function that reads
 // them after parsing.
-func selectorFlags(fs *flag.FlagSet) func() extract.Selectors {
+func selectorFlags(fs *flag.FlagSet) func() model.PageSelectors {
 	item := fs.String("item", "", "CSS selector of one listing (overrides automatic extraction)")
 	link := fs.String("link", "", "CSS selector of the listing's link, inside the item")
 	title := fs.String("title", "", "CSS selector of the listing's title, inside the item")
 	price := fs.String("price", "", "CSS selector of the listing's price, inside the item")
-	return func() extract.Selectors {
-		return extract.Selectors{Item: *item, Link: *link, Title: *title, Price: *price}
+	return func() model.PageSelectors {
+		return model.PageSelectors{Item: *item, Link: *link, Title: *title, Price: *price}
 	}
 }
 
@@ -376,7 +376,7 @@ func cmdSearchList(env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, "No searches yet. Add one: notifio search add URL")
 		return nil
 	}
-	sites := make(map[string]*poll.SiteSnapshot, len(snap.Sites))
+	sites := make(map[string]*model.SiteSnapshot, len(snap.Sites))
 	for i := range snap.Sites {
 		sites[snap.Sites[i].Site] = &snap.Sites[i]
 	}
@@ -392,8 +392,8 @@ func cmdSearchList(env *Env, args []string) error {
 // SearchStatus is a search's state in plain words, as `search list` prints
 // it: the window's words (poll.StatusWords); site is the search's site, or nil.
 // A snapshot read while no Notifio runs has no schedule to count down.
-func SearchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time, live bool) string {
-	if !live && s.State == poll.StateScheduled {
+func SearchStatus(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time, live bool) string {
+	if !live && s.State == model.StateScheduled {
 		return "not running"
 	}
 	return poll.StatusWords(s, site, now)
@@ -403,13 +403,13 @@ func SearchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time,
 // read from the database. live says whether a watcher runs (its countdowns
 // count). A Notifio that holds the database without answering on a socket
 // (one older than the control API) is read from its status file.
-func (env *Env) snapshot() (poll.Snapshot, bool, error) {
+func (env *Env) snapshot() (model.Snapshot, bool, error) {
 	b, err := env.attach()
 	if errors.Is(err, storage.ErrAlreadyRunning) {
 		return env.statusFileSnapshot()
 	}
 	if err != nil {
-		return poll.Snapshot{}, false, err
+		return model.Snapshot{}, false, err
 	}
 	defer b.done()
 	if c, ok := b.backend.(*api.Client); ok { // a watcher that stops answering is an error, not an empty list
@@ -420,18 +420,18 @@ func (env *Env) snapshot() (poll.Snapshot, bool, error) {
 }
 
 // statusFileSnapshot reads the status file a running Notifio writes.
-func (env *Env) statusFileSnapshot() (poll.Snapshot, bool, error) {
+func (env *Env) statusFileSnapshot() (model.Snapshot, bool, error) {
 	dir, err := env.dataDir()
 	if err != nil {
-		return poll.Snapshot{}, false, err
+		return model.Snapshot{}, false, err
 	}
 	raw, rerr := os.ReadFile(filepath.Join(dir, statusFile))
 	if rerr != nil {
-		return poll.Snapshot{}, false, fmt.Errorf("notifio is running (data: %s) but has not written its status yet; try again in a second", dir)
+		return model.Snapshot{}, false, fmt.Errorf("notifio is running (data: %s) but has not written its status yet; try again in a second", dir)
 	}
-	var snap poll.Snapshot
+	var snap model.Snapshot
 	if err := json.Unmarshal(raw, &snap); err != nil {
-		return poll.Snapshot{}, false, fmt.Errorf("read the running Notifio's status: %w", err)
+		return model.Snapshot{}, false, fmt.Errorf("read the running Notifio's status: %w", err)
 	}
 	snap.At = time.Now()
 	return snap, true, nil
@@ -480,7 +480,7 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 
 // SiteLine describes one site's state in the window's words (poll.SiteWords,
 // poll.NextProbeWords), then the evidence a headless user wants to see.
-func SiteLine(s poll.SiteSnapshot, now time.Time) string {
+func SiteLine(s model.SiteSnapshot, now time.Time) string {
 	state := poll.SiteWords(s, now)
 	if s.Attention != "" {
 		state = "needs you: " + s.Attention
@@ -588,14 +588,14 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		return usagef("give exactly one URL")
 	}
 	_, withBrowser := useBrowser()
-	dr, note, err := env.dryRun(ctx, poll.SearchInput{URL: pos[0], Selectors: sel(), Example: *example, Browser: withBrowser})
+	dr, note, err := env.dryRun(ctx, model.SearchInput{URL: pos[0], Selectors: sel(), Example: *example, Browser: withBrowser})
 	if err != nil {
 		return err
 	}
 	if env.JSON {
 		ls := dr.Listings
 		if ls == nil {
-			ls = []extract.Listing{}
+			ls = []model.PageListing{}
 		}
 		return env.printJSON(map[string]any{
 			"url": dr.URL, "site": dr.Site, "outcome": dr.Outcome, "status": dr.Status,
@@ -626,7 +626,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		if dr.Derived.Item != "" {
 			fmt.Fprintf(env.Stdout, "Selectors for this list (give them to 'notifio search add' or 'search edit'):\n  %s\n", selectorArgs(dr.Derived))
 		}
-		if err := renderListings(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults}); err != nil {
+		if err := renderListings(env.Stdout, model.PageResult{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults}); err != nil {
 			return err
 		}
 	}
@@ -643,21 +643,21 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 // database held by a Notifio that does not answer, or not readable — with
 // neither, which note says. Without a database it creates none (check saves
 // nothing: no data folder, no database, no backup).
-func (env *Env) dryRun(ctx context.Context, in poll.SearchInput) (dr poll.DryRun, note string, err error) {
+func (env *Env) dryRun(ctx context.Context, in model.SearchInput) (dr model.DryRun, note string, err error) {
 	if env.Connect != "" || env.hasDatabase() {
 		b, err := env.attach()
 		if err == nil {
 			defer b.done()
 			if in.Browser {
 				if err := checkBrowser(b); err != nil {
-					return poll.DryRun{}, "", err
+					return model.DryRun{}, "", err
 				}
 			}
 			dr, err := b.TestSearch(ctx, in)
 			return dr, "", err
 		}
 		if env.Connect != "" || errors.Is(err, api.ErrVersion) {
-			return poll.DryRun{}, "", err
+			return model.DryRun{}, "", err
 		}
 		if errors.Is(err, storage.ErrAlreadyRunning) {
 			note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
@@ -665,7 +665,7 @@ func (env *Env) dryRun(ctx context.Context, in poll.SearchInput) (dr poll.DryRun
 	}
 	if in.Browser {
 		if err := checkBrowser(findBrowser{}); err != nil {
-			return poll.DryRun{}, "", err
+			return model.DryRun{}, "", err
 		}
 	}
 	dr, err = poll.DryRunOnce(ctx, nil, in, poll.Options{Logger: env.Logger})
@@ -762,7 +762,7 @@ func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 // a snapshot of every search after every poll.
 type statusWriter struct {
 	path     string
-	snapshot func() poll.Snapshot
+	snapshot func() model.Snapshot
 	stop     chan struct{}
 	done     chan struct{}
 	log      *slog.Logger
@@ -780,7 +780,7 @@ const statusEvery = 5 * time.Second
 // snapshot, as `notifio run` does, so that `notifio sites` and `search list`
 // answer while this process holds the database (the window calls it too).
 // The returned stop ends the writes and removes the file.
-func StatusFile(dir string, snapshot func() poll.Snapshot, log *slog.Logger) (stop func()) {
+func StatusFile(dir string, snapshot func() model.Snapshot, log *slog.Logger) (stop func()) {
 	sw := newStatusWriter(filepath.Join(dir, statusFile), snapshot, log)
 	return func() {
 		sw.close()
@@ -789,13 +789,13 @@ func StatusFile(dir string, snapshot func() poll.Snapshot, log *slog.Logger) (st
 	}
 }
 
-func newStatusWriter(path string, snapshot func() poll.Snapshot, log *slog.Logger) *statusWriter {
+func newStatusWriter(path string, snapshot func() model.Snapshot, log *slog.Logger) *statusWriter {
 	w := newStatusWriterFunc(path, snapshot, log, os.WriteFile)
 	go w.loop()
 	return w
 }
 
-func newStatusWriterFunc(path string, snapshot func() poll.Snapshot, log *slog.Logger,
+func newStatusWriterFunc(path string, snapshot func() model.Snapshot, log *slog.Logger,
 	writeFile func(string, []byte, os.FileMode) error) *statusWriter {
 	if log == nil {
 		log = slog.Default()

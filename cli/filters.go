@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"notifio/poll"
-	"notifio/poll/extract"
 	"notifio/poll/filter"
 
 	"notifio/internal/model"
@@ -126,14 +124,14 @@ func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return noSearch(pos[0], err)
 	}
-	in := poll.SearchInput{Name: cur.Name, URL: cur.URL, Interval: cur.Interval, Selectors: extract.Selectors(cur.Selectors),
+	in := model.SearchInput{Name: cur.Name, URL: cur.URL, Interval: cur.Interval, Selectors: model.PageSelectors(cur.Selectors),
 		Browser: cur.Browser, Cookie: *cookie}
 	if *name != "" {
 		in.Name = *name
 	}
 	if given(fs, "every") {
 		if *every == 0 {
-			return usagef("--every %s would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", *every, poll.MinInterval)
+			return usagef("--every %s would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", *every, model.MinInterval)
 		}
 		in.Interval = *every
 	}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/emersion/go-smtp"
 
-	"notifio/poll"
 	"notifio/poll/fetch"
 	"notifio/storage"
 
@@ -391,7 +390,7 @@ func TestStatusWriterCleansUpOnFullDisk(t *testing.T) {
 		f.Close() // created, nothing written: what ENOSPC leaves
 		return &os.PathError{Op: "write", Path: name, Err: syscall.ENOSPC}
 	}
-	w := newStatusWriterFunc(path, func() poll.Snapshot { return poll.Snapshot{} }, slog.New(slog.NewTextHandler(&logs, nil)), full)
+	w := newStatusWriterFunc(path, func() model.Snapshot { return model.Snapshot{} }, slog.New(slog.NewTextHandler(&logs, nil)), full)
 	w.write()
 	w.write()
 	if _, err := os.Stat(path + ".tmp"); !errors.Is(err, os.ErrNotExist) {

@@ -30,15 +30,15 @@ type searchOut struct {
 	LastCount     int             `json:"last_count"`
 	LastChecked   time.Time       `json:"last_checked,omitzero"`
 	// From a snapshot only:
-	State       poll.SearchState `json:"state,omitempty"`
-	Wait        poll.WaitKind    `json:"wait,omitempty"`
-	Reason      string           `json:"reason,omitempty"`
-	NextCheck   time.Time        `json:"next_check,omitzero"`
-	LastOutcome string           `json:"last_outcome,omitempty"`
-	LastSignal  string           `json:"last_signal,omitempty"`
-	LastNew     int              `json:"last_new"`
-	Unseen      int              `json:"unseen"`
-	Health      *poll.Health     `json:"health,omitempty"`
+	State       model.SearchState `json:"state,omitempty"`
+	Wait        model.WaitKind    `json:"wait,omitempty"`
+	Reason      string            `json:"reason,omitempty"`
+	NextCheck   time.Time         `json:"next_check,omitzero"`
+	LastOutcome string            `json:"last_outcome,omitempty"`
+	LastSignal  string            `json:"last_signal,omitempty"`
+	LastNew     int               `json:"last_new"`
+	Unseen      int               `json:"unseen"`
+	Health      *model.Health     `json:"health,omitempty"`
 }
 
 // searchJSON is a saved search in the --json shape.
@@ -49,10 +49,10 @@ func searchJSON(s model.Search) searchOut {
 }
 
 // snapshotSearchJSON is a search of a snapshot in the --json shape.
-func snapshotSearchJSON(s poll.SearchSnapshot) searchOut {
+func snapshotSearchJSON(s model.SearchSnapshot) searchOut {
 	h := s.Health
 	return searchOut{ID: s.ID, Name: s.Name, URL: s.URL, Site: s.Site, IntervalS: s.Interval.Seconds(),
-		Paused: s.State == poll.StatePaused, Filters: s.Filters, Baselined: s.Baselined,
+		Paused: s.State == model.StatePaused, Filters: s.Filters, Baselined: s.Baselined,
 		BaselineCount: s.BaselineCount, LastCount: s.LastCount, LastChecked: s.LastChecked,
 		State: s.State, Wait: s.Wait, Reason: s.Reason, NextCheck: s.NextCheck, LastOutcome: s.LastOutcome,
 		LastSignal: s.LastSignal, LastNew: s.LastNew, Unseen: s.Unseen, Health: &h}
@@ -60,15 +60,15 @@ func snapshotSearchJSON(s poll.SearchSnapshot) searchOut {
 
 // outboxOut is the outbox's counts in the --json shape.
 type outboxOut struct {
-	Pending        int                   `json:"pending"`
-	Held           int                   `json:"held"`
-	NeedsAttention int                   `json:"needs_attention"`
-	LastError      string                `json:"last_error,omitempty"`
-	Hint           string                `json:"hint,omitempty"`
-	Failing        []poll.ChannelFailure `json:"failing_channels,omitempty"`
+	Pending        int                    `json:"pending"`
+	Held           int                    `json:"held"`
+	NeedsAttention int                    `json:"needs_attention"`
+	LastError      string                 `json:"last_error,omitempty"`
+	Hint           string                 `json:"hint,omitempty"`
+	Failing        []model.ChannelFailure `json:"failing_channels,omitempty"`
 }
 
-func outboxJSON(o poll.OutboxSnapshot) outboxOut {
+func outboxJSON(o model.OutboxSnapshot) outboxOut {
 	return outboxOut{o.Pending, o.Held, o.NeedsAttention, o.LastError, o.Hint, o.Failing}
 }
 
@@ -99,7 +99,7 @@ type alertsOut struct {
 	SummaryAt string  `json:"summary_at"`
 }
 
-func alertsJSON(a poll.AlertSettings) alertsOut {
+func alertsJSON(a model.AlertSettings) alertsOut {
 	return alertsOut{On: !a.Off, AfterS: a.AfterOrDefault().Seconds(), RemindS: a.RemindEvery().Seconds(),
 		Summary: a.Summary, SummaryAt: a.SummaryClock()}
 }

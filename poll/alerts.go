@@ -18,8 +18,8 @@ import (
 type healthState struct {
 	healthMu        sync.Mutex
 	alerts          map[string]model.AlertState
-	alertCfg        AlertSettings
-	failingBySearch map[string]*ChannelFailure
+	alertCfg        model.AlertSettings
+	failingBySearch map[string]*model.ChannelFailure
 	day             dayCounts
 	lastHealth      time.Time // the loop's last checkHealth (loop goroutine only)
 }
@@ -43,7 +43,7 @@ type healthSubject struct {
 	searchID string
 	name     string
 	link     string
-	health   Health
+	health   model.Health
 	newCount int             // new listings found by its last check
 	skip     map[string]bool // channels the alert must not go through
 }
@@ -57,7 +57,7 @@ type alertPlan struct {
 
 type alertGroupKey struct {
 	site      string
-	kind      HealthKind
+	kind      model.HealthKind
 	reminder  bool
 	recovered bool
 }
@@ -71,7 +71,7 @@ type alertGroup struct {
 // planAlerts compares each subject's health with what was told before and
 // decides the changes. Several searches of one site that are told at once make
 // one alert naming them.
-func planAlerts(states map[string]model.AlertState, subjects []healthSubject, cfg AlertSettings, now time.Time) alertPlan {
+func planAlerts(states map[string]model.AlertState, subjects []healthSubject, cfg model.AlertSettings, now time.Time) alertPlan {
 	var plan alertPlan
 	var groups []*alertGroup
 	add := func(k alertGroupKey, sub healthSubject, since time.Time) {
@@ -88,15 +88,15 @@ func planAlerts(states map[string]model.AlertState, subjects []healthSubject, cf
 		seen[sub.key] = true
 		st, had := states[sub.key]
 		k := sub.health.Kind
-		if k == HealthOffline {
+		if k == model.HealthOffline {
 			continue // offline says nothing about the site: no spell starts or ends
 		}
 		if !k.NeedsUser() {
 			if had {
 				// Paused: the user chose it. Delivery: the stuck messages
 				// arriving say it works again.
-				if !st.AlertedAt.IsZero() && !cfg.Off && k != HealthPaused && st.Kind != string(HealthDelivery) {
-					add(alertGroupKey{site: sub.site, kind: HealthKind(st.Kind), recovered: true}, sub, st.Since)
+				if !st.AlertedAt.IsZero() && !cfg.Off && k != model.HealthPaused && st.Kind != string(model.HealthDelivery) {
+					add(alertGroupKey{site: sub.site, kind: model.HealthKind(st.Kind), recovered: true}, sub, st.Since)
 				}
 				plan.changes = append(plan.changes, storage.AlertChange{Key: sub.key, Delete: true})
 			}
@@ -109,7 +109,7 @@ func planAlerts(states map[string]model.AlertState, subjects []healthSubject, cf
 		if !cfg.Off {
 			remind := cfg.RemindEvery()
 			switch {
-			case st.AlertedAt.IsZero() && now.Sub(st.Since) >= cfg.threshold(k):
+			case st.AlertedAt.IsZero() && now.Sub(st.Since) >= threshold(cfg, k):
 				st.AlertedAt, changed = now, true
 				add(alertGroupKey{site: sub.site, kind: k}, sub, st.Since)
 			case !st.AlertedAt.IsZero() && remind > 0 && now.Sub(later(st.AlertedAt, st.RemindedAt)) >= remind:
@@ -217,8 +217,8 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 	out := make([]healthSubject, 0, len(s.searches)+len(s.outboxSnap.Failing))
 	for _, r := range s.searches {
 		h := s.searchHealthLocked(r, now)
-		if h.Kind == HealthDelivery {
-			h = Health{Kind: HealthOK} // told once per channel, below, not per search
+		if h.Kind == model.HealthDelivery {
+			h = model.Health{Kind: model.HealthOK} // told once per channel, below, not per search
 		}
 		sub := healthSubject{key: r.s.ID, site: r.s.Site, searchID: r.s.ID, name: r.s.Name, link: r.s.URL, health: h}
 		if !r.lastChecked.Before(s.alerts[r.s.ID].Since) {
@@ -230,8 +230,8 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 	failing := map[string]bool{}
 	for _, f := range s.outboxSnap.Failing {
 		failing[f.Channel] = true
-		h := Health{Kind: HealthDelivery, Signal: f.Error, Hint: f.Hint, Since: now}
-		if st, ok := s.alerts[deliveryKey(f.Channel)]; ok && st.Kind == string(HealthDelivery) {
+		h := model.Health{Kind: model.HealthDelivery, Signal: f.Error, Hint: f.Hint, Since: now}
+		if st, ok := s.alerts[deliveryKey(f.Channel)]; ok && st.Kind == string(model.HealthDelivery) {
 			h.Since = st.Since
 		}
 		h.Problem = ChannelProblem(f.Channel)
@@ -243,7 +243,7 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 	}
 	for key, st := range s.alerts { // a channel that recovered
 		if ch, ok := strings.CutPrefix(key, deliveryKey("")); ok && !failing[ch] {
-			out = append(out, healthSubject{key: key, site: st.Site, health: Health{Kind: HealthOK}})
+			out = append(out, healthSubject{key: key, site: st.Site, health: model.Health{Kind: model.HealthOK}})
 		}
 	}
 	return out
@@ -251,7 +251,7 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 
 // searchHealthLocked is one search's health with its words. Called with s.mu
 // held.
-func (s *Service) searchHealthLocked(r *searchRun, now time.Time) Health {
+func (s *Service) searchHealthLocked(r *searchRun, now time.Time) model.Health {
 	sr := s.site(r.s.Site)
 	in := healthInput{
 		paused: r.s.Paused, offline: now.Before(s.offline.until),
@@ -264,10 +264,10 @@ func (s *Service) searchHealthLocked(r *searchRun, now time.Time) Health {
 		in.entry = &e
 	}
 	if st, ok := s.alerts[r.s.ID]; ok {
-		in.since, in.sinceKind = st.Since, HealthKind(st.Kind)
+		in.since, in.sinceKind = st.Since, model.HealthKind(st.Kind)
 	}
 	h := healthOf(in, now)
-	h.describe(r.s.Site)
+	describe(&h, r.s.Site)
 	return h
 }
 
@@ -306,7 +306,7 @@ const minFailedAttempts = 3
 // that have kept failing for failingFor (the newest problem of each), and
 // the failure by search. Health alerts that failed are left out: they must
 // not announce themselves.
-func failingChannels(items []model.OutboxItem, chans map[string]model.Channel, now time.Time) ([]ChannelFailure, map[string]*ChannelFailure) {
+func failingChannels(items []model.OutboxItem, chans map[string]model.Channel, now time.Time) ([]model.ChannelFailure, map[string]*model.ChannelFailure) {
 	failing := func(it model.OutboxItem) bool {
 		if it.Event == model.EventHealth {
 			return false
@@ -326,16 +326,16 @@ func failingChannels(items []model.OutboxItem, chans map[string]model.Channel, n
 			newest[it.Channel] = it
 		}
 	}
-	out := make([]ChannelFailure, 0, len(newest))
+	out := make([]model.ChannelFailure, 0, len(newest))
 	for ch, it := range newest {
-		out = append(out, ChannelFailure{Channel: ch, Error: it.LastError, Hint: it.Hint, SearchID: it.SearchID})
+		out = append(out, model.ChannelFailure{Channel: ch, Error: it.LastError, Hint: it.Hint, SearchID: it.SearchID})
 	}
-	slices.SortFunc(out, func(a, b ChannelFailure) int { return strings.Compare(a.Channel, b.Channel) })
-	byChannel := map[string]*ChannelFailure{}
+	slices.SortFunc(out, func(a, b model.ChannelFailure) int { return strings.Compare(a.Channel, b.Channel) })
+	byChannel := map[string]*model.ChannelFailure{}
 	for i := range out {
 		byChannel[out[i].Channel] = &out[i]
 	}
-	bySearch := map[string]*ChannelFailure{}
+	bySearch := map[string]*model.ChannelFailure{}
 	for _, it := range items {
 		if failing(it) {
 			bySearch[it.SearchID] = byChannel[it.Channel]

@@ -8,7 +8,6 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/notify"
-	"notifio/poll/extract"
 
 	"notifio/internal/model"
 )
@@ -81,7 +80,7 @@ func TestBlockedSiteIsToldAfterAnHourNotBefore(t *testing.T) {
 	}
 	// The window, the CLI and the alert read the same health.
 	ss := h.svc.Snapshot().Searches[0]
-	if ss.Health.Kind != HealthBlocked || ss.Health.Refusal != "challenge" || ss.Health.Since.IsZero() {
+	if ss.Health.Kind != model.HealthBlocked || ss.Health.Refusal != "challenge" || ss.Health.Since.IsZero() {
 		t.Errorf("snapshot health %+v, want blocked by a challenge with its start", ss.Health)
 	}
 }
@@ -133,7 +132,7 @@ func TestRecoveryIsToldOnceWithWhatArrived(t *testing.T) {
 	if body := strings.Join(got[1].Alert.Lines, " "); !strings.Contains(body, "1 new listing") {
 		t.Errorf("recovery says %q, want how many listings arrived since", body)
 	}
-	if h.svc.Snapshot().Searches[0].Health.Kind != HealthOK {
+	if h.svc.Snapshot().Searches[0].Health.Kind != model.HealthOK {
 		t.Errorf("health after recovery %+v", h.svc.Snapshot().Searches[0].Health)
 	}
 }
@@ -205,7 +204,7 @@ func TestPausedOfflineAndOffSayNothing(t *testing.T) {
 		}
 	}
 	// Alerts off: a blocked search is shown but not told.
-	if err := h.svc.SetAlertSettings(AlertSettings{Off: true}); err != nil {
+	if err := h.svc.SetAlertSettings(model.AlertSettings{Off: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.svc.SetPaused(s.ID, false); err != nil {
@@ -220,10 +219,10 @@ func TestPausedOfflineAndOffSayNothing(t *testing.T) {
 func TestAlertAfterIsTheUsersChoice(t *testing.T) {
 	h := newHarness(t, "")
 	h.withEmail()
-	if err := h.svc.SetAlertSettings(AlertSettings{After: 30 * time.Second}); err == nil {
+	if err := h.svc.SetAlertSettings(model.AlertSettings{After: 30 * time.Second}); err == nil {
 		t.Fatal("an alert threshold of 30 s was accepted")
 	}
-	if err := h.svc.SetAlertSettings(AlertSettings{After: time.Minute}); err != nil {
+	if err := h.svc.SetAlertSettings(model.AlertSettings{After: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
 	a := newSite(t, "127.0.0.2", "1")
@@ -275,7 +274,7 @@ func TestFailingEmailIsToldThroughTheOtherChannels(t *testing.T) {
 	if h.notesWith("Emails are not going out") != 1 {
 		t.Errorf("desktop notifications %q: want one about email", h.notes)
 	}
-	if ss := h.svc.Snapshot().Searches[0]; ss.Health.Kind != HealthDelivery {
+	if ss := h.svc.Snapshot().Searches[0]; ss.Health.Kind != model.HealthDelivery {
 		t.Errorf("the search's health %s, want delivery failing", ss.Health.Kind)
 	}
 	// Fixed: the stuck email itself says so; no "back to normal" on top, and
@@ -324,17 +323,17 @@ func TestHealthOfRules(t *testing.T) {
 	cases := []struct {
 		name string
 		in   healthInput
-		want HealthKind
+		want model.HealthKind
 	}{
-		{"fresh", healthInput{}, HealthOK},
-		{"paused beats blocked", healthInput{paused: true, entry: challenge}, HealthPaused},
-		{"login beats blocked", healthInput{needsLogin: true, entry: challenge}, HealthSessionExpired},
-		{"blocked site", healthInput{lastOutcome: "ok", entry: challenge}, HealthBlocked},
-		{"one page not results", healthInput{lastOutcome: "unexpected_page", entry: failing}, HealthNotResults},
-		{"another search's bad page is not this one's problem", healthInput{lastOutcome: "ok", siteOutcome: "unexpected_page", entry: failing}, HealthOK},
-		{"site errors", healthInput{lastOutcome: "ok", siteOutcome: "error", entry: failing}, HealthSiteErrors},
-		{"offline", healthInput{lastOutcome: "offline"}, HealthOffline},
-		{"delivery", healthInput{lastOutcome: "ok", delivery: &ChannelFailure{Error: "535"}}, HealthDelivery},
+		{"fresh", healthInput{}, model.HealthOK},
+		{"paused beats blocked", healthInput{paused: true, entry: challenge}, model.HealthPaused},
+		{"login beats blocked", healthInput{needsLogin: true, entry: challenge}, model.HealthSessionExpired},
+		{"blocked site", healthInput{lastOutcome: "ok", entry: challenge}, model.HealthBlocked},
+		{"one page not results", healthInput{lastOutcome: "unexpected_page", entry: failing}, model.HealthNotResults},
+		{"another search's bad page is not this one's problem", healthInput{lastOutcome: "ok", siteOutcome: "unexpected_page", entry: failing}, model.HealthOK},
+		{"site errors", healthInput{lastOutcome: "ok", siteOutcome: "error", entry: failing}, model.HealthSiteErrors},
+		{"offline", healthInput{lastOutcome: "offline"}, model.HealthOffline},
+		{"delivery", healthInput{lastOutcome: "ok", delivery: &model.ChannelFailure{Error: "535"}}, model.HealthDelivery},
 	}
 	for _, c := range cases {
 		if got := healthOf(c.in, now); got.Kind != c.want {
@@ -342,7 +341,7 @@ func TestHealthOfRules(t *testing.T) {
 		}
 	}
 	since := now.Add(-time.Hour)
-	if h := healthOf(healthInput{entry: challenge, since: since, sinceKind: HealthBlocked}, now); !h.Since.Equal(since) {
+	if h := healthOf(healthInput{entry: challenge, since: since, sinceKind: model.HealthBlocked}, now); !h.Since.Equal(since) {
 		t.Errorf("a spell's start was not kept: %s", h.Since)
 	}
 }
@@ -352,13 +351,13 @@ func TestSavedChoiceThatNoLongerFitsIsToldLikeTheOthers(t *testing.T) {
 	h.withEmail()
 	a := newSite(t, "127.0.0.2", "1", "2")
 	s := h.add("Shown one", a.srv.URL+"/s", time.Minute)
-	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, SearchInput{Name: s.Name, URL: s.URL,
-		Interval: time.Minute, Selectors: extract.Selectors{Item: "div.old-card", Link: "a", Title: "h3"}}); err != nil {
+	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, model.SearchInput{Name: s.Name, URL: s.URL,
+		Interval: time.Minute, Selectors: model.PageSelectors{Item: "div.old-card", Link: "a", Title: "h3"}}); err != nil {
 		t.Fatal(err)
 	}
 	h.runStep(30*time.Minute, 5*time.Second)
 	ss := h.svc.Snapshot().Searches[0]
-	if ss.Health.Kind != HealthSelectorsStale || ss.Baselined != true {
+	if ss.Health.Kind != model.HealthSelectorsStale || ss.Baselined != true {
 		t.Fatalf("health %s (baselined %v), want the saved choice reported stale while listings are still read",
 			ss.Health.Kind, ss.Baselined)
 	}
@@ -382,7 +381,7 @@ func TestDailySummaryOnRequestOnceADay(t *testing.T) {
 		t.Fatalf("summary off by default, but %d messages", n)
 	}
 	at := h.clock.Now().Add(time.Hour).Local().Format("15:04")
-	if err := h.svc.SetAlertSettings(AlertSettings{Summary: true, SummaryAt: at}); err != nil {
+	if err := h.svc.SetAlertSettings(model.AlertSettings{Summary: true, SummaryAt: at}); err != nil {
 		t.Fatal(err)
 	}
 	h.runStep(50*time.Minute, time.Minute)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"notifio/poll/extract"
 	"notifio/poll/filter"
 	"notifio/storage"
 
@@ -19,7 +18,7 @@ import (
 var pollRules = storage.PollRules{SameFlat: filter.SameFlat}
 
 // judged returns the page's listings as stored, each with its filter verdict.
-func judged(f model.Filters, site string, page []extract.Listing, now time.Time) []model.Listing {
+func judged(f model.Filters, site string, page []model.PageListing, now time.Time) []model.Listing {
 	found := make([]model.Listing, 0, len(page))
 	for _, l := range page {
 		sl := toStored(site, l, now)
@@ -53,8 +52,8 @@ func (s *Service) announceChanges(search model.Search, cr storage.CommitResult) 
 }
 
 // judge is the dry run's verdicts, parallel to page.
-func judge(f model.Filters, site string, page []extract.Listing) []filter.Result {
-	out := make([]filter.Result, len(page))
+func judge(f model.Filters, site string, page []model.PageListing) []model.FilterResult {
+	out := make([]model.FilterResult, len(page))
 	for i, l := range page {
 		out[i] = filter.Match(f, toStored(site, l, time.Time{}))
 	}

@@ -53,7 +53,7 @@ func newPriceSite(t *testing.T) (*priceSite, string) {
 func TestHeldBackThenPriceDropAlertsOnce(t *testing.T) {
 	h := newHarness(t, "")
 	site, url := newPriceSite(t)
-	s, err := h.svc.AddSearch(context.Background(), SearchInput{Name: "Kreuzberg", URL: url + "/s", Interval: time.Minute,
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Kreuzberg", URL: url + "/s", Interval: time.Minute,
 		Filters: model.Filters{MaxPrice: 1000}})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +90,7 @@ func TestTestSearchJudgesListings(t *testing.T) {
 	h := newHarness(t, "")
 	site, url := newPriceSite(t)
 	site.set("x", 1200)
-	dr, err := h.svc.TestSearch(context.Background(), SearchInput{URL: url + "/s", Filters: model.Filters{MaxPrice: 1000}})
+	dr, err := h.svc.TestSearch(context.Background(), model.SearchInput{URL: url + "/s", Filters: model.Filters{MaxPrice: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}

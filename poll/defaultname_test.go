@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"notifio/internal/model"
 )
 
 // TestDefaultNameIsShortAndTellsSearchesApart (issue 35 item 8): a
@@ -16,7 +18,7 @@ import (
 func TestDefaultNameIsShortAndTellsSearchesApart(t *testing.T) {
 	h := newHarness(t, "")
 	long := "https://www.example-immo.de/" + strings.Repeat("wohnung-", 1250)
-	s, err := h.svc.AddSearch(context.Background(), SearchInput{URL: long, Interval: time.Minute})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: long, Interval: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +27,7 @@ func TestDefaultNameIsShortAndTellsSearchesApart(t *testing.T) {
 	}
 	names := map[string]bool{}
 	for _, q := range []string{"q=balkon", "q=garten", "q=altbau"} {
-		s, err := h.svc.AddSearch(context.Background(), SearchInput{URL: "https://www.example-immo.de/suche?" + q, Interval: time.Minute})
+		s, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: "https://www.example-immo.de/suche?" + q, Interval: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +39,7 @@ func TestDefaultNameIsShortAndTellsSearchesApart(t *testing.T) {
 	// Even when the query says nothing a name can show, no two are the same.
 	names = map[string]bool{}
 	for _, q := range []string{"id=1", "id=2", "id=3"} {
-		s, err := h.svc.AddSearch(context.Background(), SearchInput{URL: "https://www.other-immo.de/suche?" + q, Interval: time.Minute})
+		s, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: "https://www.other-immo.de/suche?" + q, Interval: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,25 +11,27 @@ import (
 	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // "Test this search": one poll that saves nothing.
 
 // TestSearch runs one dry-run poll of a URL: fetch, classify, extract, saving
 // nothing. A site that is backing off is not fetched: the result says "waiting".
-func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error) {
+func (s *Service) TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error) {
 	site, u, err := siteOf(in.URL)
 	if err != nil {
-		return DryRun{}, err
+		return model.DryRun{}, err
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
-		return DryRun{}, badSelectors(err)
+		return model.DryRun{}, badSelectors(err)
 	}
 	if err := CheckExample(in.Example); err != nil {
-		return DryRun{}, err
+		return model.DryRun{}, err
 	}
 	now := s.clock.Now()
-	dr := DryRun{URL: u.String(), Site: site}
+	dr := model.DryRun{URL: u.String(), Site: site}
 	if w := s.waitFor(site, now); w != nil {
 		dr.Outcome = "waiting"
 		dr.WaitUntil = w.Until
@@ -84,13 +86,13 @@ func CheckExample(example string) error {
 
 // DryRunOnce is `notifio check`: one dry-run poll with a fresh fetcher, saving
 // nothing, respecting the backoff state in db when db is not nil.
-func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Options) (DryRun, error) {
+func DryRunOnce(ctx context.Context, db *storage.DB, in model.SearchInput, opts Options) (model.DryRun, error) {
 	var s *Service
 	var err error
 	if db != nil {
 		s, err = New(db, opts)
 		if err != nil {
-			return DryRun{}, err
+			return model.DryRun{}, err
 		}
 		defer s.Close()
 	} else {
@@ -106,7 +108,7 @@ func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Option
 	return s.TestSearch(ctx, in)
 }
 
-func dryRunOf(dr DryRun, res result) DryRun {
+func dryRunOf(dr model.DryRun, res result) model.DryRun {
 	dr.Outcome = res.outcomeName()
 	dr.Status = res.outcome.Status
 	dr.RetryAfter = res.outcome.RetryAfter

@@ -7,48 +7,50 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The words of health: one place for what the window, the command line and
 // the alerts say about a search that stopped working.
 
 // describe fills in the Problem and Hint of h for a search of site.
-func (h *Health) describe(site string) {
+func describe(h *model.Health, site string) {
 	switch h.Kind {
-	case HealthBlocked:
+	case model.HealthBlocked:
 		h.Problem, h.Hint = blockedWords(site, h.Refusal)
-	case HealthNotResults:
+	case model.HealthNotResults:
 		h.Problem = wordsNotResults
 		h.Hint = "Open the page in your browser. If you see a check or a login, solve it, then press Check now. " +
 			"If the listings are there, the site changed its layout: in Edit, press Test this search and use " +
 			"\"Not these? Show me one\"."
-	case HealthSessionExpired:
+	case model.HealthSessionExpired:
 		h.Problem = "the login for " + site + " has expired"
 		h.Hint = "Log in to " + site + " in your browser and copy the new cookie. Give it to any search of " + site +
 			": in the window, Edit → Cookie, then save; on the command line, notifio search edit ID --cookie 'COOKIE'. " +
 			"The cookie is one per site: all searches of " + site + " use it. Notifio does not check " + site +
 			" until then (notifio once asks it once)."
-	case HealthHostNotFound:
+	case model.HealthHostNotFound:
 		h.Problem = site + " was not found: no server is known by that name"
 		h.Hint = "Check the search's address for a typo (notifio search list shows it) and correct it in Edit, " +
 			"or with notifio search edit ID --url URL. Other sites answer, so this computer is online. " +
 			"If the address is right, the site may be gone. Notifio keeps trying less and less often."
-	case HealthSiteErrors:
+	case model.HealthSiteErrors:
 		h.Problem = site + " keeps failing"
 		h.Hint = "Nothing to do yet: Notifio keeps trying. If it lasts, open the page in your browser to see " +
 			"whether the site is down."
-	case HealthSelectorsStale:
+	case model.HealthSelectorsStale:
 		h.Problem = "the listings you showed Notifio no longer fit the page"
 		h.Hint = "Edit the search, press Test this search and show Notifio one listing again " +
 			"(or clear the selectors under Advanced). Until then Notifio reads the page by itself."
-	case HealthNotSaved:
+	case model.HealthNotSaved:
 		h.Problem = "Notifio could not save what it found"
 		if strings.Contains(h.Signal, storage.ErrDiskFull.Error()) { // the words storage wraps it in
 			h.Problem = "Notifio could not save what it found: the disk holding its data is full"
 		}
 		h.Hint = "Free some space on the disk that holds Notifio's data. Nothing is lost: what this check found " +
 			"counts as new at the next check that can be saved."
-	case HealthDelivery:
+	case model.HealthDelivery:
 		h.Problem = "alerts for this search are not going out"
 		h.Hint = "See Settings: fix the email or push settings, then send a test."
 	}
@@ -71,13 +73,13 @@ func blockedWords(site, refusal string) (problem, hint string) {
 }
 
 // Doing says what Notifio does about h, at now.
-func (h Health) Doing(now time.Time) string {
+func HealthDoing(h model.Health, now time.Time) string {
 	switch {
-	case h.Kind == HealthSessionExpired:
+	case h.Kind == model.HealthSessionExpired:
 		return "Notifio waits for you to log in again."
-	case h.Kind == HealthDelivery:
+	case h.Kind == model.HealthDelivery:
 		return "Notifio keeps the messages and sends them once the settings work."
-	case h.Kind == HealthSelectorsStale:
+	case h.Kind == model.HealthSelectorsStale:
 		return "Notifio reads the page by itself meanwhile, so new listings still come."
 	case !h.NextTry.IsZero() && h.NextTry.After(now):
 		return "Notifio tries again at " + clockWords(h.NextTry, now) + "."
@@ -88,7 +90,7 @@ func (h Health) Doing(now time.Time) string {
 }
 
 // SinceWords is "since 13:05 (1 h 10 min)".
-func (h Health) SinceWords(now time.Time) string {
+func SinceWords(h model.Health, now time.Time) string {
 	if h.Since.IsZero() {
 		return ""
 	}
@@ -123,17 +125,17 @@ func SpanWords(d time.Duration) string {
 
 // alertSubject is the headline of an alert about searches (names) of one
 // site, or about a delivery channel.
-func alertSubject(h Health, site string, names []string, reminder bool) string {
+func alertSubject(h model.Health, site string, names []string, reminder bool) string {
 	about := quoteNames(names)
 	var s string
 	switch h.Kind {
-	case HealthSessionExpired:
+	case model.HealthSessionExpired:
 		s = "Log in again: " + about + " stopped (the login for " + site + " expired)"
-	case HealthNotResults:
+	case model.HealthNotResults:
 		s = about + " stopped: the page no longer shows results"
-	case HealthDelivery:
+	case model.HealthDelivery:
 		s = "Notifio cannot deliver: " + h.Problem
-	case HealthSelectorsStale:
+	case model.HealthSelectorsStale:
 		s = about + ": " + h.Problem
 	default:
 		s = about + " stopped: " + h.Problem
@@ -146,12 +148,12 @@ func alertSubject(h Health, site string, names []string, reminder bool) string {
 
 // alertLines are an alert's paragraphs: what, since when, what Notifio does,
 // what the user can do.
-func alertLines(h Health, site string, names []string, now time.Time) []string {
+func alertLines(h model.Health, site string, names []string, now time.Time) []string {
 	what := "Notifio cannot check " + quoteNames(names) + " on " + site + ": " + h.Problem + "."
 	switch h.Kind {
-	case HealthDelivery:
+	case model.HealthDelivery:
 		what = h.Problem + "."
-	case HealthSelectorsStale:
+	case model.HealthSelectorsStale:
 		what = "On " + site + ", " + h.Problem + " of " + quoteNames(names) + "."
 	}
 	if h.Signal != "" {
@@ -161,7 +163,7 @@ func alertLines(h Health, site string, names []string, now time.Time) []string {
 	if !h.Since.IsZero() {
 		lines = append(lines, "This has lasted "+SpanWords(now.Sub(h.Since))+", since "+clockWords(h.Since, now)+".")
 	}
-	if d := h.Doing(now); d != "" {
+	if d := HealthDoing(h, now); d != "" {
 		lines = append(lines, d)
 	}
 	return append(lines, "What you can do: "+h.Hint)
@@ -211,21 +213,21 @@ func quoteNames(names []string) string {
 
 // Words is the kind in a word or two, for a row or a list: "blocked",
 // "login expired".
-func (k HealthKind) Words() string {
+func HealthWords(k model.HealthKind) string {
 	switch k {
-	case HealthNotResults:
+	case model.HealthNotResults:
 		return "no results"
-	case HealthSessionExpired:
+	case model.HealthSessionExpired:
 		return "login expired"
-	case HealthSiteErrors:
+	case model.HealthSiteErrors:
 		return "site failing"
-	case HealthHostNotFound:
+	case model.HealthHostNotFound:
 		return "host not found"
-	case HealthDelivery:
+	case model.HealthDelivery:
 		return "messages not going out"
-	case HealthSelectorsStale:
+	case model.HealthSelectorsStale:
 		return "your choice no longer fits"
-	case HealthNotSaved:
+	case model.HealthNotSaved:
 		return "not saved"
 	}
 	return string(k)
@@ -233,20 +235,20 @@ func (k HealthKind) Words() string {
 
 // Line is the health in one line, for a list: "ok", or the problem, since
 // when and what Notifio does.
-func (h Health) Line(now time.Time) string {
+func HealthLine(h model.Health, now time.Time) string {
 	switch h.Kind {
-	case HealthOK, "":
+	case model.HealthOK, "":
 		return "ok"
-	case HealthPaused:
+	case model.HealthPaused:
 		return "paused"
-	case HealthOffline:
+	case model.HealthOffline:
 		return "offline: no site reachable"
 	}
 	line := h.Problem
-	if s := h.SinceWords(now); s != "" {
+	if s := SinceWords(h, now); s != "" {
 		line += " " + s
 	}
-	if d := h.Doing(now); d != "" {
+	if d := HealthDoing(h, now); d != "" {
 		line += ". " + d
 	}
 	return line

@@ -315,8 +315,8 @@ func TestPrintsSurviveARestartAndOnce(t *testing.T) {
 func TestPublishSoonCoalesces(t *testing.T) {
 	h := newHarness(t, "")
 	var mu sync.Mutex
-	var got []Snapshot
-	cancel := h.svc.Subscribe(func(s Snapshot) {
+	var got []model.Snapshot
+	cancel := h.svc.Subscribe(func(s model.Snapshot) {
 		mu.Lock()
 		got = append(got, s)
 		mu.Unlock()
@@ -331,7 +331,7 @@ func TestPublishSoonCoalesces(t *testing.T) {
 	for {
 		mu.Lock()
 		n := len(got)
-		last := Snapshot{}
+		last := model.Snapshot{}
 		if n > 0 {
 			last = got[n-1]
 		}

@@ -23,7 +23,7 @@ import (
 
 // AddSearch validates and saves a new search; it is checked as soon as its site
 // admits it, and its first successful poll is a silent baseline.
-func (s *Service) AddSearch(_ context.Context, in SearchInput) (model.Search, error) {
+func (s *Service) AddSearch(_ context.Context, in model.SearchInput) (model.Search, error) {
 	site, u, iv, err := s.checkInput(in, "")
 	if err != nil {
 		return model.Search{}, err
@@ -68,7 +68,7 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (model.Search, er
 }
 
 // UpdateSearch changes a search's name, URL, interval, selectors or cookie.
-func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (model.Search, error) {
+func (s *Service) UpdateSearch(_ context.Context, id string, in model.SearchInput) (model.Search, error) {
 	cur, err := s.db.GetSearch(id)
 	if err != nil {
 		return model.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
@@ -126,7 +126,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (mo
 // checkInput validates what a search is saved with, before anything is saved:
 // the URL (normalised; not one another search, except exceptID, watches
 // already), the interval, the name and the CSS selectors.
-func (s *Service) checkInput(in SearchInput, exceptID string) (string, *url.URL, time.Duration, error) {
+func (s *Service) checkInput(in model.SearchInput, exceptID string) (string, *url.URL, time.Duration, error) {
 	site, u, err := siteOf(in.URL)
 	if err != nil {
 		return "", nil, 0, err
@@ -162,14 +162,14 @@ var ErrDuplicate = errors.New("poll: already watched")
 // checkInterval bounds a search's interval; zero means DefaultInterval.
 func checkInterval(iv time.Duration) (time.Duration, error) {
 	if iv == 0 {
-		return DefaultInterval, nil
+		return model.DefaultInterval, nil
 	}
-	if iv < MinInterval {
-		return 0, userErr(nil, fmt.Sprintf("The interval %s is too short: Notifio checks a search at most every %s, so the site does not block you.", iv, MinInterval),
+	if iv < model.MinInterval {
+		return 0, userErr(nil, fmt.Sprintf("The interval %s is too short: Notifio checks a search at most every %s, so the site does not block you.", iv, model.MinInterval),
 			"Choose 30 seconds or more.")
 	}
-	if iv > MaxInterval {
-		return 0, userErr(nil, fmt.Sprintf("The interval %s is too long: Notifio checks a search at least once every %s (7 days).", iv, MaxInterval),
+	if iv > model.MaxInterval {
+		return 0, userErr(nil, fmt.Sprintf("The interval %s is too long: Notifio checks a search at least once every %s (7 days).", iv, model.MaxInterval),
 			"Choose 7 days or less, or pause the search instead.")
 	}
 	return iv, nil
@@ -267,13 +267,13 @@ func (s *Service) CheckNow(id string) error {
 }
 
 // waitFor reports why a site cannot be asked now, or nil.
-func (s *Service) waitFor(site string, now time.Time) *WaitError {
+func (s *Service) waitFor(site string, now time.Time) *model.WaitError {
 	e, ok := s.reg.Lookup(site)
 	if !ok {
 		return nil
 	}
 	if e.NextRetry.After(now) {
-		return &WaitError{Site: site, Until: e.NextRetry, Wait: WaitSite, Reason: kindReason(site, e.Kind)}
+		return &model.WaitError{Site: site, Until: e.NextRetry, Wait: model.WaitSite, Reason: kindReason(site, e.Kind)}
 	}
 	return nil
 }
@@ -287,10 +287,10 @@ func (s *Service) SiteRate(rawURL string, interval time.Duration, exceptID strin
 		return 0, ""
 	}
 	if interval <= 0 {
-		interval = DefaultInterval
+		interval = model.DefaultInterval
 	}
-	if interval < MinInterval {
-		interval = MinInterval
+	if interval < model.MinInterval {
+		interval = model.MinInterval
 	}
 	perMin := float64(time.Minute) / float64(interval)
 	s.mu.Lock()
@@ -307,7 +307,7 @@ func (s *Service) SiteRate(rawURL string, interval time.Duration, exceptID strin
 // RateWarning returns a warning when a site's searches add up to more than one
 // request every 15 seconds, "" otherwise.
 func RateWarning(site string, perMinute float64) string {
-	if perMinute <= float64(time.Minute)/float64(BusySiteRate)+1e-9 {
+	if perMinute <= float64(time.Minute)/float64(model.BusySiteRate)+1e-9 {
 		return ""
 	}
 	return fmt.Sprintf("Your searches on %s add up to %.1f requests a minute (more than one every 15 s); sites may block you. Use longer intervals or fewer searches.", site, perMinute)

@@ -27,7 +27,7 @@ import (
 type result struct {
 	resp    *fetch.Response
 	err     error
-	ext     extract.Result
+	ext     model.PageResult
 	extErr  error
 	outcome classify.Outcome
 	title   string
@@ -109,7 +109,7 @@ func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
 			if res.bodyHash == j.prevHash {
 				resp.Release()
 				res.unchanged = true
-				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: SignalUnchanged}
+				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: model.SignalUnchanged}
 				return res
 			}
 		}
@@ -210,7 +210,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
 		if !res.unchanged {
-			r.stale = out.Kind == classify.OK && res.ext.Fallback == extract.MethodSelectors
+			r.stale = out.Kind == classify.OK && res.ext.Fallback == model.MethodSelectors
 			r.bodyHash = 0 // set again by commit once this page's listings are saved
 		} else {
 			r.lastNew, r.lastDrops = 0, 0
@@ -390,7 +390,7 @@ func firstTitles(ls []model.Listing) string {
 	return b.String()
 }
 
-func toStored(site string, l extract.Listing, now time.Time) model.Listing {
+func toStored(site string, l model.PageListing, now time.Time) model.Listing {
 	return model.Listing{
 		ID: site + ":" + l.ID, URL: l.URL, Title: l.Title, Price: l.Price,
 		PriceValue: l.PriceValue, Currency: l.Currency, Location: l.Location,

@@ -15,13 +15,13 @@ import (
 // publisher is who observes the watcher (Subscribe) and the outbox count its
 // snapshots carry. Service.mu guards it.
 type publisher struct {
-	subs    map[int]func(Snapshot)
+	subs    map[int]func(model.Snapshot)
 	nextSub int
 
 	lastPub  time.Time   // real time of the last publish
 	pubTimer *time.Timer // a coalesced publish pending (publishSoon)
 
-	outboxSnap OutboxSnapshot
+	outboxSnap model.OutboxSnapshot
 	outboxAt   time.Time
 }
 
@@ -29,7 +29,7 @@ type publisher struct {
 
 // Subscribe calls fn with a fresh snapshot after every change, from any
 // goroutine, until the returned cancel is called.
-func (s *Service) Subscribe(fn func(Snapshot)) func() {
+func (s *Service) Subscribe(fn func(model.Snapshot)) func() {
 	s.mu.Lock()
 	id := s.nextSub
 	s.nextSub++
@@ -83,7 +83,7 @@ func (s *Service) publish() {
 	}
 	snap := s.Snapshot()
 	s.mu.Lock()
-	fns := make([]func(Snapshot), 0, len(s.subs))
+	fns := make([]func(model.Snapshot), 0, len(s.subs))
 	for _, fn := range s.subs {
 		fns = append(fns, fn)
 	}
@@ -95,11 +95,11 @@ func (s *Service) publish() {
 
 // Snapshot returns a copy of the whole state, as the window and `notifio sites`
 // show it.
-func (s *Service) Snapshot() Snapshot {
+func (s *Service) Snapshot() model.Snapshot {
 	now := s.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	snap := Snapshot{At: now, Offline: now.Before(s.offline.until)}
+	snap := model.Snapshot{At: now, Offline: now.Before(s.offline.until)}
 	snap.Outbox = s.outboxSummary(now) // first: a search's health reads its failing channels
 	siteCount := map[string]int{}
 	probeOf := map[string]string{}
@@ -115,12 +115,12 @@ func (s *Service) Snapshot() Snapshot {
 	}
 	slices.SortFunc(runs, func(a, b *searchRun) int { return strings.Compare(a.s.ID, b.s.ID) })
 	if len(runs) > 0 {
-		snap.Searches = make([]SearchSnapshot, 0, len(runs))
+		snap.Searches = make([]model.SearchSnapshot, 0, len(runs))
 	}
 	for _, r := range runs {
-		ss := SearchSnapshot{
+		ss := model.SearchSnapshot{
 			ID: r.s.ID, Name: r.s.Name, URL: r.s.URL, Site: r.s.Site, Interval: intervalOf(r.s),
-			State: StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
+			State: model.StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
 			LastOutcome: r.lastOutcome, LastSignal: r.lastSignal, LastCount: r.s.LastCount,
 			LastNew: r.lastNew, LastDrops: r.lastDrops, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount, Filters: r.s.Filters,
 			Health: s.searchHealthLocked(r, now),
@@ -128,25 +128,25 @@ func (s *Service) Snapshot() Snapshot {
 		e, waiting := s.reg.Lookup(r.s.Site)
 		switch {
 		case r.s.Paused:
-			ss.State = StatePaused
+			ss.State = model.StatePaused
 			ss.NextCheck = time.Time{}
 		case r.attention != "":
-			ss.State, ss.Wait = StateAttention, WaitLogin
+			ss.State, ss.Wait = model.StateAttention, model.WaitLogin
 			ss.Reason = r.attention
 			ss.NextCheck = time.Time{}
 		case r.probing:
-			ss.State = StateProbing
+			ss.State = model.StateProbing
 			ss.Reason = probingWords(r.s.Site)
 		case r.checking:
-			ss.State = StateChecking
+			ss.State = model.StateChecking
 		case waiting && e.NextRetry.After(now):
-			ss.State, ss.Wait = StateWaiting, WaitSite
+			ss.State, ss.Wait = model.StateWaiting, model.WaitSite
 			ss.Reason = kindReason(r.s.Site, e.Kind)
 			if e.NextRetry.After(ss.NextCheck) {
 				ss.NextCheck = e.NextRetry
 			}
 		case probeOf[r.s.Site] != "":
-			ss.State, ss.Wait = StateWaiting, WaitProbe
+			ss.State, ss.Wait = model.StateWaiting, model.WaitProbe
 			ss.Reason = probeWaitWords(r.s.Site)
 		case r.lastOutcome == string(classify.UnexpectedPage):
 			ss.Reason = wordsNotResults
@@ -163,7 +163,7 @@ func (s *Service) Snapshot() Snapshot {
 	for n := range names {
 		sr := s.site(n)
 		ok, fail := sr.ok, sr.fail
-		st := SiteSnapshot{
+		st := model.SiteSnapshot{
 			Site: n, LastStatus: sr.lastStatus, LastOutcome: sr.savedOutcome, LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
 			LastRefusal: sr.lastRefusal, AvgResponse: sr.avgResp,
 			SuccessRate: float64(ok+1) / float64(ok+fail+1), Searches: siteCount[n],
@@ -188,11 +188,11 @@ func (s *Service) Snapshot() Snapshot {
 // outboxSummary counts the outbox, at most once every two seconds: the snapshot
 // is built after every poll, and the outbox keeps sent items for a while.
 // Called with s.mu held.
-func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
+func (s *Service) outboxSummary(now time.Time) model.OutboxSnapshot {
 	if !s.outboxAt.IsZero() && now.Sub(s.outboxAt) < 2*time.Second && now.After(s.outboxAt) {
 		return s.outboxSnap
 	}
-	var sum OutboxSnapshot
+	var sum model.OutboxSnapshot
 	items, err := s.db.ListOutbox()
 	if err != nil {
 		return s.outboxSnap

@@ -13,6 +13,8 @@ import (
 	"notifio/poll/browser"
 	"notifio/poll/classify"
 	"notifio/poll/fetch"
+
+	"notifio/internal/model"
 )
 
 // Renderer reads pages in a real browser: *browser.Browser.
@@ -136,7 +138,7 @@ func (s *Service) rememberBrowser(site string, on bool) {
 // offerBrowser is "Test this search" on a page that plain reading found no
 // results on although it runs scripts (an empty shell the scripts fill in):
 // it reads the page once more with a browser and says what differs.
-func (s *Service) offerBrowser(ctx context.Context, j job, dr *DryRun, res result) {
+func (s *Service) offerBrowser(ctx context.Context, j job, dr *model.DryRun, res result) {
 	dr.Browser = j.browser
 	if j.browser || res.outcome.Kind != classify.UnexpectedPage || res.resp == nil || !hasScripts(res.resp.Body) {
 		return
@@ -148,7 +150,7 @@ func (s *Service) offerBrowser(ctx context.Context, j job, dr *DryRun, res resul
 	j.browser = true
 	bres := s.execute(ctx, j)
 	defer bres.resp.Release()
-	try := dryRunOf(DryRun{URL: dr.URL, Site: dr.Site, Browser: true}, bres)
+	try := dryRunOf(model.DryRun{URL: dr.URL, Site: dr.Site, Browser: true}, bres)
 	dr.BrowserTry = &try
 	dr.BrowserNote = browserDifference(try)
 }
@@ -159,7 +161,7 @@ func hasScripts(body []byte) bool {
 }
 
 // browserDifference says what reading with a browser changed, for the user.
-func browserDifference(try DryRun) string {
+func browserDifference(try model.DryRun) string {
 	if try.Outcome == string(classify.OK) {
 		return fmt.Sprintf("Without a browser Notifio found no results on this page; read with a browser it found %d listings. "+
 			"Tick \u201cRead with a browser\u201d to watch it that way.", len(try.Listings))

@@ -15,6 +15,8 @@ import (
 	"notifio/poll/browser/browsertest"
 	"notifio/poll/classify"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // testBrowser is Debian's chromium (or the user's Chrome) for these tests, or
@@ -34,7 +36,7 @@ func TestScriptOnlyPortalNeedsTheBrowser(t *testing.T) {
 	site := browsertest.NewSite(t)
 	b := testBrowser(t, 20*time.Second)
 	ctx := context.Background()
-	plain, err := DryRunOnce(ctx, nil, SearchInput{URL: site.URL + "/search"}, Options{Browser: b})
+	plain, err := DryRunOnce(ctx, nil, model.SearchInput{URL: site.URL + "/search"}, Options{Browser: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func TestScriptOnlyPortalNeedsTheBrowser(t *testing.T) {
 	if !strings.Contains(plain.BrowserNote, "found 10 listings") || !strings.Contains(plain.BrowserNote, "Read with a browser") {
 		t.Errorf("note %q does not say what the browser changes", plain.BrowserNote)
 	}
-	withBrowser, err := DryRunOnce(ctx, nil, SearchInput{URL: site.URL + "/search", Browser: true}, Options{Browser: b})
+	withBrowser, err := DryRunOnce(ctx, nil, model.SearchInput{URL: site.URL + "/search", Browser: true}, Options{Browser: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,7 @@ func TestRenderThatNeverFinishesClimbsTheErrorLadder(t *testing.T) {
 	b := testBrowser(t, 3*time.Second)
 	svc, _ := browserService(t, b)
 	ctx := context.Background()
-	if _, err := svc.AddSearch(ctx, SearchInput{URL: site.URL + "/hang", Browser: true}); err != nil {
+	if _, err := svc.AddSearch(ctx, model.SearchInput{URL: site.URL + "/hang", Browser: true}); err != nil {
 		t.Fatal(err)
 	}
 	res := svc.Once(ctx)
@@ -114,7 +116,7 @@ func TestSolvedChallengeLetsTheNextProbePass(t *testing.T) {
 			b := testBrowser(t, 20*time.Second)
 			svc, clock := browserService(t, b)
 			ctx := context.Background()
-			sr, err := svc.AddSearch(ctx, SearchInput{URL: site.URL + "/guarded", Browser: withBrowser})
+			sr, err := svc.AddSearch(ctx, model.SearchInput{URL: site.URL + "/guarded", Browser: withBrowser})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +157,7 @@ func TestSiteRemembersReadingWithABrowser(t *testing.T) {
 	if svc.BrowserDefault("https://www.portal.example/a") {
 		t.Fatal("a new site reads with a browser by default")
 	}
-	if _, err := svc.AddSearch(ctx, SearchInput{URL: "https://www.portal.example/a", Browser: true}); err != nil {
+	if _, err := svc.AddSearch(ctx, model.SearchInput{URL: "https://www.portal.example/a", Browser: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !svc.BrowserDefault("https://m.portal.example/b") {
@@ -182,7 +184,7 @@ func TestBrowserRefusesToLeaveTheSite(t *testing.T) {
 	b := testBrowser(t, 20*time.Second)
 	for _, path := range []string{"/away", "/script-away"} {
 		t.Run(path, func(t *testing.T) {
-			dr, err := DryRunOnce(context.Background(), nil, SearchInput{URL: site.URL + path + "?to=" + elsewhere.URL + "/list", Browser: true}, Options{Browser: b})
+			dr, err := DryRunOnce(context.Background(), nil, model.SearchInput{URL: site.URL + path + "?to=" + elsewhere.URL + "/list", Browser: true}, Options{Browser: b})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,6 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/notify"
-	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
 
@@ -108,13 +107,13 @@ type searchRun struct {
 	// parsed nor committed again (docs/PERFORMANCE.md).
 	bodyHash uint64
 	// structure is the result list the last committed page was read from
-	// (extract.Result.Structure; "" when none): the next poll looks for it
+	// (model.PageResult.Structure; "" when none): the next poll looks for it
 	// first, so a search down to one result keeps reading its own list.
 	structure string
 	// savedOutcome is the outcome last persisted by a poll (lastanswer.go).
 	savedOutcome string
 	// stale is true when the search's own selectors found nothing at the last
-	// read page and automatic extraction was used (extract.Result.Fallback).
+	// read page and automatic extraction was used (model.PageResult.Fallback).
 	stale bool
 	// saveErr is why the last poll's listings could not be saved (a full disk),
 	// nil once a poll's are.
@@ -166,7 +165,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 			sites:    map[string]*siteRun{},
 			reg:      hostbackoff.NewRegistryWithRandom(opts.Random),
 		},
-		publisher: publisher{subs: map[int]func(Snapshot){}},
+		publisher: publisher{subs: map[int]func(model.Snapshot){}},
 	}
 	if s.clock == nil {
 		s.clock = RealClock{}
@@ -182,7 +181,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 		s.ownFet = true
 	}
 	if s.opts.SiteGap <= 0 {
-		s.opts.SiteGap = DefaultSiteGap
+		s.opts.SiteGap = model.DefaultSiteGap
 	}
 	s.schedule.gap, s.schedule.jitter = s.opts.SiteGap, s.jittered
 	if s.opts.RequestTimeout <= 0 {
@@ -285,10 +284,10 @@ func (s *Service) reload(now time.Time) error {
 
 func intervalOf(sr model.Search) time.Duration {
 	if sr.Interval <= 0 {
-		return DefaultInterval
+		return model.DefaultInterval
 	}
-	if sr.Interval < MinInterval {
-		return MinInterval
+	if sr.Interval < model.MinInterval {
+		return model.MinInterval
 	}
 	return sr.Interval
 }
@@ -298,6 +297,6 @@ func (s *Service) jittered(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * (0.9 + 0.2*s.random()))
 }
 
-func toExtractSelectors(sel model.Selectors) extract.Selectors {
-	return extract.Selectors{Item: sel.Item, Link: sel.Link, Title: sel.Title, Price: sel.Price}
+func toExtractSelectors(sel model.Selectors) model.PageSelectors {
+	return model.PageSelectors{Item: sel.Item, Link: sel.Link, Title: sel.Title, Price: sel.Price}
 }

@@ -272,7 +272,7 @@ func (h *harness) open() *Service {
 
 func (h *harness) add(name, url string, every time.Duration) model.Search {
 	h.t.Helper()
-	s, err := h.svc.AddSearch(context.Background(), SearchInput{Name: name, URL: url, Interval: every})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: name, URL: url, Interval: every})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -396,8 +396,8 @@ func TestFiveSearchesOneSiteEachKind(t *testing.T) {
 				t.Fatalf("only %d searches resumed after recovery", len(starts))
 			}
 			for i := 1; i < len(starts); i++ {
-				if gap := starts[i].Sub(starts[i-1]); gap < DefaultSiteGap {
-					t.Errorf("siblings %d and %d resumed %s apart, want at least %s", i-1, i, gap, DefaultSiteGap)
+				if gap := starts[i].Sub(starts[i-1]); gap < model.DefaultSiteGap {
+					t.Errorf("siblings %d and %d resumed %s apart, want at least %s", i-1, i, gap, model.DefaultSiteGap)
 				}
 			}
 			if starts[4].Sub(starts[0]) > time.Minute {
@@ -543,11 +543,11 @@ func TestCheckNowOnWaitingSiteDoesNotFetch(t *testing.T) {
 	h.runFor(40 * time.Second)
 	n := a.count()
 	err := h.svc.CheckNow(s.ID)
-	var we *WaitError
+	var we *model.WaitError
 	if err == nil || !asWait(err, &we) || we.Site != "127.0.0.2" || !strings.Contains(we.Reason, "rate-limiting") {
 		t.Fatalf("CheckNow = %v, want a WaitError about rate limiting", err)
 	}
-	dr, err := h.svc.TestSearch(context.Background(), SearchInput{URL: s.URL})
+	dr, err := h.svc.TestSearch(context.Background(), model.SearchInput{URL: s.URL})
 	if err != nil || dr.Outcome != "waiting" {
 		t.Fatalf("TestSearch on a waiting site = %+v, %v", dr, err)
 	}
@@ -556,8 +556,8 @@ func TestCheckNowOnWaitingSiteDoesNotFetch(t *testing.T) {
 	}
 }
 
-func asWait(err error, we **WaitError) bool {
-	w, ok := err.(*WaitError)
+func asWait(err error, we **model.WaitError) bool {
+	w, ok := err.(*model.WaitError)
 	if ok {
 		*we = w
 	}
@@ -584,7 +584,7 @@ func TestWakeFromSleepStaggersOverdueSearches(t *testing.T) {
 		if s.NextCheck.Before(now) || s.NextCheck.After(now.Add(time.Minute)) {
 			t.Errorf("%s next check %s, want within a minute of wake", s.Name, s.NextCheck.Sub(now))
 		}
-		if seen[s.NextCheck] && s.State == StateScheduled {
+		if seen[s.NextCheck] && s.State == model.StateScheduled {
 			t.Errorf("two searches due at the same instant after wake")
 		}
 		seen[s.NextCheck] = true
@@ -594,11 +594,11 @@ func TestWakeFromSleepStaggersOverdueSearches(t *testing.T) {
 func TestAddSearchRejectsBadInput(t *testing.T) {
 	h := newHarness(t, "")
 	for _, u := range []string{"", "ftp://x.de/a", "kleinanzeigen.de/s", "https://", "https://user:pw@x.de/"} {
-		if _, err := h.svc.AddSearch(context.Background(), SearchInput{URL: u}); err == nil {
+		if _, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: u}); err == nil {
 			t.Errorf("AddSearch(%q) succeeded", u)
 		}
 	}
-	if _, err := h.svc.AddSearch(context.Background(), SearchInput{URL: "https://x.de/s", Interval: 10 * time.Second}); err == nil {
+	if _, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: "https://x.de/s", Interval: 10 * time.Second}); err == nil {
 		t.Error("a 10 s interval was accepted")
 	}
 	if list, _ := h.db.ListSearches(); len(list) != 0 {
@@ -641,7 +641,7 @@ func TestSessionExpiredNeedsTheUser(t *testing.T) {
 	}
 	snap := h.svc.Snapshot()
 	for _, ss := range snap.Searches {
-		if ss.State != StateAttention || !strings.Contains(ss.Reason, "log in again") {
+		if ss.State != model.StateAttention || !strings.Contains(ss.Reason, "log in again") {
 			t.Errorf("%s: state %s %q, want needs attention to log in again", ss.Name, ss.State, ss.Reason)
 		}
 	}

@@ -6,20 +6,11 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
-	"time"
 
 	"notifio/poll/browser"
-)
 
-// SolveResult is what "Solve it in the browser" came to.
-type SolveResult struct {
-	// Cookies is how many of the site's cookies the window left.
-	Cookies int
-	// ProbeAt is when the site's next probe goes (zero when the site was
-	// not waiting); ProbeNote says why it could not go at once ("" when it can).
-	ProbeAt   time.Time
-	ProbeNote string
-}
+	"notifio/internal/model"
+)
 
 // SolveInBrowser opens a visible window of the user's browser, with Notifio's
 // profile, at the page of one of the site's searches, for the user to solve a
@@ -27,26 +18,26 @@ type SolveResult struct {
 // its Done). When the user closes the window, the site's cookies go into the
 // plain client too (browser searches carry them anyway), and the site's
 // probe is let go at once when its ladder allows.
-func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (SolveResult, error) {
+func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error) {
 	page, err := s.sitePage(site)
 	if err != nil {
-		return SolveResult{}, err
+		return model.SolveResult{}, err
 	}
 	sess, err := s.browser().Solve(ctx, page.String())
 	if err != nil {
-		return SolveResult{}, fmt.Errorf("poll: open a window to solve the check: %w", BrowserError(err, site))
+		return model.SolveResult{}, fmt.Errorf("poll: open a window to solve the check: %w", BrowserError(err, site))
 	}
 	if started != nil {
 		started(sess)
 	}
 	cookies, err := sess.Wait(ctx)
 	if err != nil {
-		return SolveResult{}, fmt.Errorf("poll: wait for the browser window: %w", err)
+		return model.SolveResult{}, fmt.Errorf("poll: wait for the browser window: %w", err)
 	}
 	for _, c := range cookies {
 		s.fetcher.SetCookies(browser.CookieURL(c, page), []*http.Cookie{c})
 	}
-	res := SolveResult{Cookies: len(cookies)}
+	res := model.SolveResult{Cookies: len(cookies)}
 	if _, waiting := s.reg.Lookup(site); waiting {
 		at, err := s.ProbeNow(site)
 		res.ProbeAt = at

@@ -8,6 +8,8 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/poll/classify"
+
+	"notifio/internal/model"
 )
 
 // The words of what a search or a site is doing now: one place for the
@@ -113,17 +115,17 @@ func probingWords(site string) string { return "probing " + site }
 
 // StatusWords says what a search is doing, in plain words. site is the
 // search's site snapshot, or nil when the snapshot has none.
-func StatusWords(s SearchSnapshot, site *SiteSnapshot, now time.Time) string {
+func StatusWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time) string {
 	switch s.State {
-	case StateChecking:
+	case model.StateChecking:
 		return "checking…"
-	case StateProbing:
+	case model.StateProbing:
 		return probingWords(s.Site)
-	case StatePaused:
+	case model.StatePaused:
 		return "paused"
-	case StateAttention:
+	case model.StateAttention:
 		return attentionWords(s)
-	case StateWaiting:
+	case model.StateWaiting:
 		return waitingWords(s, site, now)
 	}
 	if Retrying(s, site) {
@@ -140,8 +142,8 @@ func StatusWords(s SearchSnapshot, site *SiteSnapshot, now time.Time) string {
 }
 
 // waitingWords is the state of a search whose site is pausing or probing.
-func waitingWords(s SearchSnapshot, site *SiteSnapshot, now time.Time) string {
-	if s.Wait == WaitProbe || site != nil && site.ProbeInFlight && !s.NextCheck.After(now) {
+func waitingWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time) string {
+	if s.Wait == model.WaitProbe || site != nil && site.ProbeInFlight && !s.NextCheck.After(now) {
 		return probeWaitWords(s.Site)
 	}
 	reason := s.Reason
@@ -164,8 +166,8 @@ func waitingWords(s SearchSnapshot, site *SiteSnapshot, now time.Time) string {
 // Retrying reports whether a scheduled search's site has refused and its wait
 // ran out without a good answer since: the site keeps its ladder until a check
 // succeeds, so until then the search is not healthy, however near its check.
-func Retrying(s SearchSnapshot, site *SiteSnapshot) bool {
-	return s.State == StateScheduled && site != nil && site.Kind != "" && !site.Waiting
+func Retrying(s model.SearchSnapshot, site *model.SiteSnapshot) bool {
+	return s.State == model.StateScheduled && site != nil && site.Kind != "" && !site.Waiting
 }
 
 // nextCheckWords is the countdown of a scheduled search.
@@ -180,9 +182,9 @@ func nextCheckWords(next, now time.Time) string {
 }
 
 // attentionWords says what the user must do about a search that needs them.
-func attentionWords(s SearchSnapshot) string {
+func attentionWords(s model.SearchSnapshot) string {
 	switch {
-	case s.Wait == WaitLogin || s.LastOutcome == string(classify.SessionExpired):
+	case s.Wait == model.WaitLogin || s.LastOutcome == string(classify.SessionExpired):
 		return "needs attention: " + WordsLogin
 	case s.LastOutcome == string(classify.UnexpectedPage):
 		return wordsNotResults
@@ -193,7 +195,7 @@ func attentionWords(s SearchSnapshot) string {
 }
 
 // SiteWords is the one-line state of a site, beside its name.
-func SiteWords(s SiteSnapshot, now time.Time) string {
+func SiteWords(s model.SiteSnapshot, now time.Time) string {
 	switch {
 	case s.ProbeInFlight:
 		return "checking now whether the site lets Notifio back in"
@@ -213,7 +215,7 @@ func SiteWords(s SiteSnapshot, now time.Time) string {
 // siteKindWords is KindWords for a site, naming a page that did not look like
 // results as that: it waits on the error ladder, but "had errors (server or
 // network)" beside "Last answer: fine" was a second wording of one page.
-func siteKindWords(s SiteSnapshot) string {
+func siteKindWords(s model.SiteSnapshot) string {
 	if s.Kind == "error" && s.LastOutcome == string(classify.UnexpectedPage) {
 		return "showed a page that did not look like results"
 	}
@@ -237,7 +239,7 @@ func ordinal(n int) string {
 
 // NextProbeWords is when a waiting site is asked again, "" for a site that is
 // not waiting.
-func NextProbeWords(s SiteSnapshot, now time.Time) string {
+func NextProbeWords(s model.SiteSnapshot, now time.Time) string {
 	switch {
 	case s.ProbeInFlight:
 		return "One search is asking now; the others wait for its answer."
@@ -250,7 +252,7 @@ func NextProbeWords(s SiteSnapshot, now time.Time) string {
 }
 
 // RetryAfterWords says how long the site itself asked Notifio to wait, or "".
-func RetryAfterWords(s SiteSnapshot) string {
+func RetryAfterWords(s model.SiteSnapshot) string {
 	if s.RetryAfter <= 0 {
 		return ""
 	}

@@ -3,6 +3,8 @@ package poll
 import (
 	"testing"
 	"time"
+
+	"notifio/internal/model"
 )
 
 func TestCountdown(t *testing.T) {
@@ -69,41 +71,41 @@ func TestMinutesCountdownsChangeOncePerMinute(t *testing.T) {
 }
 
 func TestSearchStatusWords(t *testing.T) {
-	probing := &SiteSnapshot{Site: "idealista.com", ProbeInFlight: true}
+	probing := &model.SiteSnapshot{Site: "idealista.com", ProbeInFlight: true}
 	for _, tc := range []struct {
 		name string
-		s    SearchSnapshot
-		site *SiteSnapshot
+		s    model.SearchSnapshot
+		site *model.SiteSnapshot
 		want string
 	}{
-		{"scheduled", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(102 * time.Second)}, nil, "next check in 1:42"},
-		{"scheduled later", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(34 * time.Minute)}, nil, "next check in 34 min"},
-		{"scheduled in hours", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(65 * time.Minute)}, nil, "next check in 1 h 5 min"},
-		{"due", SearchSnapshot{State: StateScheduled, NextCheck: t0}, nil, "checking in a moment"},
-		{"new", SearchSnapshot{State: StateScheduled}, nil, "first check soon"},
-		{"checking", SearchSnapshot{State: StateChecking}, nil, "checking…"},
-		{"rate limited", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+		{"scheduled", model.SearchSnapshot{State: model.StateScheduled, NextCheck: t0.Add(102 * time.Second)}, nil, "next check in 1:42"},
+		{"scheduled later", model.SearchSnapshot{State: model.StateScheduled, NextCheck: t0.Add(34 * time.Minute)}, nil, "next check in 34 min"},
+		{"scheduled in hours", model.SearchSnapshot{State: model.StateScheduled, NextCheck: t0.Add(65 * time.Minute)}, nil, "next check in 1 h 5 min"},
+		{"due", model.SearchSnapshot{State: model.StateScheduled, NextCheck: t0}, nil, "checking in a moment"},
+		{"new", model.SearchSnapshot{State: model.StateScheduled}, nil, "first check soon"},
+		{"checking", model.SearchSnapshot{State: model.StateChecking}, nil, "checking…"},
+		{"rate limited", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
 			Reason: "idealista.com is rate-limiting us", NextCheck: t0.Add(271 * time.Second)}, nil,
 			"idealista.com is rate-limiting us — next try in 4 min"},
-		{"waiting, no reason", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+		{"waiting, no reason", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
 			NextCheck: t0.Add(time.Minute)}, nil, "idealista.com asked us to wait — next try in 1:00"},
-		{"wait over", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+		{"wait over", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
 			Reason: "idealista.com refused access", NextCheck: t0.Add(-time.Second)}, nil,
 			"idealista.com refused access — trying again any moment"},
-		{"probe", SearchSnapshot{State: StateWaiting, Site: "idealista.com", Wait: WaitProbe,
+		{"probe", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com", Wait: model.WaitProbe,
 			Reason: "waiting for the probe on idealista.com"}, nil, "waiting for the probe on idealista.com"},
-		{"probe in flight", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+		{"probe in flight", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
 			Reason: "idealista.com is rate-limiting us"}, probing, "waiting for the probe on idealista.com"},
-		{"probing", SearchSnapshot{State: StateProbing, Site: "idealista.com"}, nil, "probing idealista.com"},
-		{"paused", SearchSnapshot{State: StatePaused}, nil, "paused"},
-		{"session", SearchSnapshot{State: StateAttention, Wait: WaitLogin, LastOutcome: "session_expired",
+		{"probing", model.SearchSnapshot{State: model.StateProbing, Site: "idealista.com"}, nil, "probing idealista.com"},
+		{"paused", model.SearchSnapshot{State: model.StatePaused}, nil, "paused"},
+		{"session", model.SearchSnapshot{State: model.StateAttention, Wait: model.WaitLogin, LastOutcome: "session_expired",
 			Reason: "session expired — log in again"}, nil, "needs attention: session expired — log in again"},
-		{"not results, attention", SearchSnapshot{State: StateAttention, LastOutcome: "unexpected_page"}, nil,
+		{"not results, attention", model.SearchSnapshot{State: model.StateAttention, LastOutcome: "unexpected_page"}, nil,
 			"the page did not look like results"},
-		{"not results, scheduled", SearchSnapshot{State: StateScheduled, LastOutcome: "unexpected_page",
+		{"not results, scheduled", model.SearchSnapshot{State: model.StateScheduled, LastOutcome: "unexpected_page",
 			Reason: "the page did not look like results", NextCheck: t0.Add(time.Minute)}, nil,
 			"the page did not look like results — next check in 1:00"},
-		{"other attention", SearchSnapshot{State: StateAttention, Reason: "the site moved"}, nil,
+		{"other attention", model.SearchSnapshot{State: model.StateAttention, Reason: "the site moved"}, nil,
 			"needs attention: the site moved"},
 	} {
 		if got := StatusWords(tc.s, tc.site, t0); got != tc.want {
@@ -119,16 +121,16 @@ func TestSearchStatusWords(t *testing.T) {
 func TestStatusWordsReadTheTypedStateNotTheReason(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		s    SearchSnapshot
+		s    model.SearchSnapshot
 		want string
 	}{
-		{"probe, reworded", SearchSnapshot{State: StateWaiting, Site: "idealista.com", Wait: WaitProbe,
+		{"probe, reworded", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com", Wait: model.WaitProbe,
 			Reason: "one search of idealista.com asks first", NextCheck: t0.Add(time.Minute)},
 			"waiting for the probe on idealista.com"},
-		{"a site's pause whose reason starts like a probe's", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
-			Wait: WaitSite, Reason: "waiting for the probe is not this", NextCheck: t0.Add(time.Minute)},
+		{"a site's pause whose reason starts like a probe's", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
+			Wait: model.WaitSite, Reason: "waiting for the probe is not this", NextCheck: t0.Add(time.Minute)},
 			"waiting for the probe is not this — next try in 1:00"},
-		{"login, reworded", SearchSnapshot{State: StateAttention, Site: "idealista.com", Wait: WaitLogin,
+		{"login, reworded", model.SearchSnapshot{State: model.StateAttention, Site: "idealista.com", Wait: model.WaitLogin,
 			Reason: "please log in"}, "needs attention: session expired — log in again"},
 	} {
 		if got := StatusWords(tc.s, nil, t0); got != tc.want {

@@ -48,7 +48,7 @@ func (s *Service) loadAlerts(now time.Time) error {
 
 // summaryDueLocked composes the daily summary when it is on and its time has
 // come today and it was not sent yet. Called with s.mu held.
-func (s *Service) summaryDueLocked(cfg AlertSettings, now time.Time) (storage.QueuedAlert, bool) {
+func (s *Service) summaryDueLocked(cfg model.AlertSettings, now time.Time) (storage.QueuedAlert, bool) {
 	if !cfg.Summary {
 		return storage.QueuedAlert{}, false
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"notifio/notify"
-	"notifio/poll"
 	"notifio/poll/browser"
 
 	"notifio/internal/model"
@@ -33,22 +32,22 @@ func NewBackend(w Watcher, d Delivery) Backend {
 type Watcher interface {
 	// Subscribe calls fn with a fresh snapshot after every change (from any
 	// goroutine) and returns a function that stops the subscription.
-	Subscribe(fn func(poll.Snapshot)) (cancel func())
+	Subscribe(fn func(model.Snapshot)) (cancel func())
 	// Snapshot returns the current state.
-	Snapshot() poll.Snapshot
+	Snapshot() model.Snapshot
 
-	AddSearch(ctx context.Context, in poll.SearchInput) (model.Search, error)
-	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (model.Search, error)
+	AddSearch(ctx context.Context, in model.SearchInput) (model.Search, error)
+	UpdateSearch(ctx context.Context, id string, in model.SearchInput) (model.Search, error)
 	// Search returns one saved search, selectors and cookie reference included, so
 	// the edit dialog starts from what is stored (added by the UI helper).
 	Search(id string) (model.Search, error)
 	RemoveSearch(id string) error
 	SetPaused(id string, paused bool) error
 	PauseAll(paused bool) error
-	// CheckNow queues an immediate check; a waiting site returns a *poll.WaitError.
+	// CheckNow queues an immediate check; a waiting site returns a *model.WaitError.
 	CheckNow(id string) error
 	// TestSearch runs one dry-run poll of the URL, saving nothing.
-	TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error)
+	TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error)
 	// SiteRate is the total request rate of a site's searches if a search with the
 	// given URL and interval were added (or edited, excluding exceptID).
 	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
@@ -65,7 +64,7 @@ type Watcher interface {
 	ProbeNow(site string) (time.Time, error)
 	// SolveInBrowser opens a window of the user's browser at the site's page
 	// for them to solve its check, and returns when they closed it.
-	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
+	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error)
 	// BrowserAvailable is nil when a browser is installed for "Read with a
 	// browser", else the error saying what to install.
 	BrowserAvailable() error
@@ -77,8 +76,8 @@ type Watcher interface {
 
 	// AlertSettings and SetAlertSettings are when the user is told that a
 	// search stopped working (SetAlertSettings writes the database).
-	AlertSettings() poll.AlertSettings
-	SetAlertSettings(a poll.AlertSettings) error
+	AlertSettings() model.AlertSettings
+	SetAlertSettings(a model.AlertSettings) error
 }
 
 // Delivery is what the window needs about email and push channels

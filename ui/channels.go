@@ -47,7 +47,7 @@ type channelsView struct {
 	rows    map[string]*channelRow // by channel name, for tests
 	working int
 	form    *channelForm // the Add dialog while it is open
-	outbox  poll.OutboxSnapshot
+	outbox  model.OutboxSnapshot
 }
 
 // channelRow is one channel in the list.
@@ -105,7 +105,7 @@ func (v *channelsView) load() {
 
 // outboxChanged reloads the list when the outbox changed (a push went out or
 // failed) while Settings is on screen.
-func (v *channelsView) outboxChanged(o poll.OutboxSnapshot, showing bool) {
+func (v *channelsView) outboxChanged(o model.OutboxSnapshot, showing bool) {
 	if reflect.DeepEqual(o, v.outbox) {
 		return
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"notifio/notify"
-	"notifio/poll"
 	"notifio/storage"
 
 	"notifio/internal/model"
@@ -37,7 +36,7 @@ func withChannels(t *testing.T) (*harness, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, poll.Snapshot{At: t0, Searches: []poll.SearchSnapshot{{ID: s.ID, Name: "Kreuzberg", URL: s.URL, Site: "example-immo.de"}}})
+	h := newHarness(t, model.Snapshot{At: t0, Searches: []model.SearchSnapshot{{ID: s.ID, Name: "Kreuzberg", URL: s.URL, Site: "example-immo.de"}}})
 	h.b.chDB, h.b.secrets = db, notify.NewSecrets(dir)
 	h.u.selectView(viewSettings)
 	return h, s.ID
@@ -196,7 +195,7 @@ func TestAddChannelProblemIsInSightWith24Searches(t *testing.T) {
 	h, _ := withChannels(t)
 	snap := h.b.copySnap()
 	for i := 1; i <= 24; i++ {
-		snap.Searches = append(snap.Searches, poll.SearchSnapshot{ID: fmt.Sprintf("x%02d", i), Name: fmt.Sprintf("Mitte %d", i), Site: "example-immo.de"})
+		snap.Searches = append(snap.Searches, model.SearchSnapshot{ID: fmt.Sprintf("x%02d", i), Name: fmt.Sprintf("Mitte %d", i), Site: "example-immo.de"})
 	}
 	h.publish(snap)
 	h.u.win.Resize(fyne.NewSize(800, 600))

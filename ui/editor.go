@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
-	"notifio/poll/extract"
 
 	"notifio/internal/model"
 )
@@ -149,7 +148,7 @@ func (e *searchEditor) open(id string) {
 		e.name.SetText(s.Name)
 		iv := s.Interval
 		if iv <= 0 {
-			iv = poll.DefaultInterval
+			iv = model.DefaultInterval
 		}
 		e.interval.SetText(poll.DurationWords(iv))
 		e.item.SetText(s.Selectors.Item)
@@ -231,7 +230,7 @@ func (e *searchEditor) clearResult() {
 	e.outcome.SetText("")
 	e.summary.SetText("")
 	e.found.RemoveAll()
-	e.one.update(poll.DryRun{})
+	e.one.update(model.DryRun{})
 	e.browser.hideOffer()
 }
 
@@ -266,25 +265,25 @@ func (e *searchEditor) reveal(o fyne.CanvasObject) {
 }
 
 // input reads and validates the form.
-func (e *searchEditor) input() (poll.SearchInput, error) {
+func (e *searchEditor) input() (model.SearchInput, error) {
 	u, err := checkSearchURL(e.url.Text)
 	if err != nil {
-		return poll.SearchInput{}, err
+		return model.SearchInput{}, err
 	}
 	iv, err := parseInterval(e.interval.Text)
 	if err != nil {
-		return poll.SearchInput{}, err
+		return model.SearchInput{}, err
 	}
 	filters, err := e.filters.read()
 	if err != nil {
-		return poll.SearchInput{}, err
+		return model.SearchInput{}, err
 	}
-	return poll.SearchInput{
+	return model.SearchInput{
 		Filters:  filters,
 		Name:     strings.TrimSpace(e.name.Text),
 		URL:      u,
 		Interval: iv,
-		Selectors: extract.Selectors{
+		Selectors: model.PageSelectors{
 			Item:  strings.TrimSpace(e.item.Text),
 			Link:  strings.TrimSpace(e.link.Text),
 			Title: strings.TrimSpace(e.title.Text),
@@ -369,7 +368,7 @@ func (e *searchEditor) save() {
 // saved shows how a save went: the dialog closes on the new or changed search,
 // or says what went wrong. A save the dialog no longer waits for (it was
 // closed and opened again) only refreshes the window.
-func (e *searchEditor) saved(serial int, editID string, in poll.SearchInput, id string, err error) {
+func (e *searchEditor) saved(serial int, editID string, in model.SearchInput, id string, err error) {
 	if serial != e.saveSerial {
 		if err == nil {
 			e.u.refresh()
@@ -410,7 +409,7 @@ func (e *searchEditor) runTest(example string) {
 		return
 	}
 	in.Example = example
-	e.one.update(poll.DryRun{}) // (hidden until the new result)
+	e.one.update(model.DryRun{}) // (hidden until the new result)
 	e.setProblem("")
 	e.cancelTest()
 	ctx, cancel := context.WithTimeout(context.Background(), testSearchTimeout)
@@ -448,7 +447,7 @@ func (e *searchEditor) cancelTest() {
 }
 
 // showResult shows a dry run's outcome and the listings it would find.
-func (e *searchEditor) showResult(res poll.DryRun, err error) {
+func (e *searchEditor) showResult(res model.DryRun, err error) {
 	e.stopTest = nil
 	e.activity.Stop()
 	e.activity.Hide()
@@ -523,30 +522,30 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 // nameTaken reports whether another search than the one being edited has
 // the name (the UI's last snapshot; UI goroutine only).
 func (e *searchEditor) nameTaken(name string) bool {
-	return slices.ContainsFunc(e.u.snap.Searches, func(s poll.SearchSnapshot) bool {
+	return slices.ContainsFunc(e.u.snap.Searches, func(s model.SearchSnapshot) bool {
 		return s.ID != e.editID && s.Name == name
 	})
 }
 
-// methodWords says how the listings were found (extract.Result.Method).
+// methodWords says how the listings were found (model.PageResult.Method).
 func methodWords(method string) string {
 	switch {
 	case strings.HasPrefix(method, "profile:"):
 		return "what Notifio knows of " + strings.TrimPrefix(method, "profile:")
-	case method == extract.MethodSelectors:
+	case method == model.MethodSelectors:
 		return "your selectors (Advanced)"
-	case method == extract.MethodCards:
+	case method == model.MethodCards:
 		return "the page's result list, found automatically"
-	case method == extract.MethodLearnt:
+	case method == model.MethodLearnt:
 		return "the result list this search learnt on its earlier checks"
-	case method == extract.MethodJSONLD, method == extract.MethodNextData, method == extract.MethodAppState:
+	case method == model.MethodJSONLD, method == model.MethodNextData, method == model.MethodAppState:
 		return "the listings the page carries as data, found automatically"
 	}
 	return "nothing Notifio recognised"
 }
 
 // listingLine is one found listing, in one line.
-func listingLine(l extract.Listing) string {
+func listingLine(l model.PageListing) string {
 	parts := []string{l.Title}
 	for _, p := range []string{l.Price, l.Size, roomsWords(l.Rooms), l.Location} {
 		if p = strings.TrimSpace(p); p != "" {
@@ -558,9 +557,9 @@ func listingLine(l extract.Listing) string {
 
 // defaultInterval is the interval the user chose for new searches.
 func (u *UI) defaultInterval() time.Duration {
-	d := time.Duration(u.prefs.IntWithFallback(prefDefaultInterval, int(poll.DefaultInterval/time.Second))) * time.Second
-	if d < poll.MinInterval {
-		return poll.DefaultInterval
+	d := time.Duration(u.prefs.IntWithFallback(prefDefaultInterval, int(model.DefaultInterval/time.Second))) * time.Second
+	if d < model.MinInterval {
+		return model.DefaultInterval
 	}
 	return d
 }

@@ -17,7 +17,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/notify"
-	"notifio/poll"
 	"notifio/storage"
 
 	"notifio/internal/model"
@@ -112,16 +111,16 @@ func (q *queue) runAll() {
 type fakeBackend struct {
 	mu       sync.Mutex
 	clock    *fakeClock
-	snap     poll.Snapshot
+	snap     model.Snapshot
 	searches map[string]model.Search
-	subs     map[int]func(poll.Snapshot)
+	subs     map[int]func(model.Snapshot)
 	nextSub  int
 	nextID   int
 
-	alertCfg    poll.AlertSettings
+	alertCfg    model.AlertSettings
 	alertSaves  int
-	added       []poll.SearchInput
-	updated     []poll.SearchInput
+	added       []model.SearchInput
+	updated     []model.SearchInput
 	removed     []string
 	paused      map[string]bool
 	pauseAll    []bool
@@ -135,11 +134,11 @@ type fakeBackend struct {
 	viewed      []string
 	retries     int
 
-	dryRun     poll.DryRun
+	dryRun     model.DryRun
 	dryRunErr  error
 	dryRunGate chan struct{} // when set, TestSearch waits for it
 	saveGate   chan struct{} // when set, saves wait for it (awaitSave)
-	dryRuns    []poll.SearchInput
+	dryRuns    []model.SearchInput
 
 	email     notify.Config
 	saved     []notify.Config
@@ -158,13 +157,13 @@ var _ Backend = (*fakeBackend)(nil)
 
 func newFakeBackend(c *fakeClock) *fakeBackend {
 	return &fakeBackend{
-		clock: c, searches: map[string]model.Search{}, subs: map[int]func(poll.Snapshot){},
+		clock: c, searches: map[string]model.Search{}, subs: map[int]func(model.Snapshot){},
 		paused: map[string]bool{}, refusal: map[string]string{}, listings: map[string][]model.Listing{},
 	}
 }
 
 // set replaces the snapshot (and the stored searches behind it) and publishes it.
-func (f *fakeBackend) set(s poll.Snapshot) {
+func (f *fakeBackend) set(s model.Snapshot) {
 	f.mu.Lock()
 	f.snap = s
 	for _, ss := range s.Searches {
@@ -179,7 +178,7 @@ func (f *fakeBackend) set(s poll.Snapshot) {
 func (f *fakeBackend) publish() {
 	f.mu.Lock()
 	snap := f.copySnap()
-	var fns []func(poll.Snapshot)
+	var fns []func(model.Snapshot)
 	for _, fn := range f.subs {
 		fns = append(fns, fn)
 	}
@@ -189,14 +188,14 @@ func (f *fakeBackend) publish() {
 	}
 }
 
-func (f *fakeBackend) copySnap() poll.Snapshot {
+func (f *fakeBackend) copySnap() model.Snapshot {
 	s := f.snap
-	s.Searches = append([]poll.SearchSnapshot(nil), f.snap.Searches...)
-	s.Sites = append([]poll.SiteSnapshot(nil), f.snap.Sites...)
+	s.Searches = append([]model.SearchSnapshot(nil), f.snap.Searches...)
+	s.Sites = append([]model.SiteSnapshot(nil), f.snap.Sites...)
 	return s
 }
 
-func (f *fakeBackend) Subscribe(fn func(poll.Snapshot)) func() {
+func (f *fakeBackend) Subscribe(fn func(model.Snapshot)) func() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	id := f.nextSub
@@ -209,7 +208,7 @@ func (f *fakeBackend) Subscribe(fn func(poll.Snapshot)) func() {
 	}
 }
 
-func (f *fakeBackend) Snapshot() poll.Snapshot {
+func (f *fakeBackend) Snapshot() model.Snapshot {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.copySnap()
@@ -235,14 +234,14 @@ func (f *fakeBackend) awaitSave() {
 	}
 }
 
-func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (model.Search, error) {
+func (f *fakeBackend) AddSearch(_ context.Context, in model.SearchInput) (model.Search, error) {
 	f.awaitSave()
 	f.mu.Lock()
 	f.nextID++
 	id := fmt.Sprintf("s%d", f.nextID)
 	iv := in.Interval
 	if iv == 0 {
-		iv = poll.DefaultInterval
+		iv = model.DefaultInterval
 	}
 	name := in.Name
 	if name == "" {
@@ -251,16 +250,16 @@ func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (model.S
 	s := model.Search{ID: id, Name: name, URL: in.URL, Site: hostOf(in.URL), Interval: iv}
 	f.searches[id] = s
 	f.added = append(f.added, in)
-	f.snap.Searches = append(f.snap.Searches, poll.SearchSnapshot{
+	f.snap.Searches = append(f.snap.Searches, model.SearchSnapshot{
 		ID: id, Name: name, URL: in.URL, Site: s.Site, Interval: iv,
-		State: poll.StateScheduled, NextCheck: f.clock.Now().Add(iv),
+		State: model.StateScheduled, NextCheck: f.clock.Now().Add(iv),
 	})
 	f.mu.Unlock()
 	f.publish()
 	return s, nil
 }
 
-func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in poll.SearchInput) (model.Search, error) {
+func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in model.SearchInput) (model.Search, error) {
 	f.awaitSave()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -288,7 +287,7 @@ func (f *fakeBackend) RemoveSearch(id string) error {
 	f.mu.Lock()
 	f.removed = append(f.removed, id)
 	delete(f.searches, id)
-	var keep []poll.SearchSnapshot
+	var keep []model.SearchSnapshot
 	for _, s := range f.snap.Searches {
 		if s.ID != id {
 			keep = append(keep, s)
@@ -306,9 +305,9 @@ func (f *fakeBackend) SetPaused(id string, paused bool) error {
 	for i := range f.snap.Searches {
 		if f.snap.Searches[i].ID == id {
 			if paused {
-				f.snap.Searches[i].State = poll.StatePaused
+				f.snap.Searches[i].State = model.StatePaused
 			} else {
-				f.snap.Searches[i].State = poll.StateScheduled
+				f.snap.Searches[i].State = model.StateScheduled
 			}
 		}
 	}
@@ -321,9 +320,9 @@ func (f *fakeBackend) PauseAll(paused bool) error {
 	f.pauseAll = append(f.pauseAll, paused)
 	for i := range f.snap.Searches {
 		if paused {
-			f.snap.Searches[i].State = poll.StatePaused
+			f.snap.Searches[i].State = model.StatePaused
 		} else {
-			f.snap.Searches[i].State = poll.StateScheduled
+			f.snap.Searches[i].State = model.StateScheduled
 		}
 	}
 	return nil
@@ -336,7 +335,7 @@ func (f *fakeBackend) CheckNow(id string) error {
 	return f.checkNowErr
 }
 
-func (f *fakeBackend) TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error) {
+func (f *fakeBackend) TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error) {
 	f.mu.Lock()
 	f.dryRuns = append(f.dryRuns, in)
 	gate, res, err := f.dryRunGate, f.dryRun, f.dryRunErr
@@ -345,7 +344,7 @@ func (f *fakeBackend) TestSearch(ctx context.Context, in poll.SearchInput) (poll
 		select {
 		case <-gate:
 		case <-ctx.Done():
-			return poll.DryRun{}, ctx.Err()
+			return model.DryRun{}, ctx.Err()
 		}
 	}
 	return res, err
@@ -361,7 +360,7 @@ func (f *fakeBackend) SiteRate(rawURL string, interval time.Duration, exceptID s
 			per += float64(time.Minute) / float64(s.Interval)
 		}
 	}
-	if per <= 2 { // the fake's own threshold; the real one is poll.BusySiteRate
+	if per <= 2 { // the fake's own threshold; the real one is model.BusySiteRate
 		return per, ""
 	}
 	return per, fmt.Sprintf("Your searches on %s add up to %.1f requests a minute; sites may block you.", site, per)
@@ -458,13 +457,13 @@ func (f *fakeBackend) RetryOutbox() error {
 	return nil
 }
 
-func (f *fakeBackend) AlertSettings() poll.AlertSettings {
+func (f *fakeBackend) AlertSettings() model.AlertSettings {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.alertCfg
 }
 
-func (f *fakeBackend) SetAlertSettings(a poll.AlertSettings) error {
+func (f *fakeBackend) SetAlertSettings(a model.AlertSettings) error {
 	if err := a.Validate(); err != nil {
 		return err
 	}
@@ -487,7 +486,7 @@ type harness struct {
 	opened []string
 }
 
-func newHarness(t *testing.T, snap poll.Snapshot) *harness {
+func newHarness(t *testing.T, snap model.Snapshot) *harness {
 	t.Helper()
 	h := &harness{t: t, app: test.NewTempApp(t), clock: &fakeClock{t: t0}, q: newQueue()}
 	h.b = newFakeBackend(h.clock)
@@ -508,7 +507,7 @@ func newHarness(t *testing.T, snap poll.Snapshot) *harness {
 }
 
 // publish sends a new snapshot through the subscription and runs the dispatch.
-func (h *harness) publish(s poll.Snapshot) {
+func (h *harness) publish(s model.Snapshot) {
 	h.b.set(s)
 	h.q.runAll()
 }

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
 	"notifio/poll/filter"
 
 	"notifio/internal/model"
@@ -116,7 +115,7 @@ func (f *filterForm) read() (model.Filters, error) {
 }
 
 // verdictLine is a tested listing's line with what the filters say of it.
-func verdictLine(line string, res poll.DryRun, i int) string {
+func verdictLine(line string, res model.DryRun, i int) string {
 	if i >= len(res.Judged) {
 		return line
 	}
@@ -131,7 +130,7 @@ func verdictLine(line string, res poll.DryRun, i int) string {
 }
 
 // verdictSummary counts what the filters let through, "" without filters.
-func verdictSummary(res poll.DryRun) string {
+func verdictSummary(res model.DryRun) string {
 	held := 0
 	for _, r := range res.Judged {
 		if !r.Pass() {

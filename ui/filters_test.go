@@ -9,8 +9,6 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
-	"notifio/poll/extract"
 	"notifio/poll/filter"
 
 	"notifio/internal/model"
@@ -39,7 +37,7 @@ func (f *fakeBackend) ShowHeld(_ string, ls []model.Listing) (int, error) {
 }
 
 func TestFiltersSectionSavesWhatTheUserTyped(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
@@ -74,7 +72,7 @@ func TestFiltersSectionRefusesBadInput(t *testing.T) {
 		{func(f *filterForm) *keyEntry { return f.maxPrice }, "1.2.3", "more than one way"},
 		{func(f *filterForm) *keyEntry { return f.include }, `"ruhige Lage`, "no closing quote"},
 	} {
-		h := newHarness(t, poll.Snapshot{})
+		h := newHarness(t, model.Snapshot{})
 		e := h.u.searches.editor
 		test.Tap(h.u.searches.add)
 		test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
@@ -88,15 +86,15 @@ func TestFiltersSectionRefusesBadInput(t *testing.T) {
 
 // Test this search shows which listings pass and why the others do not.
 func TestTestThisSearchShowsFilterVerdicts(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	f := model.Filters{MaxPrice: 1000}
-	ls := []extract.Listing{{ID: "1", Title: "Altbau", Price: "1.150 €", PriceValue: 1150}, {ID: "2", Title: "Dachgeschoss", Price: "950 €", PriceValue: 950},
+	ls := []model.PageListing{{ID: "1", Title: "Altbau", Price: "1.150 €", PriceValue: 1150}, {ID: "2", Title: "Dachgeschoss", Price: "950 €", PriceValue: 950},
 		{ID: "3", Title: "Souterrain"}}
-	var judged []filter.Result
+	var judged []model.FilterResult
 	for _, l := range ls {
 		judged = append(judged, filter.Match(f, model.Listing{Title: l.Title, Price: l.Price, PriceValue: l.PriceValue}))
 	}
-	h.b.dryRun = poll.DryRun{Outcome: "ok", Status: 200, Message: "The page works: 3 listings found.", Listings: ls, Judged: judged}
+	h.b.dryRun = model.DryRun{Outcome: "ok", Status: 200, Message: "The page works: 3 listings found.", Listings: ls, Judged: judged}
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/kreuzberg/c203l3375")

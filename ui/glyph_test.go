@@ -10,7 +10,8 @@ import (
 	"github.com/go-text/typesetting/font"
 
 	"notifio/notify"
-	"notifio/poll"
+
+	"notifio/internal/model"
 )
 
 // missingGlyphs lists the characters of s that the window's bundled text font
@@ -43,7 +44,7 @@ func TestEmailHintsUseOnlyCharactersTheFontHas(t *testing.T) {
 }
 
 func TestEmailPresetsForGermanAndOtherProviders(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	for _, tc := range []struct{ name, host, port string }{
@@ -61,7 +62,7 @@ func TestEmailPresetsForGermanAndOtherProviders(t *testing.T) {
 }
 
 func TestCustomProviderClearsThePresetServer(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	v.preset.SetSelected("Gmail")

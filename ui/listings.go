@@ -143,7 +143,7 @@ func (v *listingsView) photoReady(id widget.ListItemID, listingID string) {
 
 // apply keeps the search picker in step with the searches: all of them first,
 // then each, with how many new listings they have.
-func (v *listingsView) apply(s poll.Snapshot, now time.Time) {
+func (v *listingsView) apply(s model.Snapshot, now time.Time) {
 	v.now = now
 	names := make([]string, 0, len(s.Searches)+1)
 	v.pickIDs = v.pickIDs[:0]
@@ -202,7 +202,7 @@ func pickName(name, site string, unseen int) string {
 }
 
 // setNote explains an empty view.
-func (v *listingsView) setNote(s poll.Snapshot) {
+func (v *listingsView) setNote(s model.Snapshot) {
 	switch {
 	case len(s.Searches) == 0:
 		v.note.SetText("Add a search first; the listings it finds appear here.")

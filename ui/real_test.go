@@ -34,7 +34,6 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
 
@@ -218,7 +217,7 @@ func TestRealCheckNowOnAWaitingSiteShowsTheWaitAndDoesNotFetch(t *testing.T) {
 	h := newRealHarness(t)
 	v := h.view()
 
-	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Mitte", URL: site.URL + "/suche/mitte"})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Mitte", URL: site.URL + "/suche/mitte"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +241,7 @@ func TestRealCheckNowOnAWaitingSiteShowsTheWaitAndDoesNotFetch(t *testing.T) {
 		}
 	}
 	// The backend refuses too, when asked behind the window's back.
-	var w *poll.WaitError
+	var w *model.WaitError
 	if err := h.svc.CheckNow(s.ID); !errors.As(err, &w) || time.Until(w.Until) < 9*time.Minute {
 		t.Errorf("CheckNow = %v, want a wait of about 10 minutes (Retry-After)", err)
 	}
@@ -439,8 +438,8 @@ func TestRealLooserFiltersOfferTheHeldBackListings(t *testing.T) {
 	defer site.Close()
 	h := newRealHarness(t)
 	v := h.view()
-	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
-		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"},
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
+		Selectors: model.PageSelectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"},
 		Filters:   model.Filters{MaxPrice: 1000}})
 	if err != nil {
 		t.Fatal(err)
@@ -480,8 +479,8 @@ func TestRealPriceDropIsSaidInTheRowAndTheListing(t *testing.T) {
 	defer site.Close()
 	h := newRealHarness(t)
 	v := h.view()
-	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
-		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
+		Selectors: model.PageSelectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,9 +533,9 @@ func TestRealANewSearchIsCheckedAtOnceForItsBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel := extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}
+	sel := model.PageSelectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}
 	for i := 1; i <= 12; i++ {
-		if _, err := first.AddSearch(context.Background(), poll.SearchInput{Name: fmt.Sprintf("Mitte %d", i),
+		if _, err := first.AddSearch(context.Background(), model.SearchInput{Name: fmt.Sprintf("Mitte %d", i),
 			URL: fmt.Sprintf("%s/s/%d", site.URL, i), Interval: 10 * time.Minute, Selectors: sel}); err != nil {
 			t.Fatal(err)
 		}

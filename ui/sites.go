@@ -15,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/poll"
+
+	"notifio/internal/model"
 )
 
 // sitesView shows one card per site: why it is being left alone, for how long,
@@ -34,7 +36,7 @@ type sitesView struct {
 // and its searches; a troubled one adds why, when Notifio asks again, the last
 // answer and what the user can do.
 type siteCard struct {
-	snap poll.SiteSnapshot
+	snap model.SiteSnapshot
 
 	card                     *fyne.Container
 	name, headline           *widget.Label
@@ -88,7 +90,7 @@ func (v *sitesView) newCard(site string) *siteCard {
 
 // apply updates the cards from a snapshot, adding and dropping cards as sites come
 // and go; the sites that need a look come first.
-func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
+func (v *sitesView) apply(s model.Snapshot, now time.Time) {
 	order := make([]string, 0, len(s.Sites))
 	seen := map[string]bool{}
 	troubled := map[string]bool{}
@@ -125,7 +127,7 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 }
 
 // fill writes a site snapshot into its card.
-func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
+func (v *sitesView) fill(c *siteCard, st model.SiteSnapshot, now time.Time) {
 	c.snap = st
 	setText(c.headline, poll.SiteWords(st, now))
 	// A site whose last answer was fine is not "session expired", whatever a
@@ -187,7 +189,7 @@ func (v *sitesView) searchNames(site string) []string {
 // probeAnswered clears "Probing…" once the probe the user asked for has its
 // answer in a snapshot taken after they asked: the site let us in (no kind) or
 // the wait climbed past the probe.
-func (v *sitesView) probeAnswered(c *siteCard, st poll.SiteSnapshot) {
+func (v *sitesView) probeAnswered(c *siteCard, st model.SiteSnapshot) {
 	if c.probedAt.IsZero() || !v.u.snap.At.After(c.probedAt) || st.ProbeInFlight ||
 		(st.Kind != "" && !st.NextProbe.After(c.probedAt)) {
 		return
@@ -204,7 +206,7 @@ func (v *sitesView) needsLogin(site string) bool { return len(v.loginStopped(sit
 func (v *sitesView) loginStopped(site string) []string {
 	var ids []string
 	for _, s := range v.u.snap.Searches {
-		if s.Site == site && s.State == poll.StateAttention && s.LastOutcome == "session_expired" {
+		if s.Site == site && s.State == model.StateAttention && s.LastOutcome == "session_expired" {
 			ids = append(ids, s.ID)
 		}
 	}
@@ -264,7 +266,7 @@ func (v *sitesView) tick(now time.Time) {
 }
 
 // refusalPath is the saved copy of the site's last refusal page, if any.
-func (v *sitesView) refusalPath(st poll.SiteSnapshot) (string, bool) {
+func (v *sitesView) refusalPath(st model.SiteSnapshot) (string, bool) {
 	if st.LastRefusal != "" {
 		return st.LastRefusal, true
 	}

@@ -10,6 +10,8 @@ import (
 	"notifio/hostbackoff"
 	"notifio/poll"
 	"notifio/poll/classify"
+
+	"notifio/internal/model"
 )
 
 // The words of the Sites view: what a site's state means, in the user's words
@@ -17,13 +19,13 @@ import (
 
 // siteTroubled reports whether a site needs the user's eye: it refused,
 // waits, is being probed, or needs a login. Those cards come first.
-func siteTroubled(s poll.SiteSnapshot) bool {
+func siteTroubled(s model.SiteSnapshot) bool {
 	return s.Kind != "" || s.Waiting || s.ProbeInFlight || s.Attention != ""
 }
 
 // siteWhy says what a refusal of this kind means, how long the waits grow, and
 // what the user can do; the card's headline already says which kind.
-func siteWhy(s poll.SiteSnapshot) string {
+func siteWhy(s model.SiteSnapshot) string {
 	var what, todo string
 	k, known := hostbackoff.ParseKind(s.Kind)
 	switch k {
@@ -66,7 +68,7 @@ func siteWhy(s poll.SiteSnapshot) string {
 }
 
 // siteLastResponse describes the last answer a site gave and what showed it.
-func siteLastResponse(s poll.SiteSnapshot) string {
+func siteLastResponse(s model.SiteSnapshot) string {
 	var b strings.Builder
 	switch {
 	case s.LastStatus == 0 && s.LastSignal == "" && s.Kind != "":
@@ -91,7 +93,7 @@ func siteLastResponse(s poll.SiteSnapshot) string {
 // signalWords is the evidence behind a site's last answer in plain words, ""
 // when its status already says it. It goes by the answer's kind: the
 // evidence itself is the classifier's, shown but never read.
-func signalWords(s poll.SiteSnapshot) string {
+func signalWords(s model.SiteSnapshot) string {
 	sig := s.LastSignal
 	if sig == "" || sig == "status "+strconv.Itoa(s.LastStatus) {
 		return ""
@@ -103,7 +105,7 @@ func signalWords(s poll.SiteSnapshot) string {
 		return "the page said access is blocked"
 	case classify.OK:
 		switch sig {
-		case poll.SignalUnchanged:
+		case model.SignalUnchanged:
 			return "the page had not changed"
 		case classify.SignalNoResults:
 			return "the page said there are no results"
@@ -115,7 +117,7 @@ func signalWords(s poll.SiteSnapshot) string {
 
 // siteStats is the searches line of a site card: which searches it holds and
 // how fast it answers.
-func siteStats(s poll.SiteSnapshot, names []string) string {
+func siteStats(s model.SiteSnapshot, names []string) string {
 	var parts []string
 	switch {
 	case len(names) > 0:

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"notifio/poll"
+
+	"notifio/internal/model"
 )
 
 // This file turns snapshots into the words the window shows. Everything here is a
@@ -20,14 +22,14 @@ func clockTime(t time.Time) string { return t.Local().Format("15:04") }
 
 // searchDetail is the quieter second half of a row: when the search was last
 // checked and what that found (the baseline or the last find).
-func searchDetail(s poll.SearchSnapshot, now time.Time) string {
+func searchDetail(s model.SearchSnapshot, now time.Time) string {
 	found := lastFind(s)
 	// A search that goes on being checked has not stopped at a login page,
 	// whatever its site's login state says: "login expired" beside "next
 	// check in 0:04" read as a contradiction (issue 37, item 3).
-	loginElsewhere := s.Health.Kind == poll.HealthSessionExpired && s.State != poll.StateAttention
-	if since := s.Health.SinceWords(now); s.Health.Kind.NeedsUser() && since != "" && !loginElsewhere {
-		found = s.Health.Kind.Words() + " " + since + " · " + found
+	loginElsewhere := s.Health.Kind == model.HealthSessionExpired && s.State != model.StateAttention
+	if since := poll.SinceWords(s.Health, now); s.Health.Kind.NeedsUser() && since != "" && !loginElsewhere {
+		found = poll.HealthWords(s.Health.Kind) + " " + since + " · " + found
 	}
 	if s.LastChecked.IsZero() {
 		return found
@@ -41,10 +43,10 @@ func searchDetail(s poll.SearchSnapshot, now time.Time) string {
 
 // lastFind is what the last check found, in words that agree with the row's
 // badge of listings the user has not seen.
-func lastFind(s poll.SearchSnapshot) string {
+func lastFind(s model.SearchSnapshot) string {
 	switch {
 	case !s.Baselined && (s.LastOutcome == "" || s.LastOutcome == "ok") &&
-		s.State != poll.StateWaiting && s.State != poll.StateAttention:
+		s.State != model.StateWaiting && s.State != model.StateAttention:
 		return "the first check records what is already there as a baseline"
 	case !s.Baselined:
 		return "nothing recorded yet"
@@ -90,7 +92,7 @@ func intervalOptions() []string {
 
 // parseInterval reads what a user typed as an interval: "2 minutes", "90 seconds",
 // "1 hour", "5 min", "90s", "1m30s", or a bare number of minutes. It refuses
-// intervals below poll.MinInterval with a reason.
+// intervals below model.MinInterval with a reason.
 func parseInterval(text string) (time.Duration, error) {
 	t := strings.ToLower(strings.TrimSpace(text))
 	if t == "" {
@@ -103,10 +105,10 @@ func parseInterval(text string) (time.Duration, error) {
 	if err != nil {
 		return 0, userError("Write how often to check like “2 minutes” or “90 seconds”.")
 	}
-	if d < poll.MinInterval {
+	if d < model.MinInterval {
 		return 0, userError("Notifio checks a search at most every 30 seconds, so the site does not block you. Choose 30 seconds or more.")
 	}
-	if d > poll.MaxInterval {
+	if d > model.MaxInterval {
 		return 0, userError("Notifio checks a search at least once every 7 days. Choose 7 days or less, or pause the search instead.")
 	}
 	return d, nil
@@ -148,7 +150,7 @@ func parseWordsDuration(t string) (time.Duration, error) {
 }
 
 // userError is a message the window wrote for the user, shown as it is.
-func userError(msg string) error { return &poll.UserError{Msg: msg} }
+func userError(msg string) error { return &model.UserError{Msg: msg} }
 
 // checkSearchURL validates what the user pasted as a search address, with
 // the watcher's own check, and returns it trimmed, or an error that says what
@@ -248,12 +250,12 @@ func dayAndTime(t, now time.Time) string {
 }
 
 // waitWords explains why a search's site cannot be checked yet.
-func waitWords(w *poll.WaitError, now time.Time) string {
+func waitWords(w *model.WaitError, now time.Time) string {
 	reason := strings.TrimSpace(w.Reason)
 	if reason == "" {
 		reason = w.Site + " asked us to wait"
 	}
-	if w.Wait == poll.WaitProbe {
+	if w.Wait == model.WaitProbe {
 		return "Notifio is checking with one search whether " + w.Site + " lets us back in. " +
 			"This search follows as soon as that probe comes back."
 	}
@@ -261,7 +263,7 @@ func waitWords(w *poll.WaitError, now time.Time) string {
 	if w.Until.After(now) {
 		when = "at " + clockTime(w.Until) + " (in " + poll.Countdown(w.Until, now) + ")"
 	}
-	if w.Wait != poll.WaitSite {
+	if w.Wait != model.WaitSite {
 		reason = upperFirst(reason) // a site's name, which begins a site's reason, keeps its own spelling
 	}
 	return reason + ". Notifio tries again " + when + ". " +
@@ -281,7 +283,7 @@ func upperFirst(s string) string {
 const unexpectedWords = "Something unexpected went wrong. Notifio's log has the details."
 
 // backendWords is an error from the watcher as the user reads it: the words
-// of its *poll.UserError, however wrapped. Anything else is logged whole and
+// of its *model.UserError, however wrapped. Anything else is logged whole and
 // said plainly.
 func backendWords(err error) string {
 	if w, ok := poll.UserWords(err); ok {

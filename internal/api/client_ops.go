@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"notifio/notify"
-	"notifio/poll"
 	"notifio/poll/browser"
 
 	"notifio/internal/model"
@@ -17,14 +16,14 @@ import (
 // takes a *Client as its backend; each is one request.
 
 // AddSearch adds a search.
-func (c *Client) AddSearch(ctx context.Context, in poll.SearchInput) (model.Search, error) {
+func (c *Client) AddSearch(ctx context.Context, in model.SearchInput) (model.Search, error) {
 	var s model.Search
 	err := c.do(ctx, http.MethodPost, "/searches", in, &s)
 	return s, err
 }
 
 // UpdateSearch edits a search.
-func (c *Client) UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (model.Search, error) {
+func (c *Client) UpdateSearch(ctx context.Context, id string, in model.SearchInput) (model.Search, error) {
 	var s model.Search
 	err := c.do(ctx, http.MethodPut, "/searches/"+esc(id), in, &s)
 	return s, err
@@ -53,14 +52,14 @@ func (c *Client) PauseAll(paused bool) error {
 	return c.call(http.MethodPut, "/paused", Paused{Paused: paused}, nil)
 }
 
-// CheckNow queues an immediate check; a waiting site returns a *poll.WaitError.
+// CheckNow queues an immediate check; a waiting site returns a *model.WaitError.
 func (c *Client) CheckNow(id string) error {
 	return c.call(http.MethodPost, "/searches/"+esc(id)+"/check", nil, nil)
 }
 
 // TestSearch runs one dry-run poll in the watcher, saving nothing.
-func (c *Client) TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error) {
-	var dr poll.DryRun
+func (c *Client) TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error) {
+	var dr model.DryRun
 	err := c.do(ctx, http.MethodPost, "/test", in, &dr)
 	return dr, err
 }
@@ -113,11 +112,11 @@ func (c *Client) ProbeNow(site string) (time.Time, error) {
 // machine at the site's page, and returns when the user closed it. started
 // gets nil (the window is the watcher's, not this process's): SolveDone ends
 // it as the window's Done button would.
-func (c *Client) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error) {
+func (c *Client) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error) {
 	if started != nil {
 		started(nil)
 	}
-	var res poll.SolveResult
+	var res model.SolveResult
 	err := c.do(ctx, http.MethodPost, "/sites/"+esc(site)+"/solve", nil, &res)
 	return res, err
 }
@@ -163,20 +162,20 @@ func (c *Client) RefusalPage(site string) (string, bool) {
 
 // AlertSettings are when the user is told a search stopped working (the
 // defaults when the watcher does not answer; AlertSettingsErr says why).
-func (c *Client) AlertSettings() poll.AlertSettings {
+func (c *Client) AlertSettings() model.AlertSettings {
 	a, _ := c.AlertSettingsErr()
 	return a
 }
 
 // AlertSettingsErr is AlertSettings with the error of the request.
-func (c *Client) AlertSettingsErr() (poll.AlertSettings, error) {
-	var a poll.AlertSettings
+func (c *Client) AlertSettingsErr() (model.AlertSettings, error) {
+	var a model.AlertSettings
 	err := c.call(http.MethodGet, "/alert-settings", nil, &a)
 	return a, err
 }
 
 // SetAlertSettings saves the alert settings.
-func (c *Client) SetAlertSettings(a poll.AlertSettings) error {
+func (c *Client) SetAlertSettings(a model.AlertSettings) error {
 	return c.call(http.MethodPut, "/alert-settings", a, nil)
 }
 

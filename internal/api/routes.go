@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"notifio/notify"
-	"notifio/poll"
 	"notifio/poll/browser"
 
 	"notifio/internal/model"
@@ -16,7 +15,7 @@ import (
 func (s *Server) searchRoutes() {
 	m := s.mux
 	m.HandleFunc("POST /v1/searches", func(w http.ResponseWriter, r *http.Request) {
-		var in poll.SearchInput
+		var in model.SearchInput
 		if err := decode(r, &in); err != nil {
 			reply(w, nil, err)
 			return
@@ -27,7 +26,7 @@ func (s *Server) searchRoutes() {
 		to(w)(s.w.Search(r.PathValue("id")))
 	})
 	m.HandleFunc("PUT /v1/searches/{id}", func(w http.ResponseWriter, r *http.Request) {
-		var in poll.SearchInput
+		var in model.SearchInput
 		if err := decode(r, &in); err != nil {
 			reply(w, nil, err)
 			return
@@ -57,7 +56,7 @@ func (s *Server) searchRoutes() {
 		reply(w, nil, s.w.CheckNow(r.PathValue("id")))
 	})
 	m.HandleFunc("POST /v1/test", func(w http.ResponseWriter, r *http.Request) {
-		var in poll.SearchInput
+		var in model.SearchInput
 		if err := decode(r, &in); err != nil {
 			reply(w, nil, err)
 			return
@@ -122,7 +121,7 @@ func (s *Server) siteRoutes() {
 		reply(w, s.w.AlertSettings(), nil)
 	})
 	m.HandleFunc("PUT /v1/alert-settings", func(w http.ResponseWriter, r *http.Request) {
-		var a poll.AlertSettings
+		var a model.AlertSettings
 		if err := decode(r, &a); err != nil {
 			reply(w, nil, err)
 			return

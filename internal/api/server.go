@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"notifio/notify"
-	"notifio/poll"
 	"notifio/poll/browser"
 
 	"notifio/internal/model"
@@ -24,28 +23,28 @@ import (
 // concurrent use (the Service has its lock); the server calls them from one
 // goroutine per request.
 type Watcher interface {
-	Subscribe(fn func(poll.Snapshot)) (cancel func())
-	Snapshot() poll.Snapshot
-	AddSearch(ctx context.Context, in poll.SearchInput) (model.Search, error)
-	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (model.Search, error)
+	Subscribe(fn func(model.Snapshot)) (cancel func())
+	Snapshot() model.Snapshot
+	AddSearch(ctx context.Context, in model.SearchInput) (model.Search, error)
+	UpdateSearch(ctx context.Context, id string, in model.SearchInput) (model.Search, error)
 	Search(id string) (model.Search, error)
 	RemoveSearch(id string) error
 	SetPaused(id string, paused bool) error
 	PauseAll(paused bool) error
 	CheckNow(id string) error
-	TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error)
+	TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error)
 	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
 	Listings(searchID string) ([]model.Listing, error)
 	MarkViewed(searchID string) error
 	HeldNowPassing(searchID string) ([]model.Listing, error)
 	ShowHeld(searchID string, ls []model.Listing) (int, error)
 	ProbeNow(site string) (time.Time, error)
-	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
+	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error)
 	BrowserAvailable() error
 	BrowserDefault(rawURL string) bool
 	RefusalPage(site string) (string, bool)
-	AlertSettings() poll.AlertSettings
-	SetAlertSettings(a poll.AlertSettings) error
+	AlertSettings() model.AlertSettings
+	SetAlertSettings(a model.AlertSettings) error
 }
 
 // Delivery is what the API serves of delivery (*notify.Ops).
@@ -139,8 +138,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, &Error{Kind: "internal", Message: "api: streaming is not supported"})
 		return
 	}
-	latest := make(chan poll.Snapshot, 1)
-	offer := func(snap poll.Snapshot) {
+	latest := make(chan model.Snapshot, 1)
+	offer := func(snap model.Snapshot) {
 		for {
 			select {
 			case latest <- snap:
@@ -212,7 +211,7 @@ func writeError(w http.ResponseWriter, status int, e *Error) {
 // mistake, in words.
 func decode(r *http.Request, v any) error {
 	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 4<<20)).Decode(v); err != nil {
-		return &poll.UserError{Msg: "The watcher could not read the request.", Hint: "Use the same version of Notifio for the watcher and the window or command.", Err: err}
+		return &model.UserError{Msg: "The watcher could not read the request.", Hint: "Use the same version of Notifio for the watcher and the window or command.", Err: err}
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"notifio/notify"
-	"notifio/poll"
 
 	"notifio/internal/model"
 )
@@ -92,7 +91,7 @@ type Count struct {
 // The nouns carried as they are (checked to survive JSON in the tests).
 type (
 	// Snapshot is the watcher's whole state (GET /v1/snapshot, /v1/events).
-	Snapshot = poll.Snapshot
+	Snapshot = model.Snapshot
 	// SearchInput is what adds or edits a search.
-	SearchInput = poll.SearchInput
+	SearchInput = model.SearchInput
 )

@@ -32,7 +32,7 @@ const promotedPage = `<html><body><ul id="results">
 // answer key leaves out its "Gesponsert" suggestion cards), never shown.
 func TestHidePromotedHoldsBackPaidResultsOnly(t *testing.T) {
 	u, _ := url.Parse("https://www.example-immo.de/suche")
-	res, err := extract.Extract([]byte(promotedPage), u, extract.Selectors{})
+	res, err := extract.Extract([]byte(promotedPage), u, model.PageSelectors{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"notifio/poll/classify"
 	"notifio/poll/extract"
+
+	"notifio/internal/model"
 )
 
 func get(t *testing.T, u string) (*http.Response, []byte) {
@@ -46,7 +48,7 @@ func TestFarm(t *testing.T) {
 	for i, u := range urls {
 		resp, body := get(t, u+"search/1")
 		pu, _ := url.Parse(u + "search/1")
-		ext, err := extract.Extract(body, pu, extract.Selectors{})
+		ext, err := extract.Extract(body, pu, model.PageSelectors{})
 		if err != nil {
 			t.Fatal(err)
 		}
