@@ -63,7 +63,7 @@ func TestStatusExitsOneWhenASearchNeedsTheUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := json.Marshal([]hostbackoff.Entry{{Site: "flats.example", Kind: hostbackoff.Challenge, Failures: 2,
+	raw, _ := json.Marshal([]hostbackoff.Entry{{Site: "flats.example", Kind: model.RefusalChallenge, Failures: 2,
 		NextRetry: time.Now().Add(20 * time.Minute), LastRefusal: time.Now()}})
 	if err := db.SaveBackoff(raw); err != nil {
 		t.Fatal(err)

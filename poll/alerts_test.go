@@ -318,8 +318,8 @@ func TestAlertWaitsInTheOutboxWhileTheMailServerIsDown(t *testing.T) {
 
 func TestHealthOfRules(t *testing.T) {
 	now := t0
-	challenge := &hostbackoff.Entry{Kind: hostbackoff.Challenge, Failures: 2, NextRetry: now.Add(time.Minute)}
-	failing := &hostbackoff.Entry{Kind: hostbackoff.Error, Failures: 1, NextRetry: now.Add(time.Minute)}
+	challenge := &hostbackoff.Entry{Kind: model.RefusalChallenge, Failures: 2, NextRetry: now.Add(time.Minute)}
+	failing := &hostbackoff.Entry{Kind: model.RefusalError, Failures: 1, NextRetry: now.Add(time.Minute)}
 	cases := []struct {
 		name string
 		in   healthInput

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"notifio/hostbackoff"
-	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/storage"
 
@@ -47,7 +46,7 @@ func (s *Service) TestSearch(ctx context.Context, in model.SearchInput) (model.D
 	defer res.resp.Release()
 	dr = dryRunOf(dr, res)
 	s.offerBrowser(ctx, j, &dr, res)
-	if res.outcome.Kind != classify.OK || res.resp == nil || len(res.resp.Body) == 0 {
+	if res.outcome.Kind != model.OutcomeOK || res.resp == nil || len(res.resp.Body) == 0 {
 		return dr, nil
 	}
 	page := res.resp.FinalURL
@@ -117,14 +116,14 @@ func dryRunOf(dr model.DryRun, res result) model.DryRun {
 	dr.Method = res.ext.Method
 	dr.Note = res.ext.Note
 	dr.NoResults = res.ext.NoResults
-	if res.outcome.Kind == classify.OK {
+	if res.outcome.Kind == model.OutcomeOK {
 		dr.Listings = res.ext.Listings
 	}
 	if res.offline {
 		dr.Outcome = "offline"
 	}
 	dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
-	if res.outcome.Detail != "" && dr.Outcome != string(classify.OK) {
+	if res.outcome.Detail != "" && dr.Outcome != string(model.OutcomeOK) {
 		dr.Message += " (" + res.outcome.Detail + ")"
 	}
 	return dr
@@ -133,26 +132,26 @@ func dryRunOf(dr model.DryRun, res result) model.DryRun {
 // OutcomeMessage says what an outcome means for the user.
 func OutcomeMessage(site, outcome string, n int, noResults bool) string {
 	switch outcome {
-	case string(classify.OK):
+	case string(model.OutcomeOK):
 		if n == 0 && noResults {
 			return "The page says there are no results right now; Notifio will tell you when one appears."
 		}
 		return fmt.Sprintf("Found %d listings on the page.", n)
-	case string(classify.Challenge):
+	case string(model.OutcomeChallenge):
 		return site + " showed a captcha/challenge page instead of results. Notifio will wait and try again; if it keeps happening, open the page in your browser and solve it."
-	case string(classify.RateLimited):
+	case string(model.OutcomeRateLimited):
 		return site + " says we are asking too often (rate limit). Notifio will wait before asking again."
-	case string(classify.Denied):
+	case string(model.OutcomeDenied):
 		return site + " refused access. Notifio will wait before asking again."
-	case string(classify.SessionExpired):
+	case string(model.OutcomeSessionExpired):
 		return site + " sent us to a login page: the session expired. Log in again in your browser and paste a fresh cookie."
-	case string(classify.UnexpectedPage):
+	case string(model.OutcomeUnexpectedPage):
 		return "The page did not look like results (a layout change or a soft block). Check the URL in your browser, or set CSS selectors."
 	case OutcomeHostNotFound:
 		return site + " was not found: no server is known by that name, while other sites answer. Check the address for a typo."
 	case "offline":
 		return "No connection: " + site + " could not be reached. Check your internet connection."
-	case string(classify.Error):
+	case string(model.OutcomeError):
 		return site + " could not be read (network error or server error). Notifio will try again shortly."
 	}
 	return outcome

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/poll/classify"
 
 	"notifio/internal/model"
 )
@@ -15,7 +14,7 @@ type healthInput struct {
 	paused      bool
 	offline     bool
 	needsLogin  bool
-	lastOutcome string // the search's last answer (classify.Kind or "offline")
+	lastOutcome string // the search's last answer (model.Outcome or "offline")
 	siteOutcome string // the site's last answer
 	entry       *hostbackoff.Entry
 	signal      string // the search's last evidence
@@ -55,11 +54,11 @@ func kindOf(in healthInput) model.Health {
 		h.Kind = model.HealthNotSaved
 	case in.offline || in.lastOutcome == "offline":
 		h.Kind = model.HealthOffline
-	case in.needsLogin || in.lastOutcome == string(classify.SessionExpired):
+	case in.needsLogin || in.lastOutcome == string(model.OutcomeSessionExpired):
 		h.Kind = model.HealthSessionExpired
-	case in.entry != nil && in.entry.Kind != hostbackoff.Error:
+	case in.entry != nil && in.entry.Kind != model.RefusalError:
 		h.Kind, h.Refusal, h.NextTry = model.HealthBlocked, in.entry.Kind.String(), in.entry.NextRetry
-	case in.lastOutcome == string(classify.UnexpectedPage):
+	case in.lastOutcome == string(model.OutcomeUnexpectedPage):
 		h.Kind, h.NextTry = model.HealthNotResults, in.due
 		if in.entry != nil {
 			h.NextTry = later(in.due, in.entry.NextRetry)
@@ -69,9 +68,9 @@ func kindOf(in healthInput) model.Health {
 		if in.entry != nil {
 			h.Refusal, h.NextTry = in.entry.Kind.String(), in.entry.NextRetry
 		}
-	case in.entry != nil && (in.lastOutcome == string(classify.Error) || in.siteOutcome == string(classify.Error)):
+	case in.entry != nil && (in.lastOutcome == string(model.OutcomeError) || in.siteOutcome == string(model.OutcomeError)):
 		h.Kind, h.Refusal, h.NextTry = model.HealthSiteErrors, in.entry.Kind.String(), in.entry.NextRetry
-	case in.stale && in.lastOutcome == string(classify.OK):
+	case in.stale && in.lastOutcome == string(model.OutcomeOK):
 		h.Kind, h.NextTry = model.HealthSelectorsStale, in.due
 	case in.delivery != nil:
 		h.Kind = model.HealthDelivery

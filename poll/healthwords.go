@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"notifio/hostbackoff"
 	"notifio/storage"
 
 	"notifio/internal/model"
@@ -59,13 +58,13 @@ func describe(h *model.Health, site string) {
 // blockedWords: the problem in the words the Sites tab and the countdowns use
 // (kindReason), and what the user can do about that kind.
 func blockedWords(site, refusal string) (problem, hint string) {
-	k, _ := hostbackoff.ParseKind(refusal)
+	k, _ := model.ParseRefusal(refusal)
 	problem = kindReason(site, k)
 	switch k {
-	case hostbackoff.Challenge:
+	case model.RefusalChallenge:
 		return problem, "Open the search in your browser and solve the check, then press \"I solved it — probe now\" " +
 			"on the Sites tab. Checking less often helps too."
-	case hostbackoff.RateLimited:
+	case model.RefusalRateLimited:
 		return problem, "Nothing to do: Notifio waits as long as the site asks. A longer interval for its searches helps."
 	}
 	return problem, "Open the search in your browser: if it refuses you too, the site may be blocking your network. " +

@@ -8,9 +8,10 @@ import (
 	"sync"
 
 	"notifio/hostbackoff"
-	"notifio/poll/classify"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 func newDefaultFetcher() *fetch.Fetcher { return fetch.New(fetch.Options{}) }
@@ -84,8 +85,8 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					// The first search asked, and the site still sends it to
 					// its login page: the others wait for the user.
 					mu.Lock()
-					out = append(out, OnceResult{SearchID: r.s.ID, Name: r.s.Name, Site: site, Outcome: string(classify.SessionExpired),
-						Reason: OutcomeMessage(site, string(classify.SessionExpired), 0, false)})
+					out = append(out, OnceResult{SearchID: r.s.ID, Name: r.s.Name, Site: site, Outcome: string(model.OutcomeSessionExpired),
+						Reason: OutcomeMessage(site, string(model.OutcomeSessionExpired), 0, false)})
 					mu.Unlock()
 					continue
 				}

@@ -11,8 +11,6 @@ import (
 	"time"
 	"unicode"
 
-	"notifio/hostbackoff"
-	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/poll/filter"
 
@@ -108,8 +106,8 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in model.SearchInpu
 	// A page that did not look like results put the site on the error ladder;
 	// read another way now (with a browser, other selectors), it is checked at
 	// once instead of after that wait (issue 37).
-	if e, ok := s.reg.Lookup(site); ok && readChanged && e.Kind == hostbackoff.Error &&
-		s.site(site).savedOutcome == string(classify.UnexpectedPage) {
+	if e, ok := s.reg.Lookup(site); ok && readChanged && e.Kind == model.RefusalError &&
+		s.site(site).savedOutcome == string(model.OutcomeUnexpectedPage) {
 		s.reg.Forget(site)
 	}
 	s.mu.Unlock()

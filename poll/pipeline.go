@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"notifio/hostbackoff"
 	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
@@ -109,7 +108,7 @@ func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
 			if res.bodyHash == j.prevHash {
 				resp.Release()
 				res.unchanged = true
-				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: model.SignalUnchanged}
+				res.outcome = classify.Outcome{Kind: model.OutcomeOK, Status: resp.Status, Signal: model.SignalUnchanged}
 				return res
 			}
 		}
@@ -124,7 +123,7 @@ func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
 		}
 	}
 	res.outcome = classify.Classify(in)
-	if res.extErr != nil && res.outcome.Kind == classify.UnexpectedPage {
+	if res.extErr != nil && res.outcome.Kind == model.OutcomeUnexpectedPage {
 		res.outcome.Detail = res.extErr.Error()
 	}
 	return res
@@ -210,7 +209,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
 		if !res.unchanged {
-			r.stale = out.Kind == classify.OK && res.ext.Fallback == model.MethodSelectors
+			r.stale = out.Kind == model.OutcomeOK && res.ext.Fallback == model.MethodSelectors
 			r.bodyHash = 0 // set again by commit once this page's listings are saved
 		} else {
 			r.lastNew, r.lastDrops = 0, 0
@@ -236,7 +235,7 @@ func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, kn
 	out := res.outcome
 	w := storage.PollWrite{SearchID: j.searchID, Now: now}
 	switch {
-	case out.Kind == classify.OK:
+	case out.Kind == model.OutcomeOK:
 		s.mu.Lock()
 		sr.ok++
 		s.clearLoginLocked(j.site) // a good answer: the site's login works (again)
@@ -249,7 +248,7 @@ func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, kn
 		if known && !res.unchanged {
 			w.Page = &storage.PollPage{Found: judged(search.Filters, j.site, res.ext.Listings, now), Rules: pollRules}
 		}
-	case out.Kind == classify.SessionExpired:
+	case out.Kind == model.OutcomeSessionExpired:
 		s.mu.Lock()
 		sr.fail++
 		sr.needsLogin = WordsLogin
@@ -265,7 +264,7 @@ func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, kn
 		s.mu.Lock()
 		sr.fail++
 		s.mu.Unlock()
-		kind := refusalKind(out.Kind)
+		kind, _ := out.Kind.Refusal()
 		until := s.reg.Record(j.site, kind, out.RetryAfter, now)
 		w.Backoff = s.backoffState
 		s.keepPage(j.site, res)
@@ -277,20 +276,6 @@ func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, kn
 		s.mu.Unlock()
 	}
 	return w
-}
-
-// refusalKind maps an outcome to its ladder; an unexpected page climbs the error
-// ladder.
-func refusalKind(k classify.Kind) hostbackoff.Kind {
-	switch k {
-	case classify.Challenge:
-		return hostbackoff.Challenge
-	case classify.RateLimited:
-		return hostbackoff.RateLimited
-	case classify.Denied:
-		return hostbackoff.Denied
-	}
-	return hostbackoff.Error
 }
 
 // save writes one poll in one transaction (storage.SavePoll): its listings and

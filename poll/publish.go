@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"notifio/notify"
-	"notifio/poll/classify"
 
 	"notifio/internal/model"
 )
@@ -148,7 +147,7 @@ func (s *Service) Snapshot() model.Snapshot {
 		case probeOf[r.s.Site] != "":
 			ss.State, ss.Wait = model.StateWaiting, model.WaitProbe
 			ss.Reason = probeWaitWords(r.s.Site)
-		case r.lastOutcome == string(classify.UnexpectedPage):
+		case r.lastOutcome == string(model.OutcomeUnexpectedPage):
 			ss.Reason = wordsNotResults
 		}
 		snap.Searches = append(snap.Searches, ss)

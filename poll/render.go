@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"notifio/poll/browser"
-	"notifio/poll/classify"
 	"notifio/poll/fetch"
 
 	"notifio/internal/model"
@@ -140,7 +139,7 @@ func (s *Service) rememberBrowser(site string, on bool) {
 // it reads the page once more with a browser and says what differs.
 func (s *Service) offerBrowser(ctx context.Context, j job, dr *model.DryRun, res result) {
 	dr.Browser = j.browser
-	if j.browser || res.outcome.Kind != classify.UnexpectedPage || res.resp == nil || !hasScripts(res.resp.Body) {
+	if j.browser || res.outcome.Kind != model.OutcomeUnexpectedPage || res.resp == nil || !hasScripts(res.resp.Body) {
 		return
 	}
 	if err := s.BrowserAvailable(); err != nil {
@@ -162,7 +161,7 @@ func hasScripts(body []byte) bool {
 
 // browserDifference says what reading with a browser changed, for the user.
 func browserDifference(try model.DryRun) string {
-	if try.Outcome == string(classify.OK) {
+	if try.Outcome == string(model.OutcomeOK) {
 		return fmt.Sprintf("Without a browser Notifio found no results on this page; read with a browser it found %d listings. "+
 			"Tick \u201cRead with a browser\u201d to watch it that way.", len(try.Listings))
 	}

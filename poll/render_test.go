@@ -13,7 +13,6 @@ import (
 
 	"notifio/poll/browser"
 	"notifio/poll/browser/browsertest"
-	"notifio/poll/classify"
 	"notifio/storage"
 
 	"notifio/internal/model"
@@ -40,7 +39,7 @@ func TestScriptOnlyPortalNeedsTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.Outcome != string(classify.UnexpectedPage) || len(plain.Listings) != 0 {
+	if plain.Outcome != string(model.OutcomeUnexpectedPage) || len(plain.Listings) != 0 {
 		t.Errorf("without a browser: %s with %d listings, want not results", plain.Outcome, len(plain.Listings))
 	}
 	// Test this search offered the browser and shows the difference.
@@ -54,7 +53,7 @@ func TestScriptOnlyPortalNeedsTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if withBrowser.Outcome != string(classify.OK) || len(withBrowser.Listings) != 10 || !withBrowser.Browser {
+	if withBrowser.Outcome != string(model.OutcomeOK) || len(withBrowser.Listings) != 10 || !withBrowser.Browser {
 		t.Errorf("with the browser: %s with %d listings, want ok with 10", withBrowser.Outcome, len(withBrowser.Listings))
 	}
 	for _, l := range withBrowser.Listings {
@@ -95,7 +94,7 @@ func TestRenderThatNeverFinishesClimbsTheErrorLadder(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := svc.Once(ctx)
-	if len(res) != 1 || res[0].Outcome != string(classify.Error) {
+	if len(res) != 1 || res[0].Outcome != string(model.OutcomeError) {
 		t.Fatalf("once = %+v, want one error", res)
 	}
 	snap := svc.Snapshot()
@@ -120,7 +119,7 @@ func TestSolvedChallengeLetsTheNextProbePass(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res := svc.Once(ctx); res[0].Outcome != string(classify.Challenge) {
+			if res := svc.Once(ctx); res[0].Outcome != string(model.OutcomeChallenge) {
 				t.Fatalf("first check: %+v, want the challenge", res)
 			}
 			got, err := svc.SolveInBrowser(ctx, sr.Site, func(s *browser.Session) {
@@ -141,7 +140,7 @@ func TestSolvedChallengeLetsTheNextProbePass(t *testing.T) {
 			// The probe goes when the ladder allows (at once, or after its first rung).
 			clock.set(t0.Add(2 * time.Minute))
 			res := svc.Once(ctx)
-			if len(res) != 1 || res[0].Outcome != string(classify.OK) {
+			if len(res) != 1 || res[0].Outcome != string(model.OutcomeOK) {
 				t.Fatalf("probe after solving: %+v, want ok", res)
 			}
 			if s, _ := svc.Search(sr.ID); s.BaselineCount != 10 {
@@ -188,7 +187,7 @@ func TestBrowserRefusesToLeaveTheSite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if dr.Outcome != string(classify.Error) || len(dr.Listings) != 0 {
+			if dr.Outcome != string(model.OutcomeError) || len(dr.Listings) != 0 {
 				t.Fatalf("outcome %s with %d listings (%s), want an error and none", dr.Outcome, len(dr.Listings), dr.Message)
 			}
 			if !strings.Contains(dr.Signal, "redirect to other site 127.0.0.2") {

@@ -70,7 +70,7 @@ func TestPlanOnePollPerSiteDueFirstThenTheGap(t *testing.T) {
 
 func TestPlanLeavesABackingOffSiteUntilItsWaitEnds(t *testing.T) {
 	sc := testSchedule(model.Search{ID: "a", Site: "one.example", Interval: time.Minute})
-	until := sc.reg.Record("one.example", hostbackoff.RateLimited, 10*time.Minute, t0)
+	until := sc.reg.Record("one.example", model.RefusalRateLimited, 10*time.Minute, t0)
 	jobs, next := sc.plan(t0)
 	if len(jobs) != 0 || next.After(t0.Add(maxSleep)) {
 		t.Fatalf("a rate-limited site: jobs %v, next %v; want none, and a look by %v at the latest", jobIDs(jobs), next, until)

@@ -339,12 +339,12 @@ func TestBaselineThenNewListingQueuesOneDigest(t *testing.T) {
 func TestFiveSearchesOneSiteEachKind(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
-		kind hostbackoff.Kind
+		kind model.Refusal
 	}{
-		{"challenge", hostbackoff.Challenge},
-		{"429", hostbackoff.RateLimited},
-		{"403", hostbackoff.Denied},
-		{"500", hostbackoff.Error},
+		{"challenge", model.RefusalChallenge},
+		{"429", model.RefusalRateLimited},
+		{"403", model.RefusalDenied},
+		{"500", model.RefusalError},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			h := newHarness(t, "")
@@ -441,7 +441,7 @@ func TestRestartMidWaitKeepsTheWait(t *testing.T) {
 	h.svc.Close()
 	h.svc = h.open()
 	e2, ok := h.svc.reg.Lookup("127.0.0.2")
-	if !ok || !e2.NextRetry.Equal(e1.NextRetry) || e2.Kind != hostbackoff.Denied {
+	if !ok || !e2.NextRetry.Equal(e1.NextRetry) || e2.Kind != model.RefusalDenied {
 		t.Fatalf("after restart entry = %+v, want %+v", e2, e1)
 	}
 	// The last answers are remembered too, so the window can say why.
@@ -510,9 +510,9 @@ func TestChallengeOrUnexpectedPageNeverAdvancesSeen(t *testing.T) {
 				t.Fatalf("%d emails queued from a %s page", n, mode)
 			}
 			e, ok := h.svc.reg.Lookup("127.0.0.2")
-			want := hostbackoff.Challenge
+			want := model.RefusalChallenge
 			if mode == "unexpected" {
-				want = hostbackoff.Error
+				want = model.RefusalError
 			}
 			if !ok || e.Kind != want {
 				t.Fatalf("site entry %+v, want kind %s", e, want)

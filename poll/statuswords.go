@@ -6,9 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"notifio/hostbackoff"
-	"notifio/poll/classify"
-
 	"notifio/internal/model"
 )
 
@@ -83,7 +80,7 @@ func DurationWords(d time.Duration) string {
 	return Plural(h, "hour", "hours") + " " + Plural(m, "minute", "minutes")
 }
 
-// KindWords names a refusal kind (hostbackoff.Kind's string, as SiteSnapshot
+// KindWords names a refusal kind (model.Refusal's string, as SiteSnapshot
 // carries it) as what the site did: "is rate-limiting us".
 func KindWords(kind string) string {
 	switch kind {
@@ -103,7 +100,7 @@ func KindWords(kind string) string {
 
 // kindReason says in plain words why a site is being left alone:
 // "idealista.com is rate-limiting us".
-func kindReason(site string, k hostbackoff.Kind) string {
+func kindReason(site string, k model.Refusal) string {
 	return site + " " + KindWords(k.String())
 }
 
@@ -135,7 +132,7 @@ func StatusWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time
 		return s.Site + " " + KindWords(site.Kind) + " — trying again now"
 	}
 	next := nextCheckWords(s.NextCheck, now)
-	if s.LastOutcome == string(classify.UnexpectedPage) {
+	if s.LastOutcome == string(model.OutcomeUnexpectedPage) {
 		return wordsNotResults + " — " + next
 	}
 	return next
@@ -150,7 +147,7 @@ func waitingWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Tim
 	switch {
 	case s.Health.Kind.NeedsUser() && s.Health.Problem != "":
 		reason = s.Health.Problem // the words alerts and `notifio status` use
-	case s.LastOutcome == string(classify.UnexpectedPage):
+	case s.LastOutcome == string(model.OutcomeUnexpectedPage):
 		// The site's wait is on the "error" ladder, but "had errors" would
 		// hide what the user can act on.
 		reason = wordsNotResults
@@ -184,9 +181,9 @@ func nextCheckWords(next, now time.Time) string {
 // attentionWords says what the user must do about a search that needs them.
 func attentionWords(s model.SearchSnapshot) string {
 	switch {
-	case s.Wait == model.WaitLogin || s.LastOutcome == string(classify.SessionExpired):
+	case s.Wait == model.WaitLogin || s.LastOutcome == string(model.OutcomeSessionExpired):
 		return "needs attention: " + WordsLogin
-	case s.LastOutcome == string(classify.UnexpectedPage):
+	case s.LastOutcome == string(model.OutcomeUnexpectedPage):
 		return wordsNotResults
 	case s.Reason == "":
 		return "needs attention"
@@ -216,7 +213,7 @@ func SiteWords(s model.SiteSnapshot, now time.Time) string {
 // results as that: it waits on the error ladder, but "had errors (server or
 // network)" beside "Last answer: fine" was a second wording of one page.
 func siteKindWords(s model.SiteSnapshot) string {
-	if s.Kind == "error" && s.LastOutcome == string(classify.UnexpectedPage) {
+	if s.Kind == "error" && s.LastOutcome == string(model.OutcomeUnexpectedPage) {
 		return "showed a page that did not look like results"
 	}
 	return KindWords(s.Kind)

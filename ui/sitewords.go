@@ -9,7 +9,6 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/poll"
-	"notifio/poll/classify"
 
 	"notifio/internal/model"
 )
@@ -27,15 +26,15 @@ func siteTroubled(s model.SiteSnapshot) bool {
 // what the user can do; the card's headline already says which kind.
 func siteWhy(s model.SiteSnapshot) string {
 	var what, todo string
-	k, known := hostbackoff.ParseKind(s.Kind)
+	k, known := model.ParseRefusal(s.Kind)
 	switch k {
-	case hostbackoff.Challenge:
+	case model.RefusalChallenge:
 		what = "The site showed a captcha or a browser check instead of results: it takes Notifio for a robot."
 		todo = "If you can, open the site in your browser, solve the check, then press \u201cI solved it \u2014 probe now\u201d."
-	case hostbackoff.RateLimited:
+	case model.RefusalRateLimited:
 		what = "The site said Notifio asks too often. When it names a wait, Notifio keeps to it, up to an hour."
 		todo = "If this keeps happening, give this site\u2019s searches a longer interval or watch fewer of them."
-	case hostbackoff.Denied:
+	case model.RefusalDenied:
 		what = "The site refused access (or showed a \u201cblocked\u201d page)."
 		todo = "If it never lets up, the site does not want to be read automatically from this connection."
 	default:
@@ -47,7 +46,7 @@ func siteWhy(s model.SiteSnapshot) string {
 	}
 	steps := hostbackoff.Ladders[k]
 	if !known {
-		steps = hostbackoff.Ladders[hostbackoff.Error]
+		steps = hostbackoff.Ladders[model.RefusalError]
 	}
 	// In words, not arrows: "→" came out garbled after a line break in the real
 	// window. Minutes are named once, after the last: "1, 3, 8, then 15 minutes".
@@ -98,16 +97,16 @@ func signalWords(s model.SiteSnapshot) string {
 	if sig == "" || sig == "status "+strconv.Itoa(s.LastStatus) {
 		return ""
 	}
-	switch classify.Kind(s.LastOutcome) {
-	case classify.Challenge:
+	switch model.Outcome(s.LastOutcome) {
+	case model.OutcomeChallenge:
 		return "the page was a captcha or browser check"
-	case classify.Denied:
+	case model.OutcomeDenied:
 		return "the page said access is blocked"
-	case classify.OK:
+	case model.OutcomeOK:
 		switch sig {
 		case model.SignalUnchanged:
 			return "the page had not changed"
-		case classify.SignalNoResults:
+		case model.SignalNoResults:
 			return "the page said there are no results"
 		}
 		return sig + " on the page" // the classifier's count: "12 listings"

@@ -47,7 +47,7 @@ type SiteSnapshot struct {
 	ProbeInFlight bool          // a single probe is out now
 	RetryAfter    time.Duration // the last Retry-After the site sent, 0 if none
 	LastStatus    int           // HTTP status of the last response, 0 if none
-	LastOutcome   string        `json:",omitempty"` // what the last answer was (classify.Kind: ok, challenge, denied, …)
+	LastOutcome   string        `json:",omitempty"` // what the last answer was (model.Outcome: ok, challenge, denied, …)
 	LastSignal    string        // the evidence that decided the last outcome; words to show, never parsed
 	LastRefusal   string        // path of the saved copy of the last refusal page, if any
 	AvgResponse   time.Duration // smoothed: 0.7*previous + 0.3*latest

@@ -44,7 +44,7 @@ func TestFarm(t *testing.T) {
 	}
 	defer f.Close()
 	urls := f.URLs()
-	want := map[int]classify.Kind{0: classify.OK, 1: classify.RateLimited, 2: classify.Challenge, 3: classify.UnexpectedPage}
+	want := map[int]model.Outcome{0: model.OutcomeOK, 1: model.OutcomeRateLimited, 2: model.OutcomeChallenge, 3: model.OutcomeUnexpectedPage}
 	for i, u := range urls {
 		resp, body := get(t, u+"search/1")
 		pu, _ := url.Parse(u + "search/1")
