@@ -18,9 +18,10 @@ import (
 
 	"notifio/internal/api"
 	"notifio/internal/tray"
-	"notifio/poll"
 	"notifio/storage"
 	"notifio/ui"
+
+	"notifio/poll/words"
 )
 
 // watcherStartTimeout bounds the wait for a watcher the window started to
@@ -155,7 +156,7 @@ func lastLines(path string, n int) string {
 
 // startWords says why the window could not attach.
 func startWords(err error) string {
-	if w, ok := poll.UserWords(err); ok {
+	if w, ok := words.UserWords(err); ok {
 		return w
 	}
 	return "Notifio could not start: " + err.Error()

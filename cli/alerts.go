@@ -8,9 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"notifio/poll"
-
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 func cmdAlerts(_ context.Context, env *Env, args []string) error {
@@ -59,10 +59,10 @@ func AlertSettingsWords(a model.AlertSettings) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Health alerts are on.\n")
-	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", poll.SpanWords(a.AfterOrDefault()))
+	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", words.SpanWords(a.AfterOrDefault()))
 	fmt.Fprintf(&b, "Login expired, messages not going out: told at once.\n")
 	if r := a.RemindEvery(); r > 0 {
-		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", poll.SpanWords(r))
+		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", words.SpanWords(r))
 	} else {
 		fmt.Fprintf(&b, "Reminders: off.\n")
 	}
@@ -206,11 +206,11 @@ func printStatus(env *Env, snap model.Snapshot, troubled int) {
 		fmt.Fprintln(tw, "ID\tNAME\tHEALTH")
 	}
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(poll.HealthLine(s.Health, snap.At)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(words.HealthLine(s.Health, snap.At)))
 	}
 	_ = tw.Flush()
 	for _, f := range snap.Outbox.Failing {
-		fmt.Fprintf(env.Stdout, "\n%s: %s\n  %s\n", poll.ChannelProblem(f.Channel), printable(f.Error), printable(f.Hint))
+		fmt.Fprintf(env.Stdout, "\n%s: %s\n  %s\n", words.ChannelProblem(f.Channel), printable(f.Error), printable(f.Hint))
 	}
 	for _, s := range snap.Searches {
 		if s.Health.Kind.NeedsUser() && s.Health.Hint != "" {

@@ -19,6 +19,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // Env is what a command runs with: its output streams and how to reach the data.
@@ -204,11 +206,11 @@ func Run(ctx context.Context, env *Env, args []string) int {
 }
 
 // userMessage is err as the user reads it: the words of the *model.UserError
-// (or notify.FieldError) in it, however wrapped. Any other error is printed
+// (or model.FieldError) in it, however wrapped. Any other error is printed
 // whole: nobody worded it for the user, and on a headless box standard error
 // is the log, where the detail is what helps.
 func userMessage(err error) string {
-	if w, ok := poll.UserWords(err); ok {
+	if w, ok := words.UserWords(err); ok {
 		return w
 	}
 	return err.Error()

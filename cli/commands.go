@@ -125,7 +125,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	defer cancel()
 	pushErr := drainPush(drainCtx, db, pushRelay)
 	sendErr := drain(drainCtx, db, relay)
-	if sendErr == nil || errors.Is(sendErr, notify.ErrNotConfigured) {
+	if sendErr == nil || errors.Is(sendErr, model.ErrNotConfigured) {
 		sendErr = errors.Join(sendErr, pushErr)
 	}
 	snap := svc.Snapshot()
@@ -194,7 +194,7 @@ func drain(ctx context.Context, db *storage.DB, relay *notify.Relay) error {
 	for {
 		_, err := relay.SendDue(ctx)
 		if err != nil {
-			if errors.Is(err, notify.ErrNotConfigured) {
+			if errors.Is(err, model.ErrNotConfigured) {
 				return err
 			}
 			last = err
@@ -282,7 +282,7 @@ func cmdSearchOne(env *Env, verb string, args []string) error {
 // noSearch is the error of an ID that names no search; an error of another
 // kind (the watcher not answering) is passed on.
 func noSearch(id string, err error) error {
-	if errors.Is(err, storage.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", id)
 	}
 	return err
@@ -383,20 +383,20 @@ func cmdSearchList(env *Env, args []string) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSITE\tEVERY\tSTATUS\tFILTERS\tURL")
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), poll.DurationWords(s.Interval),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), words.DurationWords(s.Interval),
 			printable(SearchStatus(s, sites[s.Site], snap.At, live)), printable(orNone(filter.Describe(s.Filters))), printable(s.URL))
 	}
 	return tw.Flush()
 }
 
 // SearchStatus is a search's state in plain words, as `search list` prints
-// it: the window's words (poll.StatusWords); site is the search's site, or nil.
+// it: the window's words (words.StatusWords); site is the search's site, or nil.
 // A snapshot read while no Notifio runs has no schedule to count down.
 func SearchStatus(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time, live bool) string {
 	if !live && s.State == model.StateScheduled {
 		return "not running"
 	}
-	return poll.StatusWords(s, site, now)
+	return words.StatusWords(s, site, now)
 }
 
 // snapshot returns the watcher's state: live from the running watcher, else
@@ -478,15 +478,15 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// SiteLine describes one site's state in the window's words (poll.SiteWords,
-// poll.NextProbeWords), then the evidence a headless user wants to see.
+// SiteLine describes one site's state in the window's words (words.SiteWords,
+// words.NextProbeWords), then the evidence a headless user wants to see.
 func SiteLine(s model.SiteSnapshot, now time.Time) string {
-	state := poll.SiteWords(s, now)
+	state := words.SiteWords(s, now)
 	if s.Attention != "" {
 		state = "needs you: " + s.Attention
 	}
 	parts := []string{s.Site + ": " + state + "."}
-	if w := poll.NextProbeWords(s, now); w != "" {
+	if w := words.NextProbeWords(s, now); w != "" {
 		parts = append(parts, w)
 	}
 	if s.LastStatus != 0 || s.LastSignal != "" {
@@ -496,10 +496,10 @@ func SiteLine(s model.SiteSnapshot, now time.Time) string {
 		}
 		parts = append(parts, last+".")
 	}
-	if w := poll.RetryAfterWords(s); w != "" {
+	if w := words.RetryAfterWords(s); w != "" {
 		parts = append(parts, w)
 	}
-	parts = append(parts, poll.Plural(s.Searches, "search", "searches")+".")
+	parts = append(parts, words.Plural(s.Searches, "search", "searches")+".")
 	return strings.Join(parts, " ")
 }
 
@@ -697,7 +697,7 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	if *pageURL == "" {
 		return usagef("--url is needed: the address the page came from, e.g. --url 'https://www.kleinanzeigen.de/s-wohnung-mieten/c203'")
 	}
-	u, err := poll.ParseSearchURL(*pageURL)
+	u, err := words.ParseSearchURL(*pageURL)
 	if err != nil {
 		return err
 	}

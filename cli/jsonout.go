@@ -3,7 +3,6 @@ package cli
 import (
 	"time"
 
-	"notifio/notify"
 	"notifio/poll"
 
 	"notifio/internal/model"
@@ -107,17 +106,17 @@ func alertsJSON(a model.AlertSettings) alertsOut {
 // emailOut are the SMTP settings in the --json shape (no password: it is
 // in the keyring).
 type emailOut struct {
-	Host             string          `json:"host"`
-	Port             int             `json:"port"`
-	Security         notify.Security `json:"security"`
-	Username         string          `json:"username,omitempty"`
-	From             string          `json:"from"`
-	To               []string        `json:"to"`
-	PinnedCertSHA256 string          `json:"pinned_cert_sha256,omitempty"`
-	TimeoutS         float64         `json:"timeout_s,omitempty"`
+	Host             string         `json:"host"`
+	Port             int            `json:"port"`
+	Security         model.Security `json:"security"`
+	Username         string         `json:"username,omitempty"`
+	From             string         `json:"from"`
+	To               []string       `json:"to"`
+	PinnedCertSHA256 string         `json:"pinned_cert_sha256,omitempty"`
+	TimeoutS         float64        `json:"timeout_s,omitempty"`
 }
 
-func emailJSON(c notify.Config) emailOut {
+func emailJSON(c model.Config) emailOut {
 	to := c.To
 	if to == nil {
 		to = []string{}

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"notifio/notify"
-	"notifio/storage"
 
 	"notifio/internal/model"
 )
@@ -64,13 +63,13 @@ func cmdPushAdd(env *Env, args []string) error {
 		return err
 	}
 	defer b.done()
-	in := notify.NewChannel{Name: *name, URL: pos[0], Searches: splitList(*searches), Events: evs, Quiet: *quiet}
+	in := model.NewChannel{Name: *name, URL: pos[0], Searches: splitList(*searches), Events: evs, Quiet: *quiet}
 	ch, warn, err := b.AddChannel(in)
 	var noSearch *notify.NoSearchError
 	switch {
 	case errors.As(err, &noSearch):
 		return fmt.Errorf("%w (see \"notifio search list\")", err)
-	case errors.Is(err, storage.ErrExists):
+	case errors.Is(err, model.ErrExists):
 		if ch.Name == "" { // the watcher sends no channel with an error
 			ch.Name = in.Name
 		}
@@ -236,7 +235,7 @@ func cmdPushRemove(env *Env, args []string) error {
 	}
 	defer b.done()
 	warn, err := b.RemoveChannel(pos[0])
-	if errors.Is(err, storage.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return fmt.Errorf("there is no push channel named %q (see \"notifio push list\")", pos[0])
 	} else if err != nil {
 		return err

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"notifio/poll"
-
 	"notifio/internal/model"
 )
 
@@ -71,7 +69,7 @@ func TestSiteLineHasNoJargon(t *testing.T) {
 // the old prefix list left the words of the wrappers between them ("add: ")
 // and the cause's sentinel ("not a usable search URL: ").
 func TestErrorsPrintTheirWordsWhateverTheWrapping(t *testing.T) {
-	worded := &model.UserError{Msg: "The search b (\"Mitte\") already watches this page.", Hint: "Edit that one instead.", Err: poll.ErrDuplicate}
+	worded := &model.UserError{Msg: "The search b (\"Mitte\") already watches this page.", Hint: "Edit that one instead.", Err: model.ErrDuplicate}
 	err := fmt.Errorf("cli: add: %w", fmt.Errorf("poll: check input: %w", worded))
 	if got, want := userMessage(err), "The search b (\"Mitte\") already watches this page. Edit that one instead."; got != want {
 		t.Errorf("userMessage = %q, want %q", got, want)

@@ -20,3 +20,6 @@ var (
 	Kinds     = model.Refusals
 	ParseKind = model.ParseRefusal
 )
+
+// SiteOf is model's: the one definition of a site.
+var SiteOf = model.SiteOf

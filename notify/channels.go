@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"notifio/storage"
-
 	"notifio/internal/model"
 )
 
@@ -25,31 +23,20 @@ type ChannelStore interface {
 	RemoveChannel(name string) error
 }
 
-// NewChannel is a push channel as the user describes it. Zero values: no Name
-// is the service's name (numbered when taken), no Searches every search, no
-// Events new listings only, no Quiet no quiet hours.
-type NewChannel struct {
-	Name     string
-	URL      string
-	Searches []string // search IDs
-	Events   []model.Event
-	Quiet    string // "23:00-07:00"
-}
-
 // NoSearchError means a new channel names a search that does not exist.
 type NoSearchError struct{ ID string }
 
 func (e *NoSearchError) Error() string { return fmt.Sprintf("there is no search with ID %q", e.ID) }
 
 // ErrChannelExists means a channel of the name exists already (it wraps
-// storage.ErrExists).
-var ErrChannelExists = storage.ErrExists
+// model.ErrExists).
+var ErrChannelExists = model.ErrExists
 
 // AddChannel checks in (the URL, the quiet hours, the searches), saves the
 // channel and keeps its URL in the keyring (or, with a warning, the 0600
 // fallback file). It contacts no service. A keyring may take up to 20 s to
 // answer: never call it on a UI goroutine.
-func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time) (ch model.Channel, warning string, err error) {
+func AddChannel(db ChannelStore, secrets *Secrets, in model.NewChannel, now time.Time) (ch model.Channel, warning string, err error) {
 	raw := strings.TrimSpace(in.URL)
 	service, err := CheckServiceURL(raw)
 	if err != nil {
@@ -74,7 +61,7 @@ func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time)
 	if ch.Name == "" {
 		ch.Name = freeChannelName(db, service)
 	}
-	if err := db.AddChannel(ch); errors.Is(err, storage.ErrExists) {
+	if err := db.AddChannel(ch); errors.Is(err, model.ErrExists) {
 		return ch, "", fmt.Errorf("a channel named %q exists already: choose another name, or remove that one first: %w", ch.Name, err)
 	} else if err != nil {
 		return ch, "", err
@@ -118,10 +105,10 @@ func TestChannel(ctx context.Context, secrets *Secrets, name string) error {
 
 // RemoveChannel removes the channel, its unsent pushes and its URL from the
 // keyring. The warning says when the URL could not be deleted (the channel is
-// gone all the same). storage.ErrNotFound (wrapped) when there is no such
+// gone all the same). model.ErrNotFound (wrapped) when there is no such
 // channel.
 func RemoveChannel(db ChannelStore, secrets *Secrets, name string) (warning string, err error) {
-	if err := db.RemoveChannel(name); errors.Is(err, storage.ErrNotFound) {
+	if err := db.RemoveChannel(name); errors.Is(err, model.ErrNotFound) {
 		return "", fmt.Errorf("there is no push channel named %q: %w", name, err)
 	} else if err != nil {
 		return "", err
@@ -132,26 +119,9 @@ func RemoveChannel(db ChannelStore, secrets *Secrets, name string) (warning stri
 	return "", nil
 }
 
-// ChannelState is a channel with how its pushes are doing, for lists.
-type ChannelState struct {
-	model.Channel
-	// Pending counts the pushes still to be sent (not those held).
-	Pending int
-	// HeldUntil is when quiet hours end for pushes waiting for them; zero if none.
-	HeldUntil time.Time
-	// NeedsAttention counts the pushes that failed for good.
-	NeedsAttention int
-	// LastError and Hint are the service's words for the newest problem (a push
-	// that needs attention, else one retrying) and what to do.
-	LastError, Hint string
-	// LastSent is when the service last accepted a push; zero if never (or
-	// long enough ago that the sent item was pruned).
-	LastSent time.Time
-}
-
 // ChannelStates pairs each channel with its outbox items' state at now.
-func ChannelStates(chans []model.Channel, items []model.OutboxItem, now time.Time) []ChannelState {
-	out := make([]ChannelState, len(chans))
+func ChannelStates(chans []model.Channel, items []model.OutboxItem, now time.Time) []model.ChannelState {
+	out := make([]model.ChannelState, len(chans))
 	at := map[string]int{}
 	for i, c := range chans {
 		out[i].Channel = c

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	mail "github.com/wneessen/go-mail"
+
+	"notifio/internal/model"
 )
 
 // DeliveryError is a failed attempt to deliver (or to reach the server), with
@@ -56,7 +58,7 @@ func (e *DeliveryError) Unwrap() error { return e.Err }
 // where TLS was chosen. Left alone, the first case hangs until the timeout.
 type WrongSecurityError struct {
 	Addr       string
-	Configured Security
+	Configured model.Security
 	// ServerSpeaksTLS is true when the server expects TLS from the first byte.
 	ServerSpeaksTLS bool
 }
@@ -109,12 +111,12 @@ func Classify(err error) (temporary bool, hint string) {
 	if errors.As(err, &de) {
 		return de.Temporary, de.Hint
 	}
-	d := classify(err, Config{})
+	d := classify(err, model.Config{})
 	return d.Temporary, d.Hint
 }
 
 // classify wraps err into a *DeliveryError for the server in cfg.
-func classify(err error, cfg Config) *DeliveryError {
+func classify(err error, cfg model.Config) *DeliveryError {
 	var de *DeliveryError
 	if errors.As(err, &de) {
 		return de
@@ -140,8 +142,8 @@ func unconfirmed(err error, code int) bool {
 // settings first (nothing to retry until the user changes them), then TLS,
 // sign-in negotiation, the server's reply code, the network. Unknown errors
 // are retried, with backoff, rather than give up on an alert.
-func classifyErr(err error, code int, cfg Config) (bool, string) {
-	for _, rule := range []func(error, int, Config) (bool, string, bool){
+func classifyErr(err error, code int, cfg model.Config) (bool, string) {
+	for _, rule := range []func(error, int, model.Config) (bool, string, bool){
 		settingsProblem, tlsProblem, authProblem, replyProblem, networkProblem,
 	} {
 		if temp, hint, ok := rule(err, code, cfg); ok {
@@ -151,10 +153,10 @@ func classifyErr(err error, code int, cfg Config) (bool, string) {
 	return true, ""
 }
 
-func settingsProblem(err error, _ int, _ Config) (bool, string, bool) {
-	var fe *FieldError
+func settingsProblem(err error, _ int, _ model.Config) (bool, string, bool) {
+	var fe *model.FieldError
 	switch {
-	case errors.Is(err, ErrNotConfigured) || errors.As(err, &fe):
+	case errors.Is(err, model.ErrNotConfigured) || errors.As(err, &fe):
 		return false, hintNotSetUp, true
 	case errors.Is(err, context.Canceled):
 		return true, "", true
@@ -163,7 +165,7 @@ func settingsProblem(err error, _ int, _ Config) (bool, string, bool) {
 }
 
 // tlsProblem: the wrong mode for the port, certificate problems.
-func tlsProblem(err error, _ int, cfg Config) (bool, string, bool) {
+func tlsProblem(err error, _ int, cfg model.Config) (bool, string, bool) {
 	var wse *WrongSecurityError
 	if errors.As(err, &wse) {
 		if wse.ServerSpeaksTLS {
@@ -189,10 +191,10 @@ func tlsProblem(err error, _ int, cfg Config) (bool, string, bool) {
 }
 
 // authProblem: sign-in negotiation that failed before anything was sent.
-func authProblem(err error, _ int, cfg Config) (bool, string, bool) {
+func authProblem(err error, _ int, cfg model.Config) (bool, string, bool) {
 	switch {
 	case errors.Is(err, mail.ErrNoSupportedAuthDiscovered):
-		if cfg.Security == SecurityNone {
+		if cfg.Security == model.SecurityNone {
 			return false, hintNoSafeAuth, true
 		}
 		return false, "The server offers no sign-in method Notifio supports; check the security setting", true
@@ -213,7 +215,7 @@ func authProblem(err error, _ int, cfg Config) (bool, string, bool) {
 }
 
 // replyProblem: the server's reply code.
-func replyProblem(err error, code int, cfg Config) (bool, string, bool) {
+func replyProblem(err error, code int, cfg model.Config) (bool, string, bool) {
 	switch {
 	case code == 454:
 		return true, "The server could not sign you in or start TLS right now; Notifio retries automatically", true
@@ -226,7 +228,7 @@ func replyProblem(err error, code int, cfg Config) (bool, string, bool) {
 }
 
 // permanentHint is what to do about a 5xx reply.
-func permanentHint(err error, code int, cfg Config) string {
+func permanentHint(err error, code int, cfg model.Config) string {
 	var se *mail.SendError
 	isSendErr := errors.As(err, &se)
 	switch {
@@ -235,7 +237,7 @@ func permanentHint(err error, code int, cfg Config) string {
 	case code == 530 && cfg.Username == "":
 		return hintNeedsSignIn
 	case code == 530, code == 534, code == 535:
-		return authHint(normalizeHost(cfg.Host))
+		return authHint(model.NormalizeHost(cfg.Host))
 	case code == 523 || code == 538:
 		return "The server requires an encrypted connection to sign in. " + hintPorts
 	case isSendErr && se.Reason == mail.ErrSMTPRcptTo:
@@ -250,7 +252,7 @@ func permanentHint(err error, code int, cfg Config) string {
 
 // networkProblem: timeouts, refused or reset connections, DNS (which also
 // fails while the computer is offline, so it is retried too).
-func networkProblem(err error, _ int, _ Config) (bool, string, bool) {
+func networkProblem(err error, _ int, _ model.Config) (bool, string, bool) {
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		return true, fmt.Sprintf("Could not find the server %q: check the server name and your internet connection; Notifio keeps retrying", dnsErr.Name), true

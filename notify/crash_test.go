@@ -47,7 +47,7 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal("not killed")
 	case "send":
 		port, _ := strconv.Atoi(os.Getenv(envCrashPort))
-		cfg := Config{Host: "127.0.0.1", Port: port, Security: SecurityNone,
+		cfg := model.Config{Host: "127.0.0.1", Port: port, Security: model.SecurityNone,
 			From: "alerts@example.com", To: []string{"me@example.com"}, Timeout: 30 * time.Second}
 		r := NewRelay(db, staticCfg(cfg, ""), RelayOptions{Logger: quietLogger()})
 		sent, err := r.SendDue(context.Background())
@@ -168,7 +168,7 @@ func TestCrashAfterServerAcceptedBeforeMarkedSent(t *testing.T) {
 	if err != nil || it.State != model.OutboxPending {
 		t.Fatalf("after the crash: %+v, %v", it, err)
 	}
-	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	r := NewRelay(db, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("after restart: sent %d, err %v", sent, err)
 	}
@@ -229,7 +229,7 @@ func TestCrashAfterPollCommitBeforeSending(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	r := NewRelay(db, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("after restart: sent %d, err %v", sent, err)
 	}

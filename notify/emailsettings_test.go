@@ -26,7 +26,7 @@ func openSettingsDB(t *testing.T, dir string) *storage.DB {
 	return db
 }
 
-var gmail = Config{Host: "smtp.gmail.com", Port: 587, Security: SecurityStartTLS,
+var gmail = model.Config{Host: "smtp.gmail.com", Port: 587, Security: model.SecurityStartTLS,
 	Username: "hunter@gmail.com", From: "hunter@gmail.com", To: []string{"hunter@gmail.com"}}
 
 // TestEmailSettingsRoundTrip: what Save keeps, a restart (a new database
@@ -76,7 +76,7 @@ func TestEmailSettingsAllOrNothing(t *testing.T) {
 	if _, err := settings.Save(gmail, "pw"); err == nil {
 		t.Fatal("Save succeeded with nowhere to keep the password")
 	}
-	if got, _ := settings.Load(); !reflect.DeepEqual(got, Config{}) {
+	if got, _ := settings.Load(); !reflect.DeepEqual(got, model.Config{}) {
 		t.Fatalf("after a failed first save the settings are %+v, want none", got)
 	}
 	before := gmail
@@ -97,11 +97,11 @@ func TestEmailSettingsRefuseAPasswordWithoutAUser(t *testing.T) {
 	settings := NewEmailSettings(db, nil)
 	cfg := gmail
 	cfg.Username = " "
-	var fe *FieldError
+	var fe *model.FieldError
 	if _, err := settings.Save(cfg, "pw"); !errors.As(err, &fe) || fe.Field != "username" {
 		t.Fatalf("Save with a password and no user = %v, want a FieldError on username", err)
 	}
-	if _, _, err := settings.Source(); !errors.Is(err, ErrNotConfigured) {
+	if _, _, err := settings.Source(); !errors.Is(err, model.ErrNotConfigured) {
 		t.Fatalf("Source with nothing saved = %v, want ErrNotConfigured", err)
 	}
 }

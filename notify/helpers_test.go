@@ -173,8 +173,8 @@ func (ts *testServer) MaxActive() int {
 }
 
 // config is a client Config for this server.
-func (ts *testServer) config(sec Security) Config {
-	return Config{
+func (ts *testServer) config(sec model.Security) model.Config {
+	return model.Config{
 		Host: "127.0.0.1", Port: ts.port, Security: sec,
 		From: "Notifio <alerts@example.com>", To: []string{"me@example.com"},
 		Timeout: 5 * time.Second,
@@ -522,6 +522,6 @@ func (c *fakeClock) Advance(d time.Duration) {
 }
 
 // staticCfg is a cfgFn for NewRelay.
-func staticCfg(cfg Config, password string) func() (Config, string, error) {
-	return func() (Config, string, error) { return cfg, password, nil }
+func staticCfg(cfg model.Config, password string) func() (model.Config, string, error) {
+	return func() (model.Config, string, error) { return cfg, password, nil }
 }

@@ -32,7 +32,7 @@ func headline(item model.OutboxItem, n int, search string) (subject, head string
 	}
 	if n == 1 {
 		l := item.Listings[0]
-		return fmt.Sprintf("%s: %s → %s", sanitizeLine(l.Title, maxSubjectName), sanitizeLine(l.OldPrice, 40), sanitizeLine(l.Price, 40)), head
+		return fmt.Sprintf("%s: %s → %s", model.SanitizeLine(l.Title, maxSubjectName), model.SanitizeLine(l.OldPrice, 40), model.SanitizeLine(l.Price, 40)), head
 	}
 	return fmt.Sprintf("%s %s (%d listings)", head, search, n), head
 }
@@ -42,7 +42,7 @@ func headline(item model.OutboxItem, n int, search string) (subject, head string
 func listingNotes(l model.Listing) []string {
 	var out []string
 	line := func(s string) {
-		if s = sanitizeLine(s, maxTitle); s != "" {
+		if s = model.SanitizeLine(s, maxTitle); s != "" {
 			out = append(out, s)
 		}
 	}

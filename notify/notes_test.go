@@ -14,7 +14,7 @@ import (
 
 func renderText(t *testing.T, item model.OutboxItem) (subject, body string) {
 	t.Helper()
-	m, err := ComposeDigest(item, Config{From: "notifio@example.org", To: []string{"me@example.org"}})
+	m, err := ComposeDigest(item, model.Config{From: "notifio@example.org", To: []string{"me@example.org"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestTwoSearchesOneEmailNamingBoth(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	r := NewRelay(db, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("sent %d, %v; want one email", sent, err)
 	}

@@ -53,12 +53,12 @@ func NewOps(db *storage.DB, opts OpsOptions) *Ops {
 }
 
 // EmailConfig returns the saved SMTP settings (zero Config when none).
-func (o *Ops) EmailConfig() (Config, error) { return o.email.Load() }
+func (o *Ops) EmailConfig() (model.Config, error) { return o.email.Load() }
 
 // SetEmailConfig validates and saves the SMTP settings; the password goes to the
 // OS keyring (or its fallback, with the warning returned). Emails that needed
 // attention go back in the queue: the new settings may be the fix.
-func (o *Ops) SetEmailConfig(cfg Config, password string) (string, error) {
+func (o *Ops) SetEmailConfig(cfg model.Config, password string) (string, error) {
 	warn, err := o.email.Save(cfg, password)
 	if err != nil {
 		return "", err
@@ -70,7 +70,7 @@ func (o *Ops) SetEmailConfig(cfg Config, password string) (string, error) {
 // the saved password) and returns an error the user can act on. When it gets
 // through with the saved settings, the emails that needed attention go back in
 // the queue.
-func (o *Ops) SendTestEmail(ctx context.Context, cfg Config, password string) error {
+func (o *Ops) SendTestEmail(ctx context.Context, cfg model.Config, password string) error {
 	if password == "" {
 		if p, err := o.email.Password(cfg); err == nil {
 			password = p
@@ -97,7 +97,7 @@ func (o *Ops) RetryOutbox() error {
 }
 
 // Channels returns the push channels with how their pushes are doing.
-func (o *Ops) Channels() ([]ChannelState, error) {
+func (o *Ops) Channels() ([]model.ChannelState, error) {
 	chans, err := o.db.ListChannels()
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func (o *Ops) Channels() ([]ChannelState, error) {
 
 // AddChannel saves a push channel and keeps its URL in the keyring; the
 // warning says when there is no keyring.
-func (o *Ops) AddChannel(in NewChannel) (model.Channel, string, error) {
+func (o *Ops) AddChannel(in model.NewChannel) (model.Channel, string, error) {
 	if o.opts.Secrets == nil {
 		return model.Channel{}, "", errNoSecrets
 	}

@@ -26,7 +26,7 @@ func TestPartnerSiteLinkArrivesByEmailAndPush(t *testing.T) {
 	item := ob.Get(id)
 	item.Listings[0].URL = partnerURL
 	ob.Put(item)
-	relay := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	relay := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := relay.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("email: sent %d, %v", sent, err)
 	}

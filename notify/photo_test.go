@@ -19,7 +19,7 @@ func TestDigestShowsTheListingsPhoto(t *testing.T) {
 			{Title: "No photo", URL: "https://www.example-immo.de/e/2"},
 			{Title: "Bad photo", URL: "https://www.example-immo.de/e/3", Image: "javascript:alert(1)"},
 		}}
-	msg, err := ComposeDigest(item, Config{From: "me@example.com", To: []string{"me@example.com"}})
+	msg, err := ComposeDigest(item, model.Config{From: "me@example.com", To: []string{"me@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}

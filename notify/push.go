@@ -37,13 +37,13 @@ func CheckServiceURL(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
 		return "", fmt.Errorf("%q is not a service URL: write it like ntfy://ntfy.sh/your-topic (services: %s)",
-			sanitizeLine(maskURL(raw), 80), strings.Join(pushSchemes, ", "))
+			model.SanitizeLine(maskURL(raw), 80), strings.Join(pushSchemes, ", "))
 	}
 	scheme := strings.ToLower(strings.SplitN(u.Scheme, "+", 2)[0])
 	r, _ := router.New(nil)
 	if !slices.Contains(r.ListServices(), scheme) {
 		return "", fmt.Errorf("unknown push service %q: use one of %s (e.g. ntfy://ntfy.sh/your-topic)",
-			sanitizeLine(scheme, 30), strings.Join(pushSchemes, ", "))
+			model.SanitizeLine(scheme, 30), strings.Join(pushSchemes, ", "))
 	}
 	svc, err := r.Locate(raw)
 	if err != nil {
@@ -168,7 +168,7 @@ func ComposePush(items []model.OutboxItem) (PushMessage, error) {
 			fmt.Fprintf(&b, "… and %d more\n", len(all)-3)
 			break
 		}
-		b.WriteString(orDefault(sanitizeLine(e.l.Title, 120), "(no title)") + "\n")
+		b.WriteString(orDefault(model.SanitizeLine(e.l.Title, 120), "(no title)") + "\n")
 		if facts := pushFacts(e.l); facts != "" {
 			b.WriteString(facts + "\n")
 		}
@@ -189,7 +189,7 @@ func ComposePush(items []model.OutboxItem) (PushMessage, error) {
 // pushFacts is "900 € · 60 m² · 2 rooms · Kreuzberg".
 func pushFacts(l model.Listing) string {
 	var parts []string
-	for _, s := range []string{sanitizeLine(l.Price, 40), details(l), sanitizeLine(l.Location, 60)} {
+	for _, s := range []string{model.SanitizeLine(l.Price, 40), details(l), model.SanitizeLine(l.Location, 60)} {
 		if s != "" {
 			parts = append(parts, s)
 		}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"notifio/internal/model"
 )
 
 // Service URLs built from what the user knows about their service (the
@@ -25,7 +27,7 @@ func NtfyURL(server, topic string) (string, error) {
 	topic = strings.TrimSpace(topic)
 	if !ntfyTopic.MatchString(topic) {
 		return "", fmt.Errorf("the ntfy topic %q is not usable: use letters, digits, - and _ only (up to 64), e.g. flats-anna-7x2k; "+
-			"anyone who knows the topic can read it, so make it hard to guess", sanitizeLine(topic, 40))
+			"anyone who knows the topic can read it, so make it hard to guess", model.SanitizeLine(topic, 40))
 	}
 	server = strings.TrimRight(strings.TrimSpace(server), "/")
 	if server == "" {
@@ -41,7 +43,7 @@ func NtfyURL(server, topic string) (string, error) {
 	u, err := url.Parse("ntfy://" + server)
 	if err != nil || u.Host == "" || strings.Trim(u.Path, "/") != "" || u.User != nil {
 		return "", fmt.Errorf("the ntfy server %q is not a server name: write it like ntfy.sh or https://ntfy.example.org, or leave it empty for ntfy.sh",
-			sanitizeLine(server, 60))
+			model.SanitizeLine(server, 60))
 	}
 	return "ntfy://" + u.Host + "/" + topic + query, nil
 }
@@ -54,7 +56,7 @@ func TelegramURL(botToken, chatID string) (string, error) {
 	}
 	if !telegramChat.MatchString(chatID) {
 		return "", fmt.Errorf("the chat ID %q is not one: it is a number like 123456789 (-100… for a group) or a channel's @name; "+
-			"send /start to your bot, then ask @userinfobot for your ID", sanitizeLine(chatID, 40))
+			"send /start to your bot, then ask @userinfobot for your ID", model.SanitizeLine(chatID, 40))
 	}
 	return "telegram://" + botToken + "@telegram?chats=" + url.QueryEscape(chatID), nil
 }

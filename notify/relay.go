@@ -105,7 +105,7 @@ func jittered(attempts int, random func() float64) time.Duration {
 // cause, the UI puts them back (storage's RetryOutbox) and calls Wake.
 type Relay struct {
 	outbox Outbox
-	cfgFn  func() (Config, string, error)
+	cfgFn  func() (model.Config, string, error)
 	now    func() time.Time
 	random func() float64
 	after  func(time.Duration) <-chan time.Time
@@ -133,7 +133,7 @@ type blockState struct {
 // NewRelay makes a relay over outbox. cfgFn is asked for the settings and the
 // password at the start of every pass, so changed settings take effect at once
 // (call Wake after saving them).
-func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOptions) *Relay {
+func NewRelay(outbox Outbox, cfgFn func() (model.Config, string, error), opts RelayOptions) *Relay {
 	opts = opts.withDefaults()
 	r := &Relay{
 		outbox: outbox,
@@ -225,7 +225,7 @@ func (r *Relay) step(ctx context.Context) time.Duration {
 		r.stallRuns++
 		n := r.stallRuns
 		r.mu.Unlock()
-		if errors.Is(err, ErrNotConfigured) {
+		if errors.Is(err, model.ErrNotConfigured) {
 			return maxIdle
 		}
 		return min(Backoff(n+1), maxIdle)
@@ -309,7 +309,7 @@ func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 // message is ready) and what it has sent.
 type relayPass struct {
 	r      *Relay
-	cfg    Config
+	cfg    model.Config
 	sender *Sender
 	key    [32]byte
 	sess   *Session
@@ -323,7 +323,7 @@ func (r *Relay) startPass() (*relayPass, error) {
 		return nil, fmt.Errorf("email settings: %w", err)
 	}
 	if !cfg.Configured() {
-		return nil, ErrNotConfigured
+		return nil, model.ErrNotConfigured
 	}
 	sender, err := NewSender(cfg, password)
 	if err != nil {
@@ -543,7 +543,7 @@ func (r *Relay) blockedFor(key [32]byte) error {
 }
 
 // settingsKey identifies settings plus password without keeping the password.
-func settingsKey(cfg Config, password string) [32]byte {
+func settingsKey(cfg model.Config, password string) [32]byte {
 	b, _ := json.Marshal(cfg)
 	h := sha256.New()
 	h.Write(b)
@@ -576,5 +576,5 @@ func errWords(err error) string {
 	if errors.As(err, &de) {
 		s = de.Words()
 	}
-	return sanitizeLine(s, maxErrLen)
+	return model.SanitizeLine(s, maxErrLen)
 }

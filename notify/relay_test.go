@@ -36,7 +36,7 @@ func TestRelayRetries421And451ThenDeliversOnce(t *testing.T) {
 	clock := newFakeClock()
 	ob := newMemOutbox()
 	id := ob.Add("Berlin", 2, clock.Now())
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{
 		Now: clock.Now, Random: func() float64 { return 0 }, Logger: quietLogger(),
 	})
 	ctx := context.Background()
@@ -84,13 +84,13 @@ func TestRelayRetries421And451ThenDeliversOnce(t *testing.T) {
 func TestRelay535NeedsAttentionWithoutHotLoop(t *testing.T) {
 	cert, fp := selfSigned(t)
 	ts := startServer(t, serverOpts{mode: modeStartTLS, cert: cert, user: "me@example.com", pass: "correct-horse"})
-	cfg := ts.config(SecurityStartTLS)
+	cfg := ts.config(model.SecurityStartTLS)
 	cfg.Username = "me@example.com"
 	cfg.PinnedCertSHA256 = fp
 
 	var mu sync.Mutex
 	password := "wrong-battery-staple"
-	cfgFn := func() (Config, string, error) {
+	cfgFn := func() (model.Config, string, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		return cfg, password, nil
@@ -190,7 +190,7 @@ func TestRelayLongOutageEndsWithEverythingDelivered(t *testing.T) {
 	for i := range 4 {
 		ids = append(ids, ob.Add("S", 1+i, clock.Now()))
 	}
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
 	ctx := context.Background()
 
 	start := clock.Now()
@@ -288,7 +288,7 @@ func TestRelayRunSleepsUntilDueAndWakes(t *testing.T) {
 		ch chan time.Time
 	}
 	timers := make(chan timer, 10)
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{
 		Now: clock.Now, Logger: quietLogger(),
 		After: func(d time.Duration) <-chan time.Time {
 			ch := make(chan time.Time, 1)
@@ -347,7 +347,7 @@ func TestRelayRunSleepsUntilDueAndWakes(t *testing.T) {
 }
 
 func TestWakeNeverBlocks(t *testing.T) {
-	r := NewRelay(newMemOutbox(), staticCfg(Config{}, ""), RelayOptions{})
+	r := NewRelay(newMemOutbox(), staticCfg(model.Config{}, ""), RelayOptions{})
 	for range 100 {
 		r.Wake()
 	}
@@ -360,7 +360,7 @@ func TestRelayOneSendAtATime(t *testing.T) {
 	for range 6 {
 		ob.Add("x", 1, now)
 	}
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger(), BatchSize: 2})
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger(), BatchSize: 2})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	total := 0
@@ -391,7 +391,7 @@ func TestRelayPermanentRecipientErrorKeepsItem(t *testing.T) {
 		}
 		return nil
 	}})
-	cfg := ts.config(SecurityNone)
+	cfg := ts.config(model.SecurityNone)
 	cfg.To = []string{"typo@exmaple.com"}
 	clock := newFakeClock()
 	ob := newMemOutbox()
@@ -411,7 +411,7 @@ func TestRelayNotConfiguredLeavesOutboxAlone(t *testing.T) {
 	clock := newFakeClock()
 	ob := newMemOutbox()
 	id := ob.Add("x", 1, clock.Now())
-	r := NewRelay(ob, staticCfg(Config{}, ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
+	r := NewRelay(ob, staticCfg(model.Config{}, ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
 	if _, err := r.SendDue(context.Background()); err == nil {
 		t.Fatal("no error without settings")
 	}
@@ -443,7 +443,7 @@ func TestRelayOverRealStorage(t *testing.T) {
 	defer db.Close()
 	outboxID := queueDigest(t, db, clock.Now())
 
-	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
+	r := NewRelay(db, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
 	if sent, _ := r.SendDue(context.Background()); sent != 0 {
 		t.Fatalf("sent %d on a 451", sent)
 	}
@@ -539,7 +539,7 @@ func TestRelayStorageFailureCausesNoResendAndNoBusyLoop(t *testing.T) {
 	clock := newFakeClock()
 	ob := &flakyOutbox{memOutbox: newMemOutbox(), failMarks: 1}
 	id := ob.Add("x", 1, clock.Now())
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
 
 	// Delivered, but "sent" cannot be recorded: the loop backs off.
 	if d := r.step(context.Background()); d < time.Minute {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/zalando/go-keyring"
+
+	"notifio/internal/model"
 )
 
 // Where the SMTP password lives.
@@ -86,7 +88,7 @@ func (s *Secrets) record(src Source, warning string) {
 func (s *Secrets) path() string { return filepath.Join(s.dir, PasswordFile) }
 
 func account(username, host string) string {
-	return strings.TrimSpace(username) + "@" + normalizeHost(host)
+	return strings.TrimSpace(username) + "@" + model.NormalizeHost(host)
 }
 
 // Get returns the password for username at host: from the keyring, else (no

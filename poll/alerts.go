@@ -10,6 +10,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // healthState is what the health alerts told, keyed by search ID or
@@ -152,12 +154,12 @@ func (g *alertGroup) alert(now time.Time) storage.QueuedAlert {
 	a := model.Alert{Kind: string(g.key.kind), Site: g.key.site, Searches: names, Link: first.link,
 		Recovered: g.key.recovered}
 	if g.key.recovered {
-		a.Subject, a.Lines = recoveryLines(g.key.site, names, g.since, newCount, now)
+		a.Subject, a.Lines = words.RecoveryLines(g.key.site, names, g.since, newCount, now)
 	} else {
 		h := first.health
 		h.Since = g.since
-		a.Subject = alertSubject(h, g.key.site, names, g.key.reminder)
-		a.Lines = alertLines(h, g.key.site, names, now)
+		a.Subject = words.AlertSubject(h, g.key.site, names, g.key.reminder)
+		a.Lines = words.AlertLines(h, g.key.site, names, now)
 	}
 	return storage.QueuedAlert{Alert: a, SearchID: first.searchID, Skip: skip}
 }
@@ -234,11 +236,11 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 		if st, ok := s.alerts[deliveryKey(f.Channel)]; ok && st.Kind == string(model.HealthDelivery) {
 			h.Since = st.Since
 		}
-		h.Problem = ChannelProblem(f.Channel)
+		h.Problem = words.ChannelProblem(f.Channel)
 		if h.Hint == "" {
 			h.Hint = "See Settings: fix the settings, then send a test."
 		}
-		out = append(out, healthSubject{key: deliveryKey(f.Channel), site: channelWords(f.Channel),
+		out = append(out, healthSubject{key: deliveryKey(f.Channel), site: words.ChannelWords(f.Channel),
 			searchID: f.SearchID, health: h, skip: map[string]bool{f.Channel: true}})
 	}
 	for key, st := range s.alerts { // a channel that recovered
@@ -267,16 +269,8 @@ func (s *Service) searchHealthLocked(r *searchRun, now time.Time) model.Health {
 		in.since, in.sinceKind = st.Since, model.HealthKind(st.Kind)
 	}
 	h := healthOf(in, now)
-	describe(&h, r.s.Site)
+	words.Describe(&h, r.s.Site)
 	return h
-}
-
-// channelWords names a delivery channel for the user: "Emails", "Pushes to “phone”".
-func channelWords(channel string) string {
-	if channel == "" {
-		return "Emails"
-	}
-	return "Pushes to “" + channel + "”"
 }
 
 // healthEvery is how often the loop looks at health between polls: a

@@ -15,7 +15,7 @@ import (
 // withEmail sets up email (as the user would have) so alerts are queued for it.
 func (h *harness) withEmail() {
 	h.t.Helper()
-	cfg := notify.Config{Host: "127.0.0.1", Port: 2525, Security: notify.SecurityNone,
+	cfg := model.Config{Host: "127.0.0.1", Port: 2525, Security: model.SecurityNone,
 		From: "notifio@example.test", To: []string{"hunter@example.test"}}
 	if _, err := notify.NewEmailSettings(h.db, nil).Save(cfg, ""); err != nil {
 		h.t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"notifio/notify"
+
+	"notifio/internal/model"
 )
 
 // The cookie a user pasted for a site: one per site, every search of the site
@@ -35,7 +37,7 @@ func (s *Service) secrets() *notify.Secrets {
 func (s *Service) saveCookie(site, cookie string) (string, error) {
 	cookie = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cookie), "Cookie:"))
 	if strings.ContainsAny(cookie, "\r\n") {
-		return "", userErr(nil, "The cookie must be on one line.", "Copy the value of the Cookie header.")
+		return "", model.NewUserError(nil, "The cookie must be on one line.", "Copy the value of the Cookie header.")
 	}
 	sec := s.secrets()
 	if sec == nil {

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // TestDefaultNameIsShortAndTellsSearchesApart (issue 35 item 8): a
@@ -61,7 +63,7 @@ func TestDefaultName(t *testing.T) {
 	} {
 		u, _ := url.Parse(raw)
 		site := strings.TrimPrefix(u.Hostname(), "www.")
-		if got := DefaultName(u, site); got != want {
+		if got := words.DefaultName(u, site); got != want {
 			t.Errorf("DefaultName(%s) = %q, want %q", raw, got, want)
 		}
 	}
@@ -71,11 +73,11 @@ func TestDefaultName(t *testing.T) {
 // again".
 func TestRecoveryWordsAgreeInNumber(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	_, lines := recoveryLines("example-immo.de", []string{"A", "B", "C"}, now.Add(-2*time.Hour), 0, now)
+	_, lines := words.RecoveryLines("example-immo.de", []string{"A", "B", "C"}, now.Add(-2*time.Hour), 0, now)
 	if !strings.Contains(lines[0], "“A”, “B” and “C” work again. They had stopped") {
 		t.Errorf("three searches: %q", lines[0])
 	}
-	_, lines = recoveryLines("example-immo.de", []string{"A"}, now.Add(-2*time.Hour), 0, now)
+	_, lines = words.RecoveryLines("example-immo.de", []string{"A"}, now.Add(-2*time.Hour), 0, now)
 	if !strings.Contains(lines[0], "“A” works again. It had stopped") {
 		t.Errorf("one search: %q", lines[0])
 	}

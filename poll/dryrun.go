@@ -12,6 +12,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // "Test this search": one poll that saves nothing.
@@ -19,7 +21,7 @@ import (
 // TestSearch runs one dry-run poll of a URL: fetch, classify, extract, saving
 // nothing. A site that is backing off is not fetched: the result says "waiting".
 func (s *Service) TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error) {
-	site, u, err := siteOf(in.URL)
+	site, u, err := words.SearchSite(in.URL)
 	if err != nil {
 		return model.DryRun{}, err
 	}
@@ -64,7 +66,7 @@ func (s *Service) TestSearch(ctx context.Context, in model.SearchInput) (model.D
 		}
 		dr.Derived, dr.Listings, dr.Method, dr.Note = sel, r.Listings, r.Method, r.Note
 		dr.Judged = judge(in.Filters, site, dr.Listings)
-		dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
+		dr.Message = words.OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
 	}
 	return dr, nil
 }
@@ -77,7 +79,7 @@ const MaxExample = 300
 // or link, without repeating it (a 120 KB paste is not echoed back).
 func CheckExample(example string) error {
 	if n := utf8.RuneCountInString(strings.TrimSpace(example)); n > MaxExample {
-		return userErr(nil, fmt.Sprintf("The example is %d characters long: that is more than one listing's title, price or link.", n),
+		return model.NewUserError(nil, fmt.Sprintf("The example is %d characters long: that is more than one listing's title, price or link.", n),
 			fmt.Sprintf("Paste the title, price or link of one listing as the page shows it (at most %d characters).", MaxExample))
 	}
 	return nil
@@ -122,37 +124,9 @@ func dryRunOf(dr model.DryRun, res result) model.DryRun {
 	if res.offline {
 		dr.Outcome = "offline"
 	}
-	dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
+	dr.Message = words.OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
 	if res.outcome.Detail != "" && dr.Outcome != string(model.OutcomeOK) {
 		dr.Message += " (" + res.outcome.Detail + ")"
 	}
 	return dr
-}
-
-// OutcomeMessage says what an outcome means for the user.
-func OutcomeMessage(site, outcome string, n int, noResults bool) string {
-	switch outcome {
-	case string(model.OutcomeOK):
-		if n == 0 && noResults {
-			return "The page says there are no results right now; Notifio will tell you when one appears."
-		}
-		return fmt.Sprintf("Found %d listings on the page.", n)
-	case string(model.OutcomeChallenge):
-		return site + " showed a captcha/challenge page instead of results. Notifio will wait and try again; if it keeps happening, open the page in your browser and solve it."
-	case string(model.OutcomeRateLimited):
-		return site + " says we are asking too often (rate limit). Notifio will wait before asking again."
-	case string(model.OutcomeDenied):
-		return site + " refused access. Notifio will wait before asking again."
-	case string(model.OutcomeSessionExpired):
-		return site + " sent us to a login page: the session expired. Log in again in your browser and paste a fresh cookie."
-	case string(model.OutcomeUnexpectedPage):
-		return "The page did not look like results (a layout change or a soft block). Check the URL in your browser, or set CSS selectors."
-	case OutcomeHostNotFound:
-		return site + " was not found: no server is known by that name, while other sites answer. Check the address for a typo."
-	case "offline":
-		return "No connection: " + site + " could not be reached. Check your internet connection."
-	case string(model.OutcomeError):
-		return site + " could not be read (network error or server error). Notifio will try again shortly."
-	}
-	return outcome
 }

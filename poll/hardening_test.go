@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // Items 4, 5, 10: the window saves through AddSearch and UpdateSearch, which
@@ -35,14 +37,14 @@ func TestSavingASearchChecksItsInput(t *testing.T) {
 			t.Errorf("AddSearch(%+v) = %v, want an error with %q", tc.in, err, tc.want)
 		}
 		// Worded for the user, with no package prefix for the window or CLI to cut.
-		if w, ok := UserWords(err); !ok || !strings.Contains(w, tc.want) || strings.Contains(w, "poll:") {
+		if w, ok := words.UserWords(err); !ok || !strings.Contains(w, tc.want) || strings.Contains(w, "poll:") {
 			t.Errorf("AddSearch(%+v): the user reads %q (worded %v)", tc.in, w, ok)
 		}
 		if _, err := h.svc.UpdateSearch(ctx, b.ID, tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("UpdateSearch(%+v) = %v, want an error with %q", tc.in, err, tc.want)
 		}
 	}
-	if _, err := h.svc.AddSearch(ctx, model.SearchInput{URL: "https://www.x.de/s?q=1"}); !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), a.ID) {
+	if _, err := h.svc.AddSearch(ctx, model.SearchInput{URL: "https://www.x.de/s?q=1"}); !errors.Is(err, model.ErrDuplicate) || !strings.Contains(err.Error(), a.ID) {
 		t.Errorf("duplicate: %v, want ErrDuplicate naming %s", err, a.ID)
 	}
 	if list, _ := h.db.ListSearches(); len(list) != 2 {

@@ -63,7 +63,7 @@ func kindOf(in healthInput) model.Health {
 		if in.entry != nil {
 			h.NextTry = later(in.due, in.entry.NextRetry)
 		}
-	case in.lastOutcome == OutcomeHostNotFound || in.entry != nil && in.siteOutcome == OutcomeHostNotFound:
+	case in.lastOutcome == model.OutcomeHostNotFound || in.entry != nil && in.siteOutcome == model.OutcomeHostNotFound:
 		h.Kind = model.HealthHostNotFound
 		if in.entry != nil {
 			h.Refusal, h.NextTry = in.entry.Kind.String(), in.entry.NextRetry

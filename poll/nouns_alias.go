@@ -23,6 +23,8 @@ type (
 )
 
 const (
+	OutcomeNotSaved      = model.OutcomeNotSaved
+	OutcomeHostNotFound  = model.OutcomeHostNotFound
 	DefaultInterval      = model.DefaultInterval
 	MinInterval          = model.MinInterval
 	MaxInterval          = model.MaxInterval
@@ -57,4 +59,6 @@ const (
 
 var (
 	ErrSiteWaiting = model.ErrSiteWaiting
+	ErrBadURL      = model.ErrBadURL
+	ErrDuplicate   = model.ErrDuplicate
 )

@@ -2,7 +2,6 @@ package poll
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"notifio/poll/filter"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // The search operations the window and the CLI call.
@@ -29,7 +30,7 @@ func (s *Service) AddSearch(_ context.Context, in model.SearchInput) (model.Sear
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
 		s.mu.Lock()
-		name = s.uniqueName(DefaultName(u, site))
+		name = s.uniqueName(words.DefaultName(u, site))
 		s.mu.Unlock()
 	}
 	sr := model.Search{
@@ -125,7 +126,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in model.SearchInpu
 // the URL (normalised; not one another search, except exceptID, watches
 // already), the interval, the name and the CSS selectors.
 func (s *Service) checkInput(in model.SearchInput, exceptID string) (string, *url.URL, time.Duration, error) {
-	site, u, err := siteOf(in.URL)
+	site, u, err := words.SearchSite(in.URL)
 	if err != nil {
 		return "", nil, 0, err
 	}
@@ -134,28 +135,24 @@ func (s *Service) checkInput(in model.SearchInput, exceptID string) (string, *ur
 		return "", nil, 0, err
 	}
 	if strings.ContainsFunc(in.Name, unicode.IsControl) {
-		return "", nil, 0, userErr(nil, "The name must be on one line, without tabs or control characters.", "")
+		return "", nil, 0, model.NewUserError(nil, "The name must be on one line, without tabs or control characters.", "")
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
 		return "", nil, 0, badSelectors(err)
 	}
 	if err := filter.Check(in.Filters); err != nil {
-		return "", nil, 0, userErr(err, sentence(err.Error()), "")
+		return "", nil, 0, model.NewUserError(err, sentence(err.Error()), "")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, r := range s.searches {
-		if id != exceptID && sameSearchURL(r.s.URL, u.String()) {
-			return "", nil, 0, userErr(ErrDuplicate, fmt.Sprintf("The search %s (%q) already watches this page.", id, r.s.Name),
+		if id != exceptID && words.SameSearchURL(r.s.URL, u.String()) {
+			return "", nil, 0, model.NewUserError(model.ErrDuplicate, fmt.Sprintf("The search %s (%q) already watches this page.", id, r.s.Name),
 				"Edit that one instead.")
 		}
 	}
 	return site, u, iv, nil
 }
-
-// ErrDuplicate is wrapped by the error about a search URL another search
-// already watches.
-var ErrDuplicate = errors.New("poll: already watched")
 
 // checkInterval bounds a search's interval; zero means DefaultInterval.
 func checkInterval(iv time.Duration) (time.Duration, error) {
@@ -163,11 +160,11 @@ func checkInterval(iv time.Duration) (time.Duration, error) {
 		return model.DefaultInterval, nil
 	}
 	if iv < model.MinInterval {
-		return 0, userErr(nil, fmt.Sprintf("The interval %s is too short: Notifio checks a search at most every %s, so the site does not block you.", iv, model.MinInterval),
+		return 0, model.NewUserError(nil, fmt.Sprintf("The interval %s is too short: Notifio checks a search at most every %s, so the site does not block you.", iv, model.MinInterval),
 			"Choose 30 seconds or more.")
 	}
 	if iv > model.MaxInterval {
-		return 0, userErr(nil, fmt.Sprintf("The interval %s is too long: Notifio checks a search at least once every %s (7 days).", iv, model.MaxInterval),
+		return 0, model.NewUserError(nil, fmt.Sprintf("The interval %s is too long: Notifio checks a search at least once every %s (7 days).", iv, model.MaxInterval),
 			"Choose 7 days or less, or pause the search instead.")
 	}
 	return iv, nil
@@ -248,7 +245,7 @@ func (s *Service) CheckNow(id string) error {
 	r, ok := s.searches[id]
 	if !ok {
 		s.mu.Unlock()
-		return userErr(nil, fmt.Sprintf("There is no search with ID %s.", id), "It may have been removed a moment ago.")
+		return model.NewUserError(nil, fmt.Sprintf("There is no search with ID %s.", id), "It may have been removed a moment ago.")
 	}
 	site := r.s.Site
 	s.mu.Unlock()
@@ -271,7 +268,7 @@ func (s *Service) waitFor(site string, now time.Time) *model.WaitError {
 		return nil
 	}
 	if e.NextRetry.After(now) {
-		return &model.WaitError{Site: site, Until: e.NextRetry, Wait: model.WaitSite, Reason: kindReason(site, e.Kind)}
+		return &model.WaitError{Site: site, Until: e.NextRetry, Wait: model.WaitSite, Reason: words.KindReason(site, e.Kind)}
 	}
 	return nil
 }
@@ -280,7 +277,7 @@ func (s *Service) waitFor(site string, now time.Time) *model.WaitError {
 // with this URL and interval were added, excluding exceptID, with a warning when
 // it adds up to more than one request every 15 seconds.
 func (s *Service) SiteRate(rawURL string, interval time.Duration, exceptID string) (float64, string) {
-	site, _, err := siteOf(rawURL)
+	site, _, err := words.SearchSite(rawURL)
 	if err != nil {
 		return 0, ""
 	}

@@ -17,6 +17,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // The pipeline of one poll: fetch, classify and extract (execute), then decide
@@ -87,7 +89,7 @@ func (s *Service) otherSiteAnswers(site string, now time.Time) bool {
 // classifier's kind, or OutcomeHostNotFound.
 func (r result) outcomeName() string {
 	if r.hostNotFound {
-		return OutcomeHostNotFound
+		return model.OutcomeHostNotFound
 	}
 	return string(r.outcome.Kind)
 }
@@ -251,10 +253,10 @@ func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, kn
 	case out.Kind == model.OutcomeSessionExpired:
 		s.mu.Lock()
 		sr.fail++
-		sr.needsLogin = WordsLogin
+		sr.needsLogin = words.WordsLogin
 		for _, o := range s.searches {
 			if o.s.Site == j.site {
-				o.attention = WordsLogin
+				o.attention = words.WordsLogin
 			}
 		}
 		s.mu.Unlock()

@@ -9,6 +9,8 @@ import (
 	"notifio/notify"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // publisher is who observes the watcher (Subscribe) and the outbox count its
@@ -135,20 +137,20 @@ func (s *Service) Snapshot() model.Snapshot {
 			ss.NextCheck = time.Time{}
 		case r.probing:
 			ss.State = model.StateProbing
-			ss.Reason = probingWords(r.s.Site)
+			ss.Reason = words.ProbingWords(r.s.Site)
 		case r.checking:
 			ss.State = model.StateChecking
 		case waiting && e.NextRetry.After(now):
 			ss.State, ss.Wait = model.StateWaiting, model.WaitSite
-			ss.Reason = kindReason(r.s.Site, e.Kind)
+			ss.Reason = words.KindReason(r.s.Site, e.Kind)
 			if e.NextRetry.After(ss.NextCheck) {
 				ss.NextCheck = e.NextRetry
 			}
 		case probeOf[r.s.Site] != "":
 			ss.State, ss.Wait = model.StateWaiting, model.WaitProbe
-			ss.Reason = probeWaitWords(r.s.Site)
+			ss.Reason = words.ProbeWaitWords(r.s.Site)
 		case r.lastOutcome == string(model.OutcomeUnexpectedPage):
-			ss.Reason = wordsNotResults
+			ss.Reason = words.NotResults
 		}
 		snap.Searches = append(snap.Searches, ss)
 	}

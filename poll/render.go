@@ -14,6 +14,8 @@ import (
 	"notifio/poll/fetch"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // Renderer reads pages in a real browser: *browser.Browser.
@@ -113,7 +115,7 @@ func browserSiteKey(site string) string { return "browser-site:" + site }
 // BrowserDefault reports whether a new search of rawURL's site reads with a
 // browser by default: as the site's last added or edited search did.
 func (s *Service) BrowserDefault(rawURL string) bool {
-	site, _, err := siteOf(rawURL)
+	site, _, err := words.SearchSite(rawURL)
 	if err != nil || s.db == nil {
 		return false
 	}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 func TestCountdown(t *testing.T) {
@@ -37,7 +39,7 @@ func TestCountdown(t *testing.T) {
 		{t0.Add(59 * time.Second), 33*time.Minute + 31*time.Second, "34 min"},
 		{t0.Add(60 * time.Second), 33*time.Minute + 30*time.Second, "33 min"},
 	} {
-		if got := Countdown(tc.now.Add(tc.d), tc.now); got != tc.want {
+		if got := words.Countdown(tc.now.Add(tc.d), tc.now); got != tc.want {
 			t.Errorf("Countdown(%v after %s) = %q, want %q", tc.d, tc.now.Format("15:04:05"), got, tc.want)
 		}
 	}
@@ -54,13 +56,13 @@ func TestMinutesCountdownsChangeOncePerMinute(t *testing.T) {
 	now := t0.Add(100 * time.Millisecond)
 	last := make([]string, len(untils))
 	for i, u := range untils {
-		last[i] = Countdown(u, now)
+		last[i] = words.Countdown(u, now)
 	}
 	for range 180 {
 		now = now.Add(time.Second)
 		changed := false
 		for i, u := range untils {
-			if got := Countdown(u, now); got != last[i] {
+			if got := words.Countdown(u, now); got != last[i] {
 				changed, last[i] = true, got
 			}
 		}
@@ -108,7 +110,7 @@ func TestSearchStatusWords(t *testing.T) {
 		{"other attention", model.SearchSnapshot{State: model.StateAttention, Reason: "the site moved"}, nil,
 			"needs attention: the site moved"},
 	} {
-		if got := StatusWords(tc.s, tc.site, t0); got != tc.want {
+		if got := words.StatusWords(tc.s, tc.site, t0); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -133,7 +135,7 @@ func TestStatusWordsReadTheTypedStateNotTheReason(t *testing.T) {
 		{"login, reworded", model.SearchSnapshot{State: model.StateAttention, Site: "idealista.com", Wait: model.WaitLogin,
 			Reason: "please log in"}, "needs attention: session expired — log in again"},
 	} {
-		if got := StatusWords(tc.s, nil, t0); got != tc.want {
+		if got := words.StatusWords(tc.s, nil, t0); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -149,7 +151,7 @@ func TestDurationWords(t *testing.T) {
 		90 * time.Minute:  "1 hour 30 minutes",
 		150 * time.Second: "150 seconds",
 	} {
-		if got := DurationWords(d); got != want {
+		if got := words.DurationWords(d); got != want {
 			t.Errorf("DurationWords(%v) = %q, want %q", d, got, want)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // dayCounts are today's checks and new listings, for the daily summary. They
@@ -83,7 +85,7 @@ func (s *Service) summaryLocked(now time.Time) model.Alert {
 	}
 	period := "today"
 	if y, m, d := c.from.Local().Date(); c.from.Local() != time.Date(y, m, d, 0, 0, 0, 0, time.Local) {
-		period = "since " + clockWords(c.from, now)
+		period = "since " + words.ClockWords(c.from, now)
 	}
 	state := "all healthy"
 	if len(troubled) > 0 {

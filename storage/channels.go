@@ -11,9 +11,6 @@ import (
 	"notifio/internal/model"
 )
 
-// ErrExists means a channel of that name exists already.
-var ErrExists = errors.New("it exists already")
-
 // AddChannel stores a new channel; ErrExists if the name is taken.
 func (d *DB) AddChannel(c model.Channel) error {
 	if c.Name == "" {
@@ -22,7 +19,7 @@ func (d *DB) AddChannel(c model.Channel) error {
 	return d.update("saving channel "+c.Name, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChannels)
 		if b.Get([]byte(c.Name)) != nil {
-			return fmt.Errorf("channel %q: %w", c.Name, ErrExists)
+			return fmt.Errorf("channel %q: %w", c.Name, model.ErrExists)
 		}
 		return putJSON(b, []byte(c.Name), c)
 	})
@@ -45,7 +42,7 @@ func (d *DB) RemoveChannel(name string) error {
 	return d.update("removing channel "+name, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChannels)
 		if b.Get([]byte(name)) == nil {
-			return fmt.Errorf("channel %q: %w", name, ErrNotFound)
+			return fmt.Errorf("channel %q: %w", name, model.ErrNotFound)
 		}
 		var drop []uint64
 		if err := d.forEachOpen(tx, func(it model.OutboxItem) bool {

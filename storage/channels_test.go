@@ -24,7 +24,7 @@ func TestCommitPollQueuesOneItemPerChannel(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := db.AddChannel(model.Channel{Name: "phone"}); !errors.Is(err, ErrExists) {
+	if err := db.AddChannel(model.Channel{Name: "phone"}); !errors.Is(err, model.ErrExists) {
 		t.Fatalf("a second channel named phone: %v", err)
 	}
 	if _, err := db.CommitPoll(s.ID, nil, t0); err != nil { // baseline
@@ -72,7 +72,7 @@ func TestCommitPollQueuesOneItemPerChannel(t *testing.T) {
 	if due, _ := db.DueOutbox(t0.Add(time.Hour), 0); len(due) != 1 {
 		t.Fatalf("the email item went too: %d left", len(due))
 	}
-	if err := db.RemoveChannel("phone"); !errors.Is(err, ErrNotFound) {
+	if err := db.RemoveChannel("phone"); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("removing it twice: %v", err)
 	}
 }

@@ -16,7 +16,7 @@ func (d *DB) HeldListings(searchID string) ([]model.Listing, error) {
 	var out []model.Listing
 	err := d.view("reading the held-back listings of search "+searchID, func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
-			return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+			return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 		}
 		lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
 		if lb == nil || lb.Bucket(bucketHeld) == nil {

@@ -81,7 +81,7 @@ func (d *DB) RecentListings(searchID string, limit int) ([]model.Listing, error)
 		order := listingOrder(tx, searchID)
 		if order == nil {
 			if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
-				return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+				return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 			}
 			return nil
 		}
@@ -110,7 +110,7 @@ func (d *DB) Unseen(searchID string) (int, error) {
 		order := listingOrder(tx, searchID)
 		if order == nil {
 			if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
-				return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+				return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 			}
 			return nil
 		}
@@ -129,7 +129,7 @@ func (d *DB) Unseen(searchID string) (int, error) {
 func (d *DB) MarkViewed(searchID string, now time.Time) error {
 	return d.update("marking search "+searchID+" viewed", func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
-			return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+			return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 		}
 		lb, err := tx.Bucket(bucketListings).CreateBucketIfNotExists([]byte(searchID))
 		if err != nil {

@@ -34,4 +34,9 @@ const (
 	EventHealth          = model.EventHealth
 )
 
-var Events = model.Events
+var (
+	Events      = model.Events
+	ErrNotFound = model.ErrNotFound
+	ErrDiskFull = model.ErrDiskFull
+	ErrExists   = model.ErrExists
+)

@@ -220,7 +220,7 @@ func getOutbox(tx *bolt.Tx, id uint64) (model.OutboxItem, error) {
 	var it model.OutboxItem
 	v := tx.Bucket(bucketOutbox).Get(u64(id))
 	if v == nil {
-		return it, fmt.Errorf("outbox item %d: %w", id, ErrNotFound)
+		return it, fmt.Errorf("outbox item %d: %w", id, model.ErrNotFound)
 	}
 	if err := json.Unmarshal(v, &it); err != nil {
 		return it, fmt.Errorf("outbox item %d: %w", id, err)
@@ -235,7 +235,7 @@ func (d *DB) forEachOpen(tx *bolt.Tx, fn func(model.OutboxItem) bool) error {
 	c := tx.Bucket(bucketOutboxOpen).Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		it, err := getOutbox(tx, fromU64(k))
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			continue // a stale index entry: nothing to send
 		} else if err != nil {
 			d.skipped(fmt.Sprintf("outbox item %d", fromU64(k)), err)

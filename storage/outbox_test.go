@@ -132,7 +132,7 @@ func TestOutboxLifecycle(t *testing.T) {
 		db.MarkSent(999, now), db.MarkRetry(999, 1, now, ""), db.MarkNeedsAttention(999, "", ""), db.RetryOutbox(999, now),
 		func() error { _, err := db.GetOutbox(999); return err }(),
 	} {
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, model.ErrNotFound) {
 			t.Fatalf("unknown item: %v, want ErrNotFound", err)
 		}
 	}

@@ -72,7 +72,7 @@ func (d *DB) savePage(tx *bolt.Tx, w PollWrite) (CommitResult, error) {
 	if w.Page == nil {
 		return CommitResult{}, nil
 	}
-	if _, err := getSearch(tx.Bucket(bucketSearches), w.SearchID); errors.Is(err, ErrNotFound) && w.hasState() {
+	if _, err := getSearch(tx.Bucket(bucketSearches), w.SearchID); errors.Is(err, model.ErrNotFound) && w.hasState() {
 		return CommitResult{SearchGone: true}, nil
 	}
 	if changesNothing(tx, w.SearchID, w.Page.Found) {

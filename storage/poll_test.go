@@ -141,7 +141,7 @@ func TestSavePollWritesOnlyWhatChanged(t *testing.T) {
 	if raw, _ := db.LoadBackoff(); string(raw) != `[]` {
 		t.Fatalf("the site's backoff after a poll of a deleted search: %s", raw)
 	}
-	if _, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 2)}, Now: t0}); !errors.Is(err, ErrNotFound) {
+	if _, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 2)}, Now: t0}); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("a page alone for a deleted search: %v, want ErrNotFound", err)
 	}
 }

@@ -215,16 +215,16 @@ func (d *DB) PriceHistory(searchID, listingID string) ([]model.PricePoint, error
 	err := d.view("reading the price history of "+listingID, func(tx *bolt.Tx) error {
 		lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
 		if lb == nil {
-			return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+			return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 		}
 		p := &pollTx{ids: lb.Bucket(bucketListingIDs), order: lb.Bucket(bucketListingOrder), held: lb.Bucket(bucketHeld)}
 		held := p.ids == nil || p.ids.Get([]byte(listingID)) == nil
 		if held && p.held == nil || !held && p.order == nil {
-			return fmt.Errorf("listing %s: %w", listingID, ErrNotFound)
+			return fmt.Errorf("listing %s: %w", listingID, model.ErrNotFound)
 		}
 		rec, _, err := p.record(listingID, held)
 		if err != nil {
-			return fmt.Errorf("listing %s: %w", listingID, ErrNotFound)
+			return fmt.Errorf("listing %s: %w", listingID, model.ErrNotFound)
 		}
 		out = rec.Prices
 		return nil

@@ -179,7 +179,7 @@ func TestDamagedRestoredFromBackup(t *testing.T) {
 			if all, _ := db.ListListings(kept.ID); len(all) != 200 {
 				t.Fatalf("%d listings from the backup, want 200", len(all))
 			}
-			if _, err := db.GetSearch(lost.ID); !errors.Is(err, ErrNotFound) {
+			if _, err := db.GetSearch(lost.ID); !errors.Is(err, model.ErrNotFound) {
 				t.Fatalf("search added after the backup: %v", err)
 			}
 			// The restored database works.
@@ -286,7 +286,7 @@ func TestMissingDatabaseRestored(t *testing.T) {
 		t.Fatalf("recovery: %+v", rec)
 	}
 	// The backup was taken at the first open, before the search was added.
-	if _, err := db.GetSearch(s.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := db.GetSearch(s.ID); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("GetSearch: %v", err)
 	}
 	// StartFresh refuses while a good backup exists.

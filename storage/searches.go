@@ -94,7 +94,7 @@ func (d *DB) DeleteSearch(id string) error {
 	return d.update("deleting search "+id, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSearches)
 		if b.Get([]byte(id)) == nil {
-			return fmt.Errorf("search %s: %w", id, ErrNotFound)
+			return fmt.Errorf("search %s: %w", id, model.ErrNotFound)
 		}
 		if err := b.Delete([]byte(id)); err != nil {
 			return err
@@ -123,11 +123,11 @@ func (d *DB) SetPaused(id string, paused bool) error {
 func getSearch(b *bolt.Bucket, id string) (model.Search, error) {
 	var s model.Search
 	if id == "" {
-		return s, fmt.Errorf("search with an empty id: %w", ErrNotFound)
+		return s, fmt.Errorf("search with an empty id: %w", model.ErrNotFound)
 	}
 	v := b.Get([]byte(id))
 	if v == nil {
-		return s, fmt.Errorf("search %s: %w", id, ErrNotFound)
+		return s, fmt.Errorf("search %s: %w", id, model.ErrNotFound)
 	}
 	if err := json.Unmarshal(v, &s); err != nil {
 		return s, fmt.Errorf("search %s: %w", id, err)

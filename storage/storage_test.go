@@ -141,17 +141,17 @@ func TestSearchCRUD(t *testing.T) {
 	if err := db.DeleteSearch(s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.GetSearch(s.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := db.GetSearch(s.ID); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("GetSearch after delete: %v", err)
 	}
-	if _, err := db.ListListings(s.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := db.ListListings(s.ID); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("ListListings after delete: %v", err)
 	}
 	for _, err := range []error{
 		db.DeleteSearch(s.ID), db.SetPaused(s.ID, false), db.UpdateSearch(s),
 		func() error { _, err := db.CommitPoll(s.ID, listings("b", 1), t0); return err }(),
 	} {
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, model.ErrNotFound) {
 			t.Fatalf("on a deleted search: %v, want ErrNotFound", err)
 		}
 	}
@@ -318,7 +318,7 @@ func TestCommitPollDiskFull(t *testing.T) {
 	db.bdb.MaxSize = int(size)
 	big := listings("big", 2000)
 	_, err := db.CommitPoll(s.ID, big, t0.Add(time.Hour))
-	if !errors.Is(err, ErrDiskFull) {
+	if !errors.Is(err, model.ErrDiskFull) {
 		t.Fatalf("commit on a full disk: %v, want ErrDiskFull", err)
 	}
 	if !strings.Contains(err.Error(), dir) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"notifio/notify"
 	"notifio/poll/browser"
 
 	"notifio/internal/model"
@@ -84,20 +83,20 @@ type Watcher interface {
 // (*notify.Ops).
 type Delivery interface {
 	// EmailConfig returns the saved SMTP settings.
-	EmailConfig() (notify.Config, error)
+	EmailConfig() (model.Config, error)
 	// SetEmailConfig saves them and the password (slow: the keyring); the
 	// warning says when there is no keyring.
-	SetEmailConfig(cfg notify.Config, password string) (warning string, err error)
+	SetEmailConfig(cfg model.Config, password string) (warning string, err error)
 	// SendTestEmail sends a test email ("" password: the saved one).
-	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
+	SendTestEmail(ctx context.Context, cfg model.Config, password string) error
 	// RetryOutbox puts the emails that need attention back in the queue.
 	RetryOutbox() error
 
 	// Channels are the push channels with how their pushes are doing.
-	Channels() ([]notify.ChannelState, error)
+	Channels() ([]model.ChannelState, error)
 	// AddChannel saves a push channel, its URL in the keyring (slow: from a
 	// goroutine); the warning says when there is no keyring.
-	AddChannel(in notify.NewChannel) (model.Channel, string, error)
+	AddChannel(in model.NewChannel) (model.Channel, string, error)
 	// TestChannel sends one test push (from a goroutine).
 	TestChannel(ctx context.Context, name string) error
 	// RemoveChannel removes a channel and its URL (from a goroutine).

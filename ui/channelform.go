@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/notify"
+
+	"notifio/internal/model"
 )
 
 // The services the Add form offers, in its order; the last takes any URL.
@@ -166,12 +168,12 @@ func (f *channelForm) serviceURL() (string, error) {
 }
 
 // input reads the form, with the URL checked (nothing is contacted).
-func (f *channelForm) input() (notify.NewChannel, error) {
+func (f *channelForm) input() (model.NewChannel, error) {
 	raw, err := f.serviceURL()
 	if err != nil {
-		return notify.NewChannel{}, err
+		return model.NewChannel{}, err
 	}
-	in := notify.NewChannel{Name: strings.TrimSpace(f.name.Text), URL: raw, Quiet: strings.TrimSpace(f.quiet.Text)}
+	in := model.NewChannel{Name: strings.TrimSpace(f.name.Text), URL: raw, Quiet: strings.TrimSpace(f.quiet.Text)}
 	if _, err := notify.ParseQuiet(in.Quiet); err != nil {
 		return in, err
 	}

@@ -16,10 +16,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/notify"
-	"notifio/poll"
-
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // testPushTimeout bounds "Send a test push" as a whole.
@@ -115,7 +114,7 @@ func (v *channelsView) outboxChanged(o model.OutboxSnapshot, showing bool) {
 	}
 }
 
-func (v *channelsView) newRow(c notify.ChannelState) *channelRow {
+func (v *channelsView) newRow(c model.ChannelState) *channelRow {
 	r := &channelRow{}
 	r.title = widget.NewLabelWithStyle(c.Name+" · "+serviceWords(c.Service), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	r.detail = wrapped(v.channelDetail(c))
@@ -132,7 +131,7 @@ func (v *channelsView) newRow(c notify.ChannelState) *channelRow {
 }
 
 // channelDetail is "Gets: every search · quiet hours 23:00–07:00".
-func (v *channelsView) channelDetail(c notify.ChannelState) string {
+func (v *channelsView) channelDetail(c model.ChannelState) string {
 	what := eventsWords(c.Events)
 	gets := "Gets " + what + " of every search"
 	if len(c.Searches) > 0 {
@@ -154,16 +153,16 @@ func (v *channelsView) channelDetail(c notify.ChannelState) string {
 
 // channelStateWords says how a channel's pushes are doing.
 // tested is when a test push went through, zero if none did.
-func channelStateWords(c notify.ChannelState, tested, now time.Time) (widget.Importance, string) {
+func channelStateWords(c model.ChannelState, tested, now time.Time) (widget.Importance, string) {
 	switch {
 	case c.NeedsAttention > 0:
-		text := "Needs attention: " + poll.Plural(c.NeedsAttention, "push was", "pushes were") + " not delivered: " + c.LastError
+		text := "Needs attention: " + words.Plural(c.NeedsAttention, "push was", "pushes were") + " not delivered: " + c.LastError
 		if h := channelHint(c.Hint); h != "" {
 			text += " — " + h
 		}
 		return widget.DangerImportance, text
 	case c.Pending > 0 && c.LastError != "":
-		return widget.WarningImportance, poll.Plural(c.Pending, "push is", "pushes are") + " not delivered yet; Notifio keeps trying: " + c.LastError
+		return widget.WarningImportance, words.Plural(c.Pending, "push is", "pushes are") + " not delivered yet; Notifio keeps trying: " + c.LastError
 	case !c.HeldUntil.IsZero():
 		return widget.MediumImportance, "Quiet hours: new listings wait until " + c.HeldUntil.Local().Format("15:04") + " and then arrive as one push."
 	case !c.LastSent.IsZero():

@@ -250,7 +250,7 @@ func TestRemoveChannelRemovesItAndItsURL(t *testing.T) {
 }
 
 func TestChannelStateWords(t *testing.T) {
-	c := notify.ChannelState{Channel: model.Channel{Name: "phone"}, NeedsAttention: 2,
+	c := model.ChannelState{Channel: model.Channel{Name: "phone"}, NeedsAttention: 2,
 		LastError: "unauthorized (40101)",
 		Hint:      "The service refused the token or password in the channel's URL: check it in the service's app or website, then run \"notifio push remove NAME\" and \"notifio push add\" with the right URL"}
 	_, words := channelStateWords(c, time.Time{}, t0)
@@ -259,7 +259,7 @@ func TestChannelStateWords(t *testing.T) {
 	if words != want {
 		t.Errorf("words\n%q\nwant\n%q", words, want)
 	}
-	c = notify.ChannelState{LastSent: t0.Add(-90 * 60 * 1e9)}
+	c = model.ChannelState{LastSent: t0.Add(-90 * 60 * 1e9)}
 	if _, words := channelStateWords(c, time.Time{}, t0); words != "Last push delivered today 12:30." {
 		t.Errorf("words %q", words)
 	}

@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
-
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // How long a dry run and a save may take before the dialog gives up.
@@ -150,7 +150,7 @@ func (e *searchEditor) open(id string) {
 		if iv <= 0 {
 			iv = model.DefaultInterval
 		}
-		e.interval.SetText(poll.DurationWords(iv))
+		e.interval.SetText(words.DurationWords(iv))
 		e.item.SetText(s.Selectors.Item)
 		e.link.SetText(s.Selectors.Link)
 		e.title.SetText(s.Selectors.Title)
@@ -192,7 +192,7 @@ func (e *searchEditor) reset() {
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 	e.scroll.ScrollToTop()
 	e.saveSerial++ // a save still running belongs to the last opening
-	e.interval.SetText(poll.DurationWords(e.u.defaultInterval()))
+	e.interval.SetText(words.DurationWords(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.browser.reset(false)
 	e.filters.set(model.Filters{})
@@ -320,7 +320,7 @@ func rateWords(perMin float64) string {
 		return "not at all"
 	case perMin < 0.95:
 		every := time.Duration(float64(time.Minute) / perMin).Round(time.Second)
-		return "once every " + poll.DurationWords(every)
+		return "once every " + words.DurationWords(every)
 	case perMin < 1.05:
 		return "once a minute"
 	case perMin > 1.95 && perMin < 2.05:
@@ -466,7 +466,7 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 	msg := res.Message
 	if head := msg[:min(len(msg), 30)]; msg == "" || strings.Count(msg, head) > 1 {
 		// The watcher's message, then the same in its detail's words: once.
-		msg = poll.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
+		msg = words.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
 	}
 	e.outcome.Importance = widget.MediumImportance
 	scriptsOnly := !res.Browser && res.BrowserTry != nil && res.BrowserTry.Outcome == "ok"

@@ -140,12 +140,12 @@ type fakeBackend struct {
 	saveGate   chan struct{} // when set, saves wait for it (awaitSave)
 	dryRuns    []model.SearchInput
 
-	email     notify.Config
-	saved     []notify.Config
+	email     model.Config
+	saved     []model.Config
 	passwords []string
 	warning   string
 	sendErr   error
-	sent      []notify.Config
+	sent      []model.Config
 
 	// The push channels are the real ones (notify's operations) over a real
 	// database in a temporary folder and a mocked keyring (withChannels).
@@ -399,13 +399,13 @@ func (f *fakeBackend) RefusalPage(site string) (string, bool) {
 	return p, ok
 }
 
-func (f *fakeBackend) EmailConfig() (notify.Config, error) {
+func (f *fakeBackend) EmailConfig() (model.Config, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.email, nil
 }
 
-func (f *fakeBackend) SetEmailConfig(cfg notify.Config, password string) (string, error) {
+func (f *fakeBackend) SetEmailConfig(cfg model.Config, password string) (string, error) {
 	f.awaitSave()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -415,14 +415,14 @@ func (f *fakeBackend) SetEmailConfig(cfg notify.Config, password string) (string
 	return f.warning, nil
 }
 
-func (f *fakeBackend) SendTestEmail(_ context.Context, cfg notify.Config, password string) error {
+func (f *fakeBackend) SendTestEmail(_ context.Context, cfg model.Config, password string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, cfg)
 	return f.sendErr
 }
 
-func (f *fakeBackend) Channels() ([]notify.ChannelState, error) {
+func (f *fakeBackend) Channels() ([]model.ChannelState, error) {
 	if f.chDB == nil {
 		return nil, nil
 	}
@@ -437,7 +437,7 @@ func (f *fakeBackend) Channels() ([]notify.ChannelState, error) {
 	return notify.ChannelStates(chans, items, f.clock.Now()), nil
 }
 
-func (f *fakeBackend) AddChannel(in notify.NewChannel) (model.Channel, string, error) {
+func (f *fakeBackend) AddChannel(in model.NewChannel) (model.Channel, string, error) {
 	f.awaitSave()
 	return notify.AddChannel(f.chDB, f.secrets, in, f.clock.Now())
 }

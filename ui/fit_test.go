@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/notify"
-
 	"notifio/internal/model"
 )
 
@@ -82,5 +80,5 @@ func TestTheWindowFits800x600With30LongSearches(t *testing.T) {
 		t.Fatal("Edit opened no dialog")
 	}
 	check("the Edit dialog", top.MinSize())
-	_ = notify.Config{}
+	_ = model.Config{}
 }

@@ -9,8 +9,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/go-text/typesetting/font"
 
-	"notifio/notify"
-
 	"notifio/internal/model"
 )
 
@@ -33,13 +31,13 @@ func missingGlyphs(t *testing.T, s string) []string {
 }
 
 func TestEmailHintsUseOnlyCharactersTheFontHas(t *testing.T) {
-	for _, p := range notify.Presets {
+	for _, p := range model.Presets {
 		if m := missingGlyphs(t, p.Name+p.Hint); len(m) > 0 {
 			t.Errorf("the %s preset's hint has characters the window cannot draw: %v", p.Name, m)
 		}
 	}
-	if m := missingGlyphs(t, notify.ErrNotConfigured.Error()); len(m) > 0 {
-		t.Errorf("%q has characters the window cannot draw: %v", notify.ErrNotConfigured, m)
+	if m := missingGlyphs(t, model.ErrNotConfigured.Error()); len(m) > 0 {
+		t.Errorf("%q has characters the window cannot draw: %v", model.ErrNotConfigured, m)
 	}
 }
 

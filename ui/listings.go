@@ -13,9 +13,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
-
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // allSearches is the picker's choice of every search's listings in one view.
@@ -346,8 +346,8 @@ func (v *listingsView) setLoadedNote(baselined bool) {
 	case len(v.items) == 0:
 		v.note.SetText("No listings recorded yet.")
 	case v.searchID == allSearches:
-		v.note.SetText(poll.Plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
+		v.note.SetText(words.Plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
 	default:
-		v.note.SetText(poll.Plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
+		v.note.SetText(words.Plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
 	}
 }

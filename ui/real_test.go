@@ -386,7 +386,7 @@ func TestRealSendTestEmailReportsSuccess(t *testing.T) {
 	h := newRealHarness(t)
 	h.u.selectView(viewSettings)
 	s := h.u.settings
-	fillLoopbackEmail(s, mail.port, string(notify.SecurityNone), "", "", "")
+	fillLoopbackEmail(s, mail.port, string(model.SecurityNone), "", "", "")
 	test.Tap(s.testBtn)
 	if !s.testBtn.Disabled() || !s.activity.Visible() {
 		t.Error("no activity shown while the test email is being sent")
@@ -409,7 +409,7 @@ func TestRealSendTestEmailShowsTheServersWordsAndAHintOn535(t *testing.T) {
 	h := newRealHarness(t)
 	h.u.selectView(viewSettings)
 	s := h.u.settings
-	fillLoopbackEmail(s, mail.port, string(notify.SecurityStartTLS), "me@example.com", "wrong-battery", fp)
+	fillLoopbackEmail(s, mail.port, string(model.SecurityStartTLS), "me@example.com", "wrong-battery", fp)
 	test.Tap(s.testBtn)
 	h.q.runNext(t)
 	got := s.testResult.Text

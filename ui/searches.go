@@ -15,9 +15,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
-
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // emptyText tells a new user what to do.
@@ -202,7 +202,7 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 // stateLook is the icon and text colour of a search's state (theme colours only,
 // so light and dark themes both read well). site is the search's site, or nil.
 func stateLook(s model.SearchSnapshot, site *model.SiteSnapshot) (fyne.Resource, widget.Importance) {
-	if poll.Retrying(s, site) {
+	if words.Retrying(s, site) {
 		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
 	}
 	switch s.State {
@@ -246,7 +246,7 @@ func (v *searchesView) apply(s model.Snapshot, now time.Time) {
 		icon, imp := stateLook(ss, site)
 		v.rows = append(v.rows, searchRow{
 			snap:   ss,
-			status: poll.StatusWords(ss, site, now),
+			status: words.StatusWords(ss, site, now),
 			detail: searchDetail(ss, now),
 			unseen: unseenWords(ss.Unseen),
 			icon:   icon, imp: imp,
@@ -346,11 +346,11 @@ func siteOf(s model.Snapshot, site string) *model.SiteSnapshot {
 // of every visible row (34% and 6.3% of a core with 50 searches:
 // docs/PERFORMANCE.md). Rows not on screen get their words when the list binds
 // them. Countdowns more than a few minutes away change only when the clock's
-// minute does (poll.Countdown), so most ticks set no label and the window draws no
+// minute does (words.Countdown), so most ticks set no label and the window draws no
 // frame.
 func (v *searchesView) tick(now time.Time) {
 	for i := range v.rows {
-		v.rows[i].status = poll.StatusWords(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
+		v.rows[i].status = words.StatusWords(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
 	}
 	first, last := v.shownRows()
 	for id, w := range v.bound {
@@ -388,7 +388,7 @@ func (v *searchesView) applyOutbox(s model.Snapshot) {
 	var text string
 	switch {
 	case o.NeedsAttention > 0:
-		text = fmt.Sprintf("%s could not be sent.", poll.Plural(o.NeedsAttention, "email", "emails"))
+		text = fmt.Sprintf("%s could not be sent.", words.Plural(o.NeedsAttention, "email", "emails"))
 		if o.LastError != "" {
 			text += " " + mailProblem(o.LastError)
 		}
@@ -400,7 +400,7 @@ func (v *searchesView) applyOutbox(s model.Snapshot) {
 			last = w
 		}
 		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
-			poll.Plural(o.Pending, "email is", "emails are"), last)
+			words.Plural(o.Pending, "email is", "emails are"), last)
 	}
 	if text != "" && o.Hint != "" {
 		text += "\n" + o.Hint
@@ -505,7 +505,7 @@ func (v *searchesView) waitOf(s model.SearchSnapshot, now time.Time) *model.Wait
 		}
 		return &model.WaitError{Site: s.Site, Until: until, Wait: s.Wait, Reason: s.Reason}
 	case hasSite && site.Waiting && site.NextProbe.After(now):
-		return &model.WaitError{Site: s.Site, Until: site.NextProbe, Wait: model.WaitSite, Reason: s.Site + " " + poll.KindWords(site.Kind)}
+		return &model.WaitError{Site: s.Site, Until: site.NextProbe, Wait: model.WaitSite, Reason: s.Site + " " + words.KindWords(site.Kind)}
 	}
 	return nil
 }

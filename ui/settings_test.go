@@ -46,7 +46,7 @@ func TestSaveEmailSettingsShowsTheKeyringWarning(t *testing.T) {
 		t.Fatalf("SetEmailConfig calls = %d", len(h.b.saved))
 	}
 	got := h.b.saved[0]
-	if got.Host != "smtp.gmail.com" || got.Port != 587 || got.Security != notify.SecurityStartTLS ||
+	if got.Host != "smtp.gmail.com" || got.Port != 587 || got.Security != model.SecurityStartTLS ||
 		strings.Join(got.To, "|") != "anna@gmail.com|ben@example.org" || h.b.passwords[0] != "abcd efgh ijkl mnop" {
 		t.Errorf("saved %+v with password %q", got, h.b.passwords[0])
 	}

@@ -10,9 +10,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
-
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 func TestSiteCardsSayWhyAndForHowLong(t *testing.T) {
@@ -188,7 +188,7 @@ func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
 	h.u.win.Resize(fyne.NewSize(900, 1000))
 	h.u.selectView(viewSites)
 	c := h.u.sites.cards["immobilienscout24.de"]
-	if c.headline.Text == poll.WordsLogin {
+	if c.headline.Text == words.WordsLogin {
 		t.Errorf("the card says %q although the site's last answer was fine", c.headline.Text)
 	}
 	if !c.loggedIn.Visible() {
@@ -204,7 +204,7 @@ func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
 	snap.Sites[0].LastOutcome, snap.Sites[0].LastStatus, snap.Sites[0].LastSignal = "session_expired", 200, "redirected to login page /login"
 	snap.At = t0.Add(time.Second)
 	h.publish(snap)
-	if c.headline.Text != poll.WordsLogin || !strings.Contains(c.why.Text, "one cookie serves all the site's searches") {
+	if c.headline.Text != words.WordsLogin || !strings.Contains(c.why.Text, "one cookie serves all the site's searches") {
 		t.Errorf("at the login page the card says %q / %q", c.headline.Text, c.why.Text)
 	}
 	if strings.Contains(c.last.Text, "fine") {

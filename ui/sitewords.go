@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/poll"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // The words of the Sites view: what a site's state means, in the user's words
@@ -122,16 +123,16 @@ func siteStats(s model.SiteSnapshot, names []string) string {
 	case len(names) > 0:
 		parts = append(parts, "Searches: "+nameList(names))
 	default:
-		parts = append(parts, poll.Plural(s.Searches, "search", "searches"))
+		parts = append(parts, words.Plural(s.Searches, "search", "searches"))
 	}
 	switch {
 	case s.AvgResponse <= 0:
 	case s.AvgResponse < time.Second:
 		parts = append(parts, "answers quickly")
 	case s.AvgResponse < 5*time.Second:
-		parts = append(parts, "answers in about "+poll.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
+		parts = append(parts, "answers in about "+words.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
 	default:
-		parts = append(parts, "answers slowly (about "+poll.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
+		parts = append(parts, "answers slowly (about "+words.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
 	}
 	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads
 	// "50%" for a site that has let nothing through, so it is not shown.

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"notifio/poll"
-
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // This file turns snapshots into the words the window shows. Everything here is a
@@ -28,8 +28,8 @@ func searchDetail(s model.SearchSnapshot, now time.Time) string {
 	// whatever its site's login state says: "login expired" beside "next
 	// check in 0:04" read as a contradiction (issue 37, item 3).
 	loginElsewhere := s.Health.Kind == model.HealthSessionExpired && s.State != model.StateAttention
-	if since := poll.SinceWords(s.Health, now); s.Health.Kind.NeedsUser() && since != "" && !loginElsewhere {
-		found = poll.HealthWords(s.Health.Kind) + " " + since + " · " + found
+	if since := words.SinceWords(s.Health, now); s.Health.Kind.NeedsUser() && since != "" && !loginElsewhere {
+		found = words.HealthWords(s.Health.Kind) + " " + since + " · " + found
 	}
 	if s.LastChecked.IsZero() {
 		return found
@@ -51,18 +51,18 @@ func lastFind(s model.SearchSnapshot) string {
 	case !s.Baselined:
 		return "nothing recorded yet"
 	case s.LastNew > 0 && s.LastDrops > 0:
-		return poll.Plural(s.LastNew, "new listing", "new listings") + ", " + poll.Plural(s.LastDrops, "price drop", "price drops")
+		return words.Plural(s.LastNew, "new listing", "new listings") + ", " + words.Plural(s.LastDrops, "price drop", "price drops")
 	case s.LastNew > 0:
-		return poll.Plural(s.LastNew, "new listing", "new listings")
+		return words.Plural(s.LastNew, "new listing", "new listings")
 	case s.LastDrops > 0:
-		return poll.Plural(s.LastDrops, "price dropped", "prices dropped")
+		return words.Plural(s.LastDrops, "price dropped", "prices dropped")
 	case s.Unseen > 0:
 		// The badge beside says "1 new": those came earlier, none since.
 		return "nothing newer"
 	case s.LastChecked.IsZero() || s.LastCount == s.BaselineCount:
 		// A full page keeps its count as new listings push old ones off, so
 		// this is a guess; the badge case above comes first.
-		return "recorded " + poll.Plural(s.BaselineCount, "listing", "listings") + " as a baseline"
+		return "recorded " + words.Plural(s.BaselineCount, "listing", "listings") + " as a baseline"
 	}
 	return "no new listings"
 }
@@ -85,7 +85,7 @@ var intervalChoices = []time.Duration{
 func intervalOptions() []string {
 	out := make([]string, len(intervalChoices))
 	for i, d := range intervalChoices {
-		out[i] = poll.DurationWords(d)
+		out[i] = words.DurationWords(d)
 	}
 	return out
 }
@@ -156,7 +156,7 @@ func userError(msg string) error { return &model.UserError{Msg: msg} }
 // the watcher's own check, and returns it trimmed, or an error that says what
 // to do.
 func checkSearchURL(raw string) (string, error) {
-	if _, err := poll.ParseSearchURL(raw); err != nil {
+	if _, err := words.ParseSearchURL(raw); err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(raw), nil
@@ -182,7 +182,7 @@ func suggestName(title, rawURL, site string, taken func(string) bool) string {
 	}
 	if t == "" || taken(t) || brand != "" && strings.EqualFold(strings.ReplaceAll(t, " ", ""), brand) {
 		if u, err := url.Parse(rawURL); err == nil && site != "" {
-			t = poll.DefaultName(u, site)
+			t = words.DefaultName(u, site)
 		}
 	}
 	const maxRunes = 60
@@ -261,7 +261,7 @@ func waitWords(w *model.WaitError, now time.Time) string {
 	}
 	when := "any moment now"
 	if w.Until.After(now) {
-		when = "at " + clockTime(w.Until) + " (in " + poll.Countdown(w.Until, now) + ")"
+		when = "at " + clockTime(w.Until) + " (in " + words.Countdown(w.Until, now) + ")"
 	}
 	if w.Wait != model.WaitSite {
 		reason = upperFirst(reason) // a site's name, which begins a site's reason, keeps its own spelling
@@ -286,7 +286,7 @@ const unexpectedWords = "Something unexpected went wrong. Notifio's log has the 
 // of its *model.UserError, however wrapped. Anything else is logged whole and
 // said plainly.
 func backendWords(err error) string {
-	if w, ok := poll.UserWords(err); ok {
+	if w, ok := words.UserWords(err); ok {
 		return w
 	}
 	slog.Error("unexpected error", "err", err)

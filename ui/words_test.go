@@ -8,9 +8,9 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
-
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 func TestParseInterval(t *testing.T) {
@@ -44,8 +44,8 @@ func TestParseInterval(t *testing.T) {
 		}
 	}
 	for _, d := range intervalChoices {
-		if got, err := parseInterval(poll.DurationWords(d)); err != nil || got != d {
-			t.Errorf("the offered interval %q reads back as %v, %v", poll.DurationWords(d), got, err)
+		if got, err := parseInterval(words.DurationWords(d)); err != nil || got != d {
+			t.Errorf("the offered interval %q reads back as %v, %v", words.DurationWords(d), got, err)
 		}
 	}
 }
@@ -143,7 +143,7 @@ func TestSiteWordsHaveNoJargon(t *testing.T) {
 		{Site: "a.de", Waiting: true, Kind: "challenge", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl"},
 	}
 	for _, st := range snaps {
-		text := strings.Join([]string{poll.SiteWords(st, t0), poll.NextProbeWords(st, t0), siteLastResponse(st), poll.RetryAfterWords(st), siteStats(st, nil), siteWhy(st)}, "\n")
+		text := strings.Join([]string{words.SiteWords(st, t0), words.NextProbeWords(st, t0), siteLastResponse(st), words.RetryAfterWords(st), siteStats(st, nil), siteWhy(st)}, "\n")
 		for _, jargon := range []string{"backoff", "step ", "decided by", "ms", "marker", "Retry-After", "HTTP", "probe in"} {
 			if strings.Contains(text, jargon) {
 				t.Errorf("%q in:\n%s", jargon, text)
@@ -153,7 +153,7 @@ func TestSiteWordsHaveNoJargon(t *testing.T) {
 	if got := siteLastResponse(snaps[1]); got != "Last answer: fine — the page had not changed" {
 		t.Errorf("last answer %q", got)
 	}
-	if got := poll.SiteWords(snaps[0], t0); got != "is rate-limiting us — 2nd time in a row" {
+	if got := words.SiteWords(snaps[0], t0); got != "is rate-limiting us — 2nd time in a row" {
 		t.Errorf("headline %q", got)
 	}
 }

@@ -23,6 +23,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // The served interfaces are what the watcher has today.
@@ -119,10 +121,10 @@ func TestUserErrorCrossesTheSocket(t *testing.T) {
 	if ru.Msg != lu.Msg || ru.Hint != lu.Hint {
 		t.Errorf("remote error = %q / %q, want %q / %q", ru.Msg, ru.Hint, lu.Msg, lu.Hint)
 	}
-	if !errors.Is(remote, poll.ErrBadURL) {
-		t.Errorf("remote error %v does not wrap poll.ErrBadURL", remote)
+	if !errors.Is(remote, model.ErrBadURL) {
+		t.Errorf("remote error %v does not wrap model.ErrBadURL", remote)
 	}
-	if w, _ := poll.UserWords(remote); w != lu.Words() {
+	if w, _ := words.UserWords(remote); w != lu.Words() {
 		t.Errorf("UserWords(remote) = %q, want %q", w, lu.Words())
 	}
 }
@@ -130,12 +132,12 @@ func TestUserErrorCrossesTheSocket(t *testing.T) {
 // The email settings' field problems come back as notify.FieldErrors.
 func TestFieldErrorsCrossTheSocket(t *testing.T) {
 	s := serve(t)
-	_, err := s.client.SetEmailConfig(notify.Config{Host: "smtp.example.test", Port: 99999}, "")
-	var fe *notify.FieldError
+	_, err := s.client.SetEmailConfig(model.Config{Host: "smtp.example.test", Port: 99999}, "")
+	var fe *model.FieldError
 	if !errors.As(err, &fe) {
-		t.Fatalf("err = %v, want a notify.FieldError", err)
+		t.Fatalf("err = %v, want a model.FieldError", err)
 	}
-	if w, ok := poll.UserWords(err); !ok || w == "" {
+	if w, ok := words.UserWords(err); !ok || w == "" {
 		t.Errorf("UserWords(%v) = %q, %v: want the problems in words", err, w, ok)
 	}
 }

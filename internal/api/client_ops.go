@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"time"
 
-	"notifio/notify"
 	"notifio/poll/browser"
 
 	"notifio/internal/model"
@@ -180,21 +179,21 @@ func (c *Client) SetAlertSettings(a model.AlertSettings) error {
 }
 
 // EmailConfig returns the saved SMTP settings.
-func (c *Client) EmailConfig() (notify.Config, error) {
-	var cfg notify.Config
+func (c *Client) EmailConfig() (model.Config, error) {
+	var cfg model.Config
 	err := c.call(http.MethodGet, "/email", nil, &cfg)
 	return cfg, err
 }
 
 // SetEmailConfig saves the SMTP settings and the password.
-func (c *Client) SetEmailConfig(cfg notify.Config, password string) (string, error) {
+func (c *Client) SetEmailConfig(cfg model.Config, password string) (string, error) {
 	var w Warning
 	err := c.call(http.MethodPut, "/email", EmailSet{Config: cfg, Password: password}, &w)
 	return w.Warning, err
 }
 
 // SendTestEmail sends a test email from the watcher ("" password: the saved one).
-func (c *Client) SendTestEmail(ctx context.Context, cfg notify.Config, password string) error {
+func (c *Client) SendTestEmail(ctx context.Context, cfg model.Config, password string) error {
 	return c.do(ctx, http.MethodPost, "/email/test", EmailSet{Config: cfg, Password: password}, nil)
 }
 
@@ -204,14 +203,14 @@ func (c *Client) RetryOutbox() error {
 }
 
 // Channels are the push channels with how their pushes are doing.
-func (c *Client) Channels() ([]notify.ChannelState, error) {
-	var cs []notify.ChannelState
+func (c *Client) Channels() ([]model.ChannelState, error) {
+	var cs []model.ChannelState
 	err := c.call(http.MethodGet, "/channels", nil, &cs)
 	return cs, err
 }
 
 // AddChannel saves a push channel.
-func (c *Client) AddChannel(in notify.NewChannel) (model.Channel, string, error) {
+func (c *Client) AddChannel(in model.NewChannel) (model.Channel, string, error) {
 	var a ChannelAdded
 	err := c.call(http.MethodPost, "/channels", in, &a)
 	return a.Channel, a.Warning, err

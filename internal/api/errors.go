@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"notifio/notify"
-	"notifio/poll"
-	"notifio/storage"
 
 	"notifio/internal/model"
 )
@@ -36,7 +34,7 @@ type WaitDetail struct {
 	Reason string         `json:"reason"`
 }
 
-// FieldDetail is one notify.FieldError.
+// FieldDetail is one model.FieldError.
 type FieldDetail struct {
 	Field   string `json:"field"`
 	Problem string `json:"problem"`
@@ -47,15 +45,15 @@ func (e *Error) Error() string { return e.Message }
 
 // sentinels are the errors callers branch on with errors.Is, by wire name.
 var sentinels = map[string]error{
-	"bad_url":        poll.ErrBadURL,
-	"duplicate":      poll.ErrDuplicate,
+	"bad_url":        model.ErrBadURL,
+	"duplicate":      model.ErrDuplicate,
 	"site_waiting":   model.ErrSiteWaiting,
-	"not_found":      storage.ErrNotFound,
-	"exists":         storage.ErrExists,
-	"not_configured": notify.ErrNotConfigured,
+	"not_found":      model.ErrNotFound,
+	"exists":         model.ErrExists,
+	"not_configured": model.ErrNotConfigured,
 	"no_password":    notify.ErrNoPassword,
 	"no_service_url": notify.ErrNoServiceURL,
-	"disk_full":      storage.ErrDiskFull,
+	"disk_full":      model.ErrDiskFull,
 	"version":        ErrVersion,
 }
 
@@ -92,7 +90,7 @@ func wireError(err error) *Error {
 // fieldDetails are the notify.FieldErrors in err's tree.
 func fieldDetails(err error) []FieldDetail {
 	switch u := err.(type) {
-	case *notify.FieldError:
+	case *model.FieldError:
 		return []FieldDetail{{Field: u.Field, Problem: u.Problem}}
 	case interface{ Unwrap() []error }:
 		var out []FieldDetail
@@ -121,7 +119,7 @@ func (e *Error) Err() error {
 	case "fields":
 		errs := make([]error, 0, len(e.Fields)+1)
 		for _, f := range e.Fields {
-			errs = append(errs, &notify.FieldError{Field: f.Field, Problem: f.Problem})
+			errs = append(errs, &model.FieldError{Field: f.Field, Problem: f.Problem})
 		}
 		if cause != nil {
 			errs = append(errs, cause)

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"notifio/notify"
 	"notifio/poll/browser"
 
 	"notifio/internal/model"
@@ -175,7 +174,7 @@ func (s *Server) deliveryRoutes() {
 		to(w)(s.d.Channels())
 	})
 	m.HandleFunc("POST /v1/channels", func(w http.ResponseWriter, r *http.Request) {
-		var in notify.NewChannel
+		var in model.NewChannel
 		if err := decode(r, &in); err != nil {
 			reply(w, nil, err)
 			return

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"notifio/notify"
 	"notifio/poll/browser"
 
 	"notifio/internal/model"
@@ -49,12 +48,12 @@ type Watcher interface {
 
 // Delivery is what the API serves of delivery (*notify.Ops).
 type Delivery interface {
-	EmailConfig() (notify.Config, error)
-	SetEmailConfig(cfg notify.Config, password string) (warning string, err error)
-	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
+	EmailConfig() (model.Config, error)
+	SetEmailConfig(cfg model.Config, password string) (warning string, err error)
+	SendTestEmail(ctx context.Context, cfg model.Config, password string) error
 	RetryOutbox() error
-	Channels() ([]notify.ChannelState, error)
-	AddChannel(in notify.NewChannel) (model.Channel, string, error)
+	Channels() ([]model.ChannelState, error)
+	AddChannel(in model.NewChannel) (model.Channel, string, error)
 	TestChannel(ctx context.Context, name string) error
 	RemoveChannel(name string) (warning string, err error)
 }

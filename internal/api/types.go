@@ -3,8 +3,6 @@ package api
 import (
 	"time"
 
-	"notifio/notify"
-
 	"notifio/internal/model"
 )
 
@@ -68,8 +66,8 @@ type RefusalPage struct {
 // settings and the password, as notify.Ops takes them ("" in a test: the
 // saved one). The socket is the user's own, so the password crosses it plain.
 type EmailSet struct {
-	Config   notify.Config `json:"config"`
-	Password string        `json:"password,omitempty"`
+	Config   model.Config `json:"config"`
+	Password string       `json:"password,omitempty"`
 }
 
 // Warning is an answer that may carry a warning (no keyring).

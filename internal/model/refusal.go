@@ -42,6 +42,17 @@ func (o Outcome) Refusal() (Refusal, bool) {
 	return 0, false
 }
 
+// OutcomeNotSaved (untyped: OnceResult and DryRun carry outcomes as
+// strings too) is the outcome of a poll whose page was read but whose
+// listings could not be saved (a full disk, a data folder that cannot be
+// written).
+const OutcomeNotSaved = "not_saved"
+
+// OutcomeHostNotFound is the outcome of a poll whose host does not resolve
+// while other sites answer: a mistyped or vanished address (the error
+// ladder), not this computer being offline.
+const OutcomeHostNotFound = "host_not_found"
+
 // SignalNoResults is the evidence of a results page that says it has none.
 const SignalNoResults = "no-results marker"
 

@@ -30,3 +30,8 @@ func (e *UserError) Unwrap() error { return e.Err }
 func (e *UserError) Words() string {
 	return strings.TrimSpace(e.Msg + " " + e.Hint)
 }
+
+// NewUserError is a UserError with its cause.
+func NewUserError(cause error, msg, hint string) *UserError {
+	return &UserError{Msg: msg, Hint: hint, Err: cause}
+}

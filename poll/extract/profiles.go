@@ -3,8 +3,6 @@ package extract
 import (
 	"strings"
 
-	"notifio/hostbackoff"
-
 	"notifio/internal/model"
 )
 
@@ -86,7 +84,7 @@ func profileFor(host string) *Profile {
 			}
 		}
 	}
-	site := hostbackoff.SiteOf(host)
+	site := model.SiteOf(host)
 	for _, p := range profiles {
 		for _, d := range p.Domains {
 			if site == d {

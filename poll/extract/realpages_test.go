@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"notifio/hostbackoff"
-
 	"notifio/internal/model"
 )
 
@@ -315,7 +313,7 @@ func checkRealPage(t *testing.T, pg realPage, r model.PageResult, s pageScore) {
 		t.Errorf("%s: Container=%v NoResults=%v Blocked=%q", pg.name, r.Container, r.NoResults, r.Blocked)
 	}
 	site := strings.SplitN(pg.key.Site, "/", 2)[0]
-	if r.Site != site && r.Site != hostbackoff.SiteOf(site) && r.Method != "profile:"+r.Site {
+	if r.Site != site && r.Site != model.SiteOf(site) && r.Method != "profile:"+r.Site {
 		t.Errorf("%s: site %q, want %q", pg.name, r.Site, pg.key.Site)
 	}
 }

@@ -110,7 +110,7 @@ func seed(dir string, bases []string, per int, iv time.Duration, smtpAddr string
 	if smtpAddr != "" {
 		host, port, _ := net.SplitHostPort(smtpAddr)
 		p, _ := strconv.Atoi(port)
-		cfg := notify.Config{Host: host, Port: p, Security: notify.SecurityNone,
+		cfg := model.Config{Host: host, Port: p, Security: model.SecurityNone,
 			From: "notifio@example.org", To: []string{"me@example.org"}, Timeout: 10 * time.Second}
 		if _, err := notify.NewEmailSettings(db, nil).Save(cfg, ""); err != nil {
 			return n, err

@@ -1,4 +1,4 @@
-package hostbackoff
+package model
 
 import (
 	"net"
@@ -62,4 +62,14 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// isDigits reports whether s is one or more ASCII digits.
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -1,28 +1,24 @@
-package poll
+package words
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
 
-	"notifio/hostbackoff"
+	"notifio/internal/model"
 )
 
 // Search URLs: the one validator and normaliser, and the site a URL belongs to.
 
-// siteOf returns the site (registrable domain) of a URL.
-func siteOf(raw string) (string, *url.URL, error) {
+// SearchSite returns the site (registrable domain) of a URL.
+func SearchSite(raw string) (string, *url.URL, error) {
 	u, err := ParseSearchURL(raw)
 	if err != nil {
 		return "", nil, err
 	}
-	return hostbackoff.SiteOf(u.Host), u, nil
+	return model.SiteOf(u.Host), u, nil
 }
-
-// ErrBadURL is wrapped by every error about a search URL the user typed.
-var ErrBadURL = errors.New("poll: not a usable search URL")
 
 // copyAgain is what to do about most addresses that are not one.
 const copyAgain = "Copy the whole address from your browser's address bar."
@@ -32,30 +28,30 @@ const copyAgain = "Copy the whole address from your browser's address bar."
 func ParseSearchURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
-		return nil, userErr(ErrBadURL, "The address is empty.",
+		return nil, model.NewUserError(model.ErrBadURL, "The address is empty.",
 			"Paste the address of a search results page (copy it from your browser's address bar).")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, userErr(ErrBadURL, "That does not look like a web address.",
+		return nil, model.NewUserError(model.ErrBadURL, "That does not look like a web address.",
 			"Copy the whole address from your browser's address bar; it starts with https://.")
 	}
 	switch u.Scheme {
 	case "http", "https":
 	case "":
-		return nil, userErr(ErrBadURL, "The address must start with https:// (or http://).", copyAgain)
+		return nil, model.NewUserError(model.ErrBadURL, "The address must start with https:// (or http://).", copyAgain)
 	default:
-		return nil, userErr(ErrBadURL, fmt.Sprintf("Notifio can only watch web pages (addresses starting with https:// or http://), not %q addresses.", u.Scheme+":"), "")
+		return nil, model.NewUserError(model.ErrBadURL, fmt.Sprintf("Notifio can only watch web pages (addresses starting with https:// or http://), not %q addresses.", u.Scheme+":"), "")
 	}
 	if u.Hostname() == "" {
-		return nil, userErr(ErrBadURL, "The address has no website name after "+u.Scheme+"://.", copyAgain)
+		return nil, model.NewUserError(model.ErrBadURL, "The address has no website name after "+u.Scheme+"://.", copyAgain)
 	}
 	if u.User != nil {
-		return nil, userErr(ErrBadURL, "The address contains a user name or password.", "Paste the plain search address.")
+		return nil, model.NewUserError(model.ErrBadURL, "The address contains a user name or password.", "Paste the plain search address.")
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return nil, userErr(ErrBadURL, fmt.Sprintf("The address has the port %s, but a port is a number from 1 to 65535.", p),
+			return nil, model.NewUserError(model.ErrBadURL, fmt.Sprintf("The address has the port %s, but a port is a number from 1 to 65535.", p),
 				"Copy the address again from your browser.")
 		}
 	}
@@ -87,10 +83,10 @@ func normaliseSearchURL(u *url.URL) {
 	u.RawQuery = b.String()
 }
 
-// sameSearchURL reports whether two search URLs name the same page, as
+// SameSearchURL reports whether two search URLs name the same page, as
 // ParseSearchURL writes them (case of scheme and host, fragment and encoding do
 // not matter).
-func sameSearchURL(a, b string) bool {
+func SameSearchURL(a, b string) bool {
 	ua, err1 := ParseSearchURL(a)
 	ub, err2 := ParseSearchURL(b)
 	return err1 == nil && err2 == nil && ua.String() == ub.String()

@@ -1,7 +1,6 @@
-package poll
+package words
 
 import (
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -9,9 +8,9 @@ import (
 	"unicode"
 )
 
-// maxNameRunes is the longest default name: a 10,000-character URL does not
+// MaxNameRunes is the longest default name: a 10,000-character URL does not
 // make a 10,000-character name.
-const maxNameRunes = 60
+const MaxNameRunes = 60
 
 // DefaultName is the one name Notifio gives a search the user did not name:
 // the site, the words of the URL's path (not its codes and numbers) and what
@@ -26,8 +25,8 @@ func DefaultName(u *url.URL, site string) string {
 		name = site + ": " + strings.Join(parts, ", ")
 	}
 	name = strings.Join(strings.Fields(strings.Map(nameRune, name)), " ")
-	if r := []rune(name); len(r) > maxNameRunes {
-		name = strings.TrimSpace(string(r[:maxNameRunes-1])) + "…"
+	if r := []rune(name); len(r) > MaxNameRunes {
+		name = strings.TrimSpace(string(r[:MaxNameRunes-1])) + "…"
 	}
 	return name
 }
@@ -87,25 +86,4 @@ func queryWords(q url.Values) []string {
 		}
 	}
 	return parts
-}
-
-// uniqueName is name, or "name (2)", "name (3)", … when another search has
-// it: alerts about several searches name each one apart. The caller holds
-// s.mu.
-func (s *Service) uniqueName(name string) string {
-	taken := map[string]bool{}
-	for _, r := range s.searches {
-		taken[r.s.Name] = true
-	}
-	for n, try := 2, name; ; n++ {
-		if !taken[try] {
-			return try
-		}
-		suffix := fmt.Sprintf(" (%d)", n)
-		base := []rune(name)
-		if len(base)+len(suffix) > maxNameRunes {
-			base = base[:maxNameRunes-len(suffix)]
-		}
-		try = string(base) + suffix
-	}
 }

@@ -1,9 +1,9 @@
-package hostbackoff_test
+package model_test
 
 import (
 	"testing"
 
-	"notifio/hostbackoff"
+	"notifio/internal/model"
 )
 
 func TestSiteOf(t *testing.T) {
@@ -42,14 +42,14 @@ func TestSiteOf(t *testing.T) {
 		{"", ""},
 	}
 	for _, tc := range tests {
-		if got := hostbackoff.SiteOf(tc.host); got != tc.want {
+		if got := model.SiteOf(tc.host); got != tc.want {
 			t.Errorf("SiteOf(%q) = %q, want %q", tc.host, got, tc.want)
 		}
 	}
-	if hostbackoff.SiteOf("www.x.de") != hostbackoff.SiteOf("m.x.de") {
+	if model.SiteOf("www.x.de") != model.SiteOf("m.x.de") {
 		t.Error("www.x.de and m.x.de must share a site")
 	}
-	if hostbackoff.SiteOf("a.github.io") == hostbackoff.SiteOf("b.github.io") {
+	if model.SiteOf("a.github.io") == model.SiteOf("b.github.io") {
 		t.Error("a.github.io and b.github.io must not share a site")
 	}
 }

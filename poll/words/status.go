@@ -1,4 +1,4 @@
-package poll
+package words
 
 import (
 	"fmt"
@@ -17,19 +17,19 @@ import (
 
 // Words a snapshot's Reason is made of, and that the rows show.
 const (
-	wordsNotResults = "the page did not look like results"
+	NotResults = "the page did not look like results"
 	// WordsLogin is what a search or site whose login expired says.
 	WordsLogin = "session expired — log in again"
 )
 
-// secondsWithin is how close a countdown shows seconds. Further away it shows
+// SecondsWithin is how close a countdown shows seconds. Further away it shows
 // whole minutes: a seconds countdown changes every second and so costs the
 // window a full frame every second (docs/PERFORMANCE.md, GUI), while nobody
 // needs to know that a check 34 minutes away is 33:58 away.
-const secondsWithin = 3 * time.Minute
+const SecondsWithin = 3 * time.Minute
 
 // Countdown says how long until an instant: m:ss when it is at most
-// secondsWithin away, else whole minutes ("34 min", "1 h 5 min", "2 h").
+// SecondsWithin away, else whole minutes ("34 min", "1 h 5 min", "2 h").
 // Seconds are rounded up, so a wait that is still running never reads 0:00.
 // Minutes are counted as a clock counts them, from the current minute to the
 // instant's minute: "in 24 min (at 14:25)" agrees with a clock showing 14:01,
@@ -38,12 +38,12 @@ const secondsWithin = 3 * time.Minute
 // window draws one frame a minute for all of them.
 func Countdown(until, now time.Time) string {
 	d := until.Sub(now)
-	if d <= secondsWithin {
+	if d <= SecondsWithin {
 		d = max(d, 0)
 		secs := int64((d + time.Second - 1) / time.Second)
 		return fmt.Sprintf("%d:%02d", secs/60, secs%60)
 	}
-	// More than secondsWithin away, so at least 3 minutes apart on the clock.
+	// More than SecondsWithin away, so at least 3 minutes apart on the clock.
 	mins := int64(until.Truncate(time.Minute).Sub(now.Truncate(time.Minute)) / time.Minute)
 	h, m := mins/60, mins%60
 	switch {
@@ -98,17 +98,17 @@ func KindWords(kind string) string {
 	return "refused us (" + strings.ReplaceAll(kind, "_", " ") + ")"
 }
 
-// kindReason says in plain words why a site is being left alone:
+// KindReason says in plain words why a site is being left alone:
 // "idealista.com is rate-limiting us".
-func kindReason(site string, k model.Refusal) string {
+func KindReason(site string, k model.Refusal) string {
 	return site + " " + KindWords(k.String())
 }
 
-// probeWaitWords is the state of a search whose site's probe is out.
-func probeWaitWords(site string) string { return "waiting for the probe on " + site }
+// ProbeWaitWords is the state of a search whose site's probe is out.
+func ProbeWaitWords(site string) string { return "waiting for the probe on " + site }
 
-// probingWords is the state of the search that is its site's probe.
-func probingWords(site string) string { return "probing " + site }
+// ProbingWords is the state of the search that is its site's probe.
+func ProbingWords(site string) string { return "probing " + site }
 
 // StatusWords says what a search is doing, in plain words. site is the
 // search's site snapshot, or nil when the snapshot has none.
@@ -117,7 +117,7 @@ func StatusWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time
 	case model.StateChecking:
 		return "checking…"
 	case model.StateProbing:
-		return probingWords(s.Site)
+		return ProbingWords(s.Site)
 	case model.StatePaused:
 		return "paused"
 	case model.StateAttention:
@@ -127,13 +127,13 @@ func StatusWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time
 	}
 	if Retrying(s, site) {
 		if site.ProbeInFlight {
-			return probeWaitWords(s.Site)
+			return ProbeWaitWords(s.Site)
 		}
 		return s.Site + " " + KindWords(site.Kind) + " — trying again now"
 	}
 	next := nextCheckWords(s.NextCheck, now)
 	if s.LastOutcome == string(model.OutcomeUnexpectedPage) {
-		return wordsNotResults + " — " + next
+		return NotResults + " — " + next
 	}
 	return next
 }
@@ -141,7 +141,7 @@ func StatusWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time
 // waitingWords is the state of a search whose site is pausing or probing.
 func waitingWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time) string {
 	if s.Wait == model.WaitProbe || site != nil && site.ProbeInFlight && !s.NextCheck.After(now) {
-		return probeWaitWords(s.Site)
+		return ProbeWaitWords(s.Site)
 	}
 	reason := s.Reason
 	switch {
@@ -150,7 +150,7 @@ func waitingWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Tim
 	case s.LastOutcome == string(model.OutcomeUnexpectedPage):
 		// The site's wait is on the "error" ladder, but "had errors" would
 		// hide what the user can act on.
-		reason = wordsNotResults
+		reason = NotResults
 	case reason == "":
 		reason = s.Site + " asked us to wait"
 	}
@@ -184,7 +184,7 @@ func attentionWords(s model.SearchSnapshot) string {
 	case s.Wait == model.WaitLogin || s.LastOutcome == string(model.OutcomeSessionExpired):
 		return "needs attention: " + WordsLogin
 	case s.LastOutcome == string(model.OutcomeUnexpectedPage):
-		return wordsNotResults
+		return NotResults
 	case s.Reason == "":
 		return "needs attention"
 	}
@@ -196,7 +196,7 @@ func SiteWords(s model.SiteSnapshot, now time.Time) string {
 	switch {
 	case s.ProbeInFlight:
 		return "checking now whether the site lets Notifio back in"
-	case s.LastOutcome == OutcomeHostNotFound && s.Kind != "":
+	case s.LastOutcome == model.OutcomeHostNotFound && s.Kind != "":
 		return "not found: no server is known by that name — check the address for a typo"
 	case s.Waiting && s.NextProbe.After(now):
 		if s.Rung > 1 {

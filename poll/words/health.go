@@ -1,11 +1,9 @@
-package poll
+package words
 
 import (
 	"fmt"
 	"strings"
 	"time"
-
-	"notifio/storage"
 
 	"notifio/internal/model"
 )
@@ -13,13 +11,13 @@ import (
 // The words of health: one place for what the window, the command line and
 // the alerts say about a search that stopped working.
 
-// describe fills in the Problem and Hint of h for a search of site.
-func describe(h *model.Health, site string) {
+// Describe fills in the Problem and Hint of h for a search of site.
+func Describe(h *model.Health, site string) {
 	switch h.Kind {
 	case model.HealthBlocked:
 		h.Problem, h.Hint = blockedWords(site, h.Refusal)
 	case model.HealthNotResults:
-		h.Problem = wordsNotResults
+		h.Problem = NotResults
 		h.Hint = "Open the page in your browser. If you see a check or a login, solve it, then press Check now. " +
 			"If the listings are there, the site changed its layout: in Edit, press Test this search and use " +
 			"\"Not these? Show me one\"."
@@ -44,7 +42,7 @@ func describe(h *model.Health, site string) {
 			"(or clear the selectors under Advanced). Until then Notifio reads the page by itself."
 	case model.HealthNotSaved:
 		h.Problem = "Notifio could not save what it found"
-		if strings.Contains(h.Signal, storage.ErrDiskFull.Error()) { // the words storage wraps it in
+		if strings.Contains(h.Signal, model.ErrDiskFull.Error()) { // the words storage wraps it in
 			h.Problem = "Notifio could not save what it found: the disk holding its data is full"
 		}
 		h.Hint = "Free some space on the disk that holds Notifio's data. Nothing is lost: what this check found " +
@@ -56,10 +54,10 @@ func describe(h *model.Health, site string) {
 }
 
 // blockedWords: the problem in the words the Sites tab and the countdowns use
-// (kindReason), and what the user can do about that kind.
+// (KindReason), and what the user can do about that kind.
 func blockedWords(site, refusal string) (problem, hint string) {
 	k, _ := model.ParseRefusal(refusal)
-	problem = kindReason(site, k)
+	problem = KindReason(site, k)
 	switch k {
 	case model.RefusalChallenge:
 		return problem, "Open the search in your browser and solve the check, then press \"I solved it — probe now\" " +
@@ -81,7 +79,7 @@ func HealthDoing(h model.Health, now time.Time) string {
 	case h.Kind == model.HealthSelectorsStale:
 		return "Notifio reads the page by itself meanwhile, so new listings still come."
 	case !h.NextTry.IsZero() && h.NextTry.After(now):
-		return "Notifio tries again at " + clockWords(h.NextTry, now) + "."
+		return "Notifio tries again at " + ClockWords(h.NextTry, now) + "."
 	case !h.NextTry.IsZero():
 		return "Notifio is trying again now."
 	}
@@ -93,11 +91,11 @@ func SinceWords(h model.Health, now time.Time) string {
 	if h.Since.IsZero() {
 		return ""
 	}
-	return "since " + clockWords(h.Since, now) + " (" + SpanWords(now.Sub(h.Since)) + ")"
+	return "since " + ClockWords(h.Since, now) + " (" + SpanWords(now.Sub(h.Since)) + ")"
 }
 
-// clockWords is "14:30" today, else "Mon 2 Dec 14:30" (local time).
-func clockWords(t, now time.Time) string {
+// ClockWords is "14:30" today, else "Mon 2 Dec 14:30" (local time).
+func ClockWords(t, now time.Time) string {
 	t, now = t.Local(), now.Local()
 	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
 		return t.Format("15:04")
@@ -122,9 +120,9 @@ func SpanWords(d time.Duration) string {
 	return fmt.Sprintf("%d days %d h", int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour))
 }
 
-// alertSubject is the headline of an alert about searches (names) of one
+// AlertSubject is the headline of an alert about searches (names) of one
 // site, or about a delivery channel.
-func alertSubject(h model.Health, site string, names []string, reminder bool) string {
+func AlertSubject(h model.Health, site string, names []string, reminder bool) string {
 	about := quoteNames(names)
 	var s string
 	switch h.Kind {
@@ -145,9 +143,9 @@ func alertSubject(h model.Health, site string, names []string, reminder bool) st
 	return s
 }
 
-// alertLines are an alert's paragraphs: what, since when, what Notifio does,
+// AlertLines are an alert's paragraphs: what, since when, what Notifio does,
 // what the user can do.
-func alertLines(h model.Health, site string, names []string, now time.Time) []string {
+func AlertLines(h model.Health, site string, names []string, now time.Time) []string {
 	what := "Notifio cannot check " + quoteNames(names) + " on " + site + ": " + h.Problem + "."
 	switch h.Kind {
 	case model.HealthDelivery:
@@ -160,7 +158,7 @@ func alertLines(h model.Health, site string, names []string, now time.Time) []st
 	}
 	lines := []string{what}
 	if !h.Since.IsZero() {
-		lines = append(lines, "This has lasted "+SpanWords(now.Sub(h.Since))+", since "+clockWords(h.Since, now)+".")
+		lines = append(lines, "This has lasted "+SpanWords(now.Sub(h.Since))+", since "+ClockWords(h.Since, now)+".")
 	}
 	if d := HealthDoing(h, now); d != "" {
 		lines = append(lines, d)
@@ -168,8 +166,8 @@ func alertLines(h model.Health, site string, names []string, now time.Time) []st
 	return append(lines, "What you can do: "+h.Hint)
 }
 
-// recoveryLines say searches of site work again and what came in with them.
-func recoveryLines(site string, names []string, since time.Time, newCount int, now time.Time) (string, []string) {
+// RecoveryLines say searches of site work again and what came in with them.
+func RecoveryLines(site string, names []string, since time.Time, newCount int, now time.Time) (string, []string) {
 	about := quoteNames(names)
 	if len(names) == 0 {
 		about = site // a delivery channel
@@ -179,7 +177,7 @@ func recoveryLines(site string, names []string, since time.Time, newCount int, n
 	if len(names) > 1 { // “A”, “B” and “C” work again
 		again = " work again. They had stopped at "
 	}
-	lines := []string{about + again + clockWords(since, now) + ", " +
+	lines := []string{about + again + ClockWords(since, now) + ", " +
 		SpanWords(now.Sub(since)) + " ago."}
 	switch {
 	case len(names) == 0:
@@ -256,5 +254,13 @@ func HealthLine(h model.Health, now time.Time) string {
 // ChannelProblem is "Emails are not going out", "Pushes to “phone” are not
 // going out" ("" is email).
 func ChannelProblem(channel string) string {
-	return channelWords(channel) + " are not going out"
+	return ChannelWords(channel) + " are not going out"
+}
+
+// ChannelWords names a delivery channel for the user: "Emails", "Pushes to “phone”".
+func ChannelWords(channel string) string {
+	if channel == "" {
+		return "Emails"
+	}
+	return "Pushes to “" + channel + "”"
 }

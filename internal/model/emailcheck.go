@@ -1,4 +1,4 @@
-package notify
+package model
 
 import (
 	"encoding/hex"
@@ -11,46 +11,13 @@ import (
 	"unicode"
 )
 
-// Security is how the connection to the SMTP server is protected.
-type Security string
-
-// The supported security modes.
-const (
-	// SecurityStartTLS connects in plain text and upgrades with STARTTLS before
-	// anything else is sent; the upgrade is mandatory (usually port 587).
-	SecurityStartTLS Security = "starttls"
-	// SecurityTLS speaks TLS from the first byte ("implicit TLS", usually port 465).
-	SecurityTLS Security = "tls"
-	// SecurityNone is unencrypted and allowed only for a server on this computer
-	// (a loopback address or "localhost"), e.g. a local bridge.
-	SecurityNone Security = "none"
-)
+// The email settings' presets and checks: what the settings form offers and
+// what it says about what the user typed, for the window, the command line
+// and the watcher alike.
 
 // DefaultTimeout bounds each step of talking to the SMTP server (connect,
 // greeting, each command) when Config.Timeout is zero.
 const DefaultTimeout = 30 * time.Second
-
-// Config is the user's SMTP settings. The password is not part of it: it lives in
-// Secrets.
-type Config struct {
-	Host     string   `json:"host"`
-	Port     int      `json:"port"`
-	Security Security `json:"security"`
-	// Username signs in with SMTP AUTH; empty means no sign-in.
-	Username string `json:"username,omitempty"`
-	// From is the sender address (most providers only accept the account's own).
-	From string `json:"from"`
-	// To is one or more recipient addresses.
-	To []string `json:"to"`
-	// PinnedCertSHA256 is an optional SHA-256 fingerprint (hex; colons and spaces
-	// allowed) of the server's certificate. When set, exactly that certificate is
-	// trusted instead of the system's certificate authorities: this is how a
-	// self-signed certificate of a local bridge is trusted.
-	PinnedCertSHA256 string `json:"pinned_cert_sha256,omitempty"`
-	// Timeout bounds each step of a conversation with the server; 0 means
-	// DefaultTimeout.
-	Timeout time.Duration `json:"timeout,omitempty"`
-}
 
 // Preset is a provider's known SMTP settings and what the user should know about
 // signing in there.
@@ -122,31 +89,13 @@ var Presets = []Preset{
 
 // PresetFor returns the preset whose server is host (case-insensitive), if any.
 func PresetFor(host string) (Preset, bool) {
-	host = normalizeHost(host)
+	host = NormalizeHost(host)
 	for _, p := range Presets {
 		if p.Host != "" && p.Host == host {
 			return p, true
 		}
 	}
 	return Preset{}, false
-}
-
-// FieldError is one problem with one setting, in words for the settings form.
-type FieldError struct {
-	Field   string // "host", "port", "security", "username", "from", "to", "pinned_cert_sha256", "timeout"
-	Problem string
-}
-
-func (e *FieldError) Error() string { return e.Problem }
-
-// ErrNotConfigured means no SMTP server has been set up yet. The relay keeps the
-// outbox untouched until it is.
-var ErrNotConfigured = errors.New("email is not set up yet: enter an SMTP server in Settings › Email")
-
-// Configured reports whether the user entered anything at all; an unconfigured
-// Config is not an error, it only means email is off.
-func (c Config) Configured() bool {
-	return strings.TrimSpace(c.Host) != ""
 }
 
 // Validate checks the settings and returns every problem found (joined), each a
@@ -157,7 +106,7 @@ func (c Config) Validate() error {
 	c.checkSecurity(&p)
 	c.checkAddresses(&p)
 	if c.PinnedCertSHA256 != "" {
-		if _, err := parseFingerprint(c.PinnedCertSHA256); err != nil {
+		if _, err := ParseFingerprint(c.PinnedCertSHA256); err != nil {
 			p.add("pinned_cert_sha256", "The pinned certificate fingerprint must be a SHA-256 fingerprint: 64 hex digits (colons allowed).")
 		}
 	}
@@ -176,14 +125,14 @@ func (p *problems) add(field, format string, args ...any) {
 
 // checkServer checks the server's name and port.
 func (c Config) checkServer(p *problems) {
-	host := normalizeHost(c.Host)
+	host := NormalizeHost(c.Host)
 	switch {
 	case host == "":
 		p.add("host", "Enter the SMTP server, e.g. smtp.gmail.com.")
 	case strings.Contains(host, "://") || strings.ContainsAny(host, "/ @") || strings.ContainsFunc(host, unicode.IsControl):
 		p.add("host", "The SMTP server must be a host name like smtp.example.com, without \"smtp://\", a path or spaces.")
 	case net.ParseIP(strings.Trim(host, "[]")) == nil && !validHostname(host):
-		p.add("host", "%q is not a valid server name.", sanitizeLine(c.Host, 80))
+		p.add("host", "%q is not a valid server name.", SanitizeLine(c.Host, 80))
 	}
 	switch {
 	case c.Port == 0:
@@ -205,14 +154,14 @@ func (c Config) checkSecurity(p *problems) {
 			p.add("security", "Port 465 uses TLS, 587 uses STARTTLS: choose security \"starttls\" for port %d.", c.Port)
 		}
 	case SecurityNone:
-		if host := normalizeHost(c.Host); host != "" && !IsLoopbackHost(host) {
+		if host := NormalizeHost(c.Host); host != "" && !IsLoopbackHost(host) {
 			p.add("security", "Security \"none\" would send your mail unencrypted over the network; it is only "+
 				"allowed for a server on this computer (localhost). Choose \"starttls\" (port 587) or \"tls\" (port 465).")
 		}
 	case "":
 		p.add("security", "Choose the security: \"starttls\" (port 587) or \"tls\" (port 465).")
 	default:
-		p.add("security", "Unknown security %q: choose \"starttls\", \"tls\" or \"none\".", sanitizeLine(string(c.Security), 20))
+		p.add("security", "Unknown security %q: choose \"starttls\", \"tls\" or \"none\".", SanitizeLine(string(c.Security), 20))
 	}
 }
 
@@ -223,37 +172,37 @@ func (c Config) checkAddresses(p *problems) {
 	}
 	if strings.TrimSpace(c.From) == "" {
 		p.add("from", "Enter the sender address (From), usually your own email address.")
-	} else if _, err := parseAddress(c.From); err != nil {
-		p.add("from", "The sender address %q is not a valid email address.", sanitizeLine(c.From, 80))
+	} else if _, err := ParseAddress(c.From); err != nil {
+		p.add("from", "The sender address %q is not a valid email address.", SanitizeLine(c.From, 80))
 	}
 	if len(c.To) == 0 {
 		p.add("to", "Enter at least one recipient address (To).")
 	}
 	for _, to := range c.To {
-		if _, err := parseAddress(to); err != nil {
-			p.add("to", "The recipient address %q is not a valid email address.", sanitizeLine(to, 80))
+		if _, err := ParseAddress(to); err != nil {
+			p.add("to", "The recipient address %q is not a valid email address.", SanitizeLine(to, 80))
 		}
 	}
 }
 
-// timeout is the effective per-step timeout.
-func (c Config) timeout() time.Duration {
+// StepTimeout is the effective per-step timeout.
+func (c Config) StepTimeout() time.Duration {
 	if c.Timeout > 0 {
 		return c.Timeout
 	}
 	return DefaultTimeout
 }
 
-// addr is host:port for dialing.
-func (c Config) addr() string {
-	return net.JoinHostPort(strings.Trim(normalizeHost(c.Host), "[]"), fmt.Sprint(c.Port))
+// Addr is host:port for dialing.
+func (c Config) Addr() string {
+	return net.JoinHostPort(strings.Trim(NormalizeHost(c.Host), "[]"), fmt.Sprint(c.Port))
 }
 
 // IsLoopbackHost reports whether host is this computer: "localhost" or a loopback
 // IP address. No name resolution is done (a name that merely resolves to a
 // loopback address today is not trusted for unencrypted mail).
 func IsLoopbackHost(host string) bool {
-	host = strings.Trim(normalizeHost(host), "[]")
+	host = strings.Trim(NormalizeHost(host), "[]")
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		return true
 	}
@@ -261,7 +210,7 @@ func IsLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func normalizeHost(h string) string {
+func NormalizeHost(h string) string {
 	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
 }
 
@@ -282,8 +231,8 @@ func validHostname(h string) bool {
 	return true
 }
 
-// parseAddress accepts "user@example.com" and "Name <user@example.com>".
-func parseAddress(s string) (*mail.Address, error) {
+// ParseAddress accepts "user@example.com" and "Name <user@example.com>".
+func ParseAddress(s string) (*mail.Address, error) {
 	if strings.ContainsFunc(s, unicode.IsControl) {
 		return nil, errors.New("control characters in address")
 	}
@@ -297,9 +246,9 @@ func parseAddress(s string) (*mail.Address, error) {
 	return a, nil
 }
 
-// parseFingerprint accepts a SHA-256 fingerprint as hex, with optional colons,
+// ParseFingerprint accepts a SHA-256 fingerprint as hex, with optional colons,
 // spaces and a "sha256:" prefix, in any case.
-func parseFingerprint(s string) ([]byte, error) {
+func ParseFingerprint(s string) ([]byte, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	s = strings.TrimPrefix(s, "sha256:")
 	s = strings.TrimPrefix(s, "sha256/")
