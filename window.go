@@ -22,6 +22,8 @@ import (
 	"notifio/ui"
 
 	"notifio/poll/words"
+
+	"notifio/internal/datadir"
 )
 
 // watcherStartTimeout bounds the wait for a watcher the window started to
@@ -48,7 +50,7 @@ func runWindow(args windowArgs, logger *slog.Logger) int {
 	a := app.NewWithID(appID)
 	a.SetIcon(fyne.NewStaticResource("Icon.png", iconPNG))
 	if args.dataDir == "" && args.connect == "" {
-		d, err := storage.DefaultDir()
+		d, err := datadir.Default()
 		if err != nil {
 			return fatalWindow(a, "Notifio cannot find a folder for its data: "+err.Error(), nil)
 		}

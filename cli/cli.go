@@ -21,6 +21,8 @@ import (
 	"notifio/internal/model"
 
 	"notifio/poll/words"
+
+	"notifio/internal/datadir"
 )
 
 // Env is what a command runs with: its output streams and how to reach the data.
@@ -176,9 +178,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 		rest, dir, js, err = SplitGlobal(args)
 	}
 	if err == nil {
-		if dir == "" {
-			dir = os.Getenv("NOTIFIO_DATA")
-		}
+		dir = datadir.Given(dir)
 		if connect == "" {
 			connect = os.Getenv(connectEnv)
 		}
@@ -305,10 +305,7 @@ func flagErr(err error) error {
 
 // dataDir returns the data directory to use.
 func (env *Env) dataDir() (string, error) {
-	if env.DataDir != "" {
-		return env.DataDir, nil
-	}
-	return storage.DefaultDir()
+	return datadir.Resolve(env.DataDir)
 }
 
 // alreadyRunningHint says what to do when another Notifio holds the database

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"notifio/internal/model"
+
+	"notifio/internal/pushurl"
 )
 
 // The push channel operations the command line and the window share: one
@@ -38,11 +40,11 @@ var ErrChannelExists = model.ErrExists
 // answer: never call it on a UI goroutine.
 func AddChannel(db ChannelStore, secrets *Secrets, in model.NewChannel, now time.Time) (ch model.Channel, warning string, err error) {
 	raw := strings.TrimSpace(in.URL)
-	service, err := CheckServiceURL(raw)
+	service, err := pushurl.CheckServiceURL(raw)
 	if err != nil {
 		return ch, "", err
 	}
-	q, err := ParseQuiet(in.Quiet)
+	q, err := model.ParseQuiet(in.Quiet)
 	if err != nil {
 		return ch, "", err
 	}
@@ -51,7 +53,7 @@ func AddChannel(db ChannelStore, secrets *Secrets, in model.NewChannel, now time
 			return ch, "", fmt.Errorf("unknown event %q: use new_listings, price_drop or health", e)
 		}
 	}
-	ch = model.Channel{Name: strings.TrimSpace(in.Name), Service: service, Display: DisplayURL(raw),
+	ch = model.Channel{Name: strings.TrimSpace(in.Name), Service: service, Display: pushurl.DisplayURL(raw),
 		Searches: in.Searches, Events: in.Events, Quiet: q.String(), Created: now}
 	for _, id := range ch.Searches {
 		if _, err := db.GetSearch(id); err != nil {
@@ -146,7 +148,7 @@ func ChannelStates(chans []model.Channel, items []model.OutboxItem, now time.Tim
 			}
 			st.NeedsAttention++
 		case model.OutboxPending:
-			if HeldForQuiet(it, st.Channel, now) {
+			if model.HeldForQuiet(it, st.Channel, now) {
 				st.HeldUntil = it.NextAttempt
 				continue
 			}

@@ -15,6 +15,8 @@ import (
 	mail "github.com/wneessen/go-mail"
 
 	"notifio/internal/model"
+
+	"notifio/internal/pushurl"
 )
 
 // DeliveryError is a failed attempt to deliver (or to reach the server), with
@@ -48,10 +50,20 @@ func (e *DeliveryError) Error() string {
 // Words is the underlying error alone (the server's words where it answered),
 // without the hint.
 func (e *DeliveryError) Words() string {
-	return redact(e.Err.Error(), e.secret)
+	return pushurl.Redact(e.Err.Error(), e.secret)
 }
 
 func (e *DeliveryError) Unwrap() error { return e.Err }
+
+// SaidAndHint is what the server said (the underlying error, "" when none)
+// and what to do: how a view reads a DeliveryError without importing notify
+// (model.DeliveryWords).
+func (e *DeliveryError) SaidAndHint() (said, hint string) {
+	if e.Err != nil {
+		said = e.Err.Error()
+	}
+	return said, e.Hint
+}
 
 // WrongSecurityError means the server speaks a different kind of TLS than
 // configured: implicit TLS where STARTTLS (or none) was chosen, or plain text
@@ -92,7 +104,7 @@ const (
 		"and ask your mail provider whether it received the message (a retry carries the same Message-ID)"
 	hintServerBusy   = "The server is temporarily unavailable; Notifio retries automatically"
 	hintRefused      = "The server refused the message; see its words above"
-	hintNotSetUp     = "Open Settings › Email"
+	hintNotSetUp     = model.HintNotSetUp
 	hintPinMismatch  = "If you replaced your bridge's certificate, pin the new fingerprint in Settings › Email; otherwise something is intercepting the connection"
 	hintUntrustedFmt = "The server's certificate is not trusted (self-signed or for another name). If this is a bridge on this computer, pin its SHA-256 fingerprint %s in Settings › Email"
 )
@@ -273,17 +285,6 @@ func networkProblem(err error, _ int, _ model.Config) (bool, string, bool) {
 		return true, hintNetwork, true
 	}
 	return false, "", false
-}
-
-// redact removes secret from s. Errors from go-mail never contain the password;
-// this is a second line of defence for what reaches logs and the outbox. Very
-// short secrets are left alone: replacing every "y" would destroy the message
-// and protect nothing.
-func redact(s, secret string) string {
-	if len(secret) < 6 {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[redacted]")
 }
 
 func authHint(host string) string {

@@ -26,3 +26,11 @@ var (
 	PresetFor        = model.PresetFor
 	IsLoopbackHost   = model.IsLoopbackHost
 )
+
+// Quiet hours are model's.
+type Quiet = model.Quiet
+
+var (
+	ParseQuiet   = model.ParseQuiet
+	HeldForQuiet = model.HeldForQuiet
+)

@@ -14,6 +14,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/internal/pushurl"
 )
 
 // pushServer stands in for a push service on loopback: an ntfy-compatible
@@ -214,7 +216,7 @@ func TestPushQuietHoursHoldThenOneSummary(t *testing.T) {
 }
 
 func TestCheckServiceURL(t *testing.T) {
-	if s, err := CheckServiceURL("ntfy://127.0.0.1:8080/flats?scheme=http"); err != nil || s != "ntfy" {
+	if s, err := pushurl.CheckServiceURL("ntfy://127.0.0.1:8080/flats?scheme=http"); err != nil || s != "ntfy" {
 		t.Fatalf("ntfy: %q %v", s, err)
 	}
 	for raw, want := range map[string]string{
@@ -223,11 +225,11 @@ func TestCheckServiceURL(t *testing.T) {
 		"telegram://telegram":   "not complete or not valid",
 		"https://ntfy.sh/flats": `unknown push service "https"`,
 	} {
-		if _, err := CheckServiceURL(raw); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := pushurl.CheckServiceURL(raw); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", raw, err, want)
 		}
 	}
-	if d := DisplayURL("telegram://123456:ABCDEF@telegram?chats=@flats"); strings.Contains(d, "ABCDEF") || strings.Contains(d, "@flats") {
+	if d := pushurl.DisplayURL("telegram://123456:ABCDEF@telegram?chats=@flats"); strings.Contains(d, "ABCDEF") || strings.Contains(d, "@flats") {
 		t.Errorf("display shows a secret: %q", d)
 	}
 }

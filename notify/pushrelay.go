@@ -158,7 +158,7 @@ func (r *PushRelay) deliver(ctx context.Context, ch model.Channel, name string, 
 		return 0, r.markAll(items, &DeliveryError{Err: fmt.Errorf("the push channel %q no longer exists", name),
 			Hint: "Add the channel again with \"notifio push add\""})
 	}
-	quiet, err := ParseQuiet(ch.Quiet)
+	quiet, err := model.ParseQuiet(ch.Quiet)
 	if err != nil {
 		return 0, r.markAll(items, &DeliveryError{Err: err, Hint: hintPushURL})
 	}

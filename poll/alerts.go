@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"notifio/notify"
 	"notifio/storage"
 
 	"notifio/internal/model"
@@ -309,7 +308,7 @@ func failingChannels(items []model.OutboxItem, chans map[string]model.Channel, n
 			return true
 		}
 		return it.State == model.OutboxPending && it.LastError != "" && it.Attempts >= minFailedAttempts &&
-			now.Sub(it.Created) >= failingFor && !(it.Channel != "" && notify.HeldForQuiet(it, chans[it.Channel], now))
+			now.Sub(it.Created) >= failingFor && !(it.Channel != "" && model.HeldForQuiet(it, chans[it.Channel], now))
 	}
 	newest := map[string]model.OutboxItem{}
 	for _, it := range items {

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"notifio/notify"
-
 	"notifio/internal/model"
 
 	"notifio/poll/words"
@@ -209,7 +207,7 @@ func (s *Service) outboxSummary(now time.Time) model.OutboxSnapshot {
 	for _, it := range items {
 		switch it.State {
 		case model.OutboxPending:
-			if it.Channel != "" && notify.HeldForQuiet(it, chans[it.Channel], now) {
+			if it.Channel != "" && model.HeldForQuiet(it, chans[it.Channel], now) {
 				sum.Held++
 				continue
 			}

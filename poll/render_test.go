@@ -122,9 +122,9 @@ func TestSolvedChallengeLetsTheNextProbePass(t *testing.T) {
 			if res := svc.Once(ctx); res[0].Outcome != string(model.OutcomeChallenge) {
 				t.Fatalf("first check: %+v, want the challenge", res)
 			}
-			got, err := svc.SolveInBrowser(ctx, sr.Site, func(s *browser.Session) {
+			got, err := svc.SolveInBrowser(ctx, sr.Site, func(s model.SolveWindow) {
 				// What the user does in the window: press the button, see the thanks, close.
-				cctx, cancel := context.WithTimeout(s.Tab(), 20*time.Second)
+				cctx, cancel := context.WithTimeout(s.(*browser.Session).Tab(), 20*time.Second)
 				defer cancel()
 				if err := chromedp.Do(cctx, chromedp.Click(chromedp.ID("solve")), chromedp.WaitVisible(chromedp.ID("solved"))); err != nil {
 					t.Error(err)

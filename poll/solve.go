@@ -18,7 +18,7 @@ import (
 // its Done). When the user closes the window, the site's cookies go into the
 // plain client too (browser searches carry them anyway), and the site's
 // probe is let go at once when its ladder allows.
-func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error) {
+func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error) {
 	page, err := s.sitePage(site)
 	if err != nil {
 		return model.SolveResult{}, err

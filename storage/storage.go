@@ -162,15 +162,6 @@ type DB struct {
 	testHookInCommit func() error
 }
 
-// DefaultDir is the per-user data directory: os.UserConfigDir()/notifio.
-func DefaultDir() (string, error) {
-	base, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the per-user config directory: %w (pass a data directory with --data)", err)
-	}
-	return filepath.Join(base, "notifio"), nil
-}
-
 // Dir is the data directory.
 func (d *DB) Dir() string { return d.dir }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"notifio/poll/browser"
-
 	"notifio/internal/model"
 )
 
@@ -63,7 +61,7 @@ type Watcher interface {
 	ProbeNow(site string) (time.Time, error)
 	// SolveInBrowser opens a window of the user's browser at the site's page
 	// for them to solve its check, and returns when they closed it.
-	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error)
+	SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error)
 	// BrowserAvailable is nil when a browser is installed for "Read with a
 	// browser", else the error saying what to install.
 	BrowserAvailable() error

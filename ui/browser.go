@@ -11,8 +11,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll/browser"
-
 	"notifio/internal/model"
 )
 
@@ -131,7 +129,7 @@ func (v *sitesView) solveInBrowser(site string) {
 	if !ok {
 		return
 	}
-	var sess *browser.Session
+	var sess model.SolveWindow
 	wait := dialog.NewCustomWithoutButtons("Solve the check in the browser",
 		wrapped("A window of your browser opens at "+site+". Solve the check there as usual (tick the box, "+
 			"pick the pictures), then close that window or press Done. Notifio keeps the site's cookies and tries again."), v.u.win)
@@ -149,7 +147,7 @@ func (v *sitesView) solveInBrowser(site string) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), solveTimeout)
 		defer cancel()
-		res, err := b.SolveInBrowser(ctx, site, func(s *browser.Session) {
+		res, err := b.SolveInBrowser(ctx, site, func(s model.SolveWindow) {
 			v.u.dispatch(func() { sess = s })
 		})
 		v.u.dispatch(func() {

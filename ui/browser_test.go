@@ -55,7 +55,7 @@ func (f *fakeBackend) BrowserDefault(rawURL string) bool {
 	return false
 }
 
-func (f *fakeBackend) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error) {
+func (f *fakeBackend) SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error) {
 	fb := f.br()
 	fb.mu.Lock()
 	fb.solves = append(fb.solves, site)

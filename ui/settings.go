@@ -13,8 +13,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/notify"
-
 	"notifio/poll/words"
 
 	"notifio/internal/model"
@@ -429,14 +427,15 @@ func (v *settingsView) showTestResult(cfg model.Config, err error) {
 // to do.
 func testEmailWords(err error) string {
 	said, hint := err.Error(), ""
-	var de *notify.DeliveryError
+	var de model.DeliveryWords
 	if errors.As(err, &de) {
-		if de.Err != nil {
-			said = de.Err.Error()
+		if s, h := de.SaidAndHint(); s != "" {
+			said, hint = s, h
+		} else {
+			hint = h
 		}
-		hint = de.Hint
 	} else {
-		_, hint = notify.Classify(err)
+		hint = model.SetUpHint(err)
 	}
 	plain := networkWords(said)
 	text := "The test email was not sent: " + said

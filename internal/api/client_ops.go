@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"time"
 
-	"notifio/poll/browser"
-
 	"notifio/internal/model"
 )
 
@@ -111,7 +109,7 @@ func (c *Client) ProbeNow(site string) (time.Time, error) {
 // machine at the site's page, and returns when the user closed it. started
 // gets nil (the window is the watcher's, not this process's): SolveDone ends
 // it as the window's Done button would.
-func (c *Client) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error) {
+func (c *Client) SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error) {
 	if started != nil {
 		started(nil)
 	}

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"notifio/poll/browser"
-
 	"notifio/internal/model"
 )
 
@@ -99,7 +97,9 @@ func (s *Server) siteRoutes() {
 		s.mu.Lock()
 		sess := s.sessions[r.PathValue("site")]
 		s.mu.Unlock()
-		sess.Done() // nil: no window open, nothing to end
+		if sess != nil { // nil: no window open, nothing to end
+			sess.Done()
+		}
 		reply(w, nil, nil)
 	})
 	m.HandleFunc("GET /v1/sites/{site}/refusal-page", func(w http.ResponseWriter, r *http.Request) {
@@ -134,7 +134,7 @@ func (s *Server) siteRoutes() {
 // watcher runs) and answers when the user closed it.
 func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	site := r.PathValue("site")
-	res, err := s.w.SolveInBrowser(r.Context(), site, func(sess *browser.Session) {
+	res, err := s.w.SolveInBrowser(r.Context(), site, func(sess model.SolveWindow) {
 		s.mu.Lock()
 		s.sessions[site] = sess
 		s.mu.Unlock()

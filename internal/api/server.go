@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"notifio/poll/browser"
-
 	"notifio/internal/model"
 )
 
@@ -38,7 +36,7 @@ type Watcher interface {
 	HeldNowPassing(searchID string) ([]model.Listing, error)
 	ShowHeld(searchID string, ls []model.Listing) (int, error)
 	ProbeNow(site string) (time.Time, error)
-	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (model.SolveResult, error)
+	SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error)
 	BrowserAvailable() error
 	BrowserDefault(rawURL string) bool
 	RefusalPage(site string) (string, bool)
@@ -68,7 +66,7 @@ type Server struct {
 	mux  *http.ServeMux
 
 	mu       sync.Mutex
-	sessions map[string]*browser.Session // open "solve in the browser" windows, by site
+	sessions map[string]model.SolveWindow // open "solve in the browser" windows, by site
 }
 
 // NewServer is the API over w and d; info says who answers (its API field is
@@ -78,7 +76,7 @@ func NewServer(w Watcher, d Delivery, info Info, log *slog.Logger) *Server {
 		log = slog.Default()
 	}
 	info.API = Version
-	s := &Server{w: w, d: d, info: info, log: log, mux: http.NewServeMux(), sessions: map[string]*browser.Session{}}
+	s := &Server{w: w, d: d, info: info, log: log, mux: http.NewServeMux(), sessions: map[string]model.SolveWindow{}}
 	s.routes()
 	return s
 }

@@ -91,3 +91,23 @@ type ChannelState struct {
 	// long enough ago that the sent item was pruned).
 	LastSent time.Time
 }
+
+// HintNotSetUp is what to do when email is not set up (ErrNotConfigured, a
+// FieldError of the settings).
+const HintNotSetUp = "Open Settings › Email"
+
+// DeliveryWords is a failed delivery in what the server said and what to do,
+// as notify's DeliveryError gives them.
+type DeliveryWords interface {
+	SaidAndHint() (said, hint string)
+}
+
+// SetUpHint is the hint for an error that is not a DeliveryError: "open the
+// settings" when email is not set up or a setting is wrong, "" otherwise.
+func SetUpHint(err error) string {
+	var fe *FieldError
+	if errors.Is(err, ErrNotConfigured) || errors.As(err, &fe) {
+		return HintNotSetUp
+	}
+	return ""
+}

@@ -103,3 +103,9 @@ const (
 	// more than one request every 15 seconds.
 	BusySiteRate = 15 * time.Second
 )
+
+// SolveWindow is an open "solve it in the browser" window (poll/browser's
+// Session): Done ends it as closing it would.
+type SolveWindow interface {
+	Done()
+}

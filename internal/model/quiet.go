@@ -1,11 +1,9 @@
-package notify
+package model
 
 import (
 	"fmt"
 	"strings"
 	"time"
-
-	"notifio/internal/model"
 )
 
 // Quiet is a channel's quiet hours: from Start to End, local wall-clock time,
@@ -100,8 +98,8 @@ func wallTime(now time.Time, day int, off time.Duration) time.Time {
 // HeldForQuiet reports whether item, a pending push of channel ch, is only
 // waiting for the channel's quiet hours to end at now (the relay held it),
 // not failing: a push held overnight is what the user asked for.
-func HeldForQuiet(item model.OutboxItem, ch model.Channel, now time.Time) bool {
-	if item.State != model.OutboxPending || item.Channel == "" || item.Channel != ch.Name || !item.NextAttempt.After(now) {
+func HeldForQuiet(item OutboxItem, ch Channel, now time.Time) bool {
+	if item.State != OutboxPending || item.Channel == "" || item.Channel != ch.Name || !item.NextAttempt.After(now) {
 		return false
 	}
 	q, err := ParseQuiet(ch.Quiet)
