@@ -14,7 +14,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"notifio/notify"
 	"notifio/poll"
 	"notifio/storage"
 
@@ -23,6 +22,8 @@ import (
 	"notifio/poll/words"
 
 	"notifio/internal/datadir"
+
+	"notifio/internal/secrets"
 )
 
 // Env is what a command runs with: its output streams and how to reach the data.
@@ -342,7 +343,7 @@ func (env *Env) printJSON(v any) error {
 }
 
 // newSecrets returns the password store for a data directory.
-func newSecrets(dir string) *notify.Secrets { return notify.NewSecrets(dir) }
+func newSecrets(dir string) *secrets.Secrets { return secrets.NewSecrets(dir) }
 
 // serviceOptions are the options of a watcher for a data directory.
 func (env *Env) serviceOptions(dir string) poll.Options {

@@ -214,7 +214,7 @@ func channels(b backend) ([]model.Channel, error) {
 
 func testOne(ctx context.Context, b backend, name string) error {
 	err := b.TestChannel(ctx, name)
-	if errors.Is(err, notify.ErrNoServiceURL) {
+	if errors.Is(err, model.ErrNoServiceURL) {
 		return fmt.Errorf("%w with \"notifio push add\"", err)
 	}
 	return err

@@ -11,6 +11,8 @@ import (
 	"notifio/internal/model"
 
 	"notifio/internal/pushurl"
+
+	"notifio/internal/secrets"
 )
 
 // The push channel operations the command line and the window share: one
@@ -38,7 +40,7 @@ var ErrChannelExists = model.ErrExists
 // channel and keeps its URL in the keyring (or, with a warning, the 0600
 // fallback file). It contacts no service. A keyring may take up to 20 s to
 // answer: never call it on a UI goroutine.
-func AddChannel(db ChannelStore, secrets *Secrets, in model.NewChannel, now time.Time) (ch model.Channel, warning string, err error) {
+func AddChannel(db ChannelStore, secrets *secrets.Secrets, in model.NewChannel, now time.Time) (ch model.Channel, warning string, err error) {
 	raw := strings.TrimSpace(in.URL)
 	service, err := pushurl.CheckServiceURL(raw)
 	if err != nil {
@@ -91,7 +93,7 @@ func freeChannelName(db ChannelStore, service string) string {
 
 // TestChannel sends one test push to the channel: nil when the service
 // accepted it, else a *DeliveryError with the service's words and a hint.
-func TestChannel(ctx context.Context, secrets *Secrets, name string) error {
+func TestChannel(ctx context.Context, secrets *secrets.Secrets, name string) error {
 	url, err := secrets.ServiceURL(name)
 	if err != nil {
 		return fmt.Errorf("%w; add the channel again", err)
@@ -109,7 +111,7 @@ func TestChannel(ctx context.Context, secrets *Secrets, name string) error {
 // keyring. The warning says when the URL could not be deleted (the channel is
 // gone all the same). model.ErrNotFound (wrapped) when there is no such
 // channel.
-func RemoveChannel(db ChannelStore, secrets *Secrets, name string) (warning string, err error) {
+func RemoveChannel(db ChannelStore, secrets *secrets.Secrets, name string) (warning string, err error) {
 	if err := db.RemoveChannel(name); errors.Is(err, model.ErrNotFound) {
 		return "", fmt.Errorf("there is no push channel named %q: %w", name, err)
 	} else if err != nil {

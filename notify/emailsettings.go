@@ -8,6 +8,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // emailKey is the settings key of the SMTP configuration (storage reads its
@@ -22,12 +24,12 @@ type EmailSettings struct {
 	db *storage.DB
 	// secrets keeps the password; nil means no password can be saved or read
 	// (settings without a username still can).
-	secrets *Secrets
+	secrets *secrets.Secrets
 }
 
 // NewEmailSettings returns the email settings kept in db, the password in
 // secrets (nil: none).
-func NewEmailSettings(db *storage.DB, secrets *Secrets) *EmailSettings {
+func NewEmailSettings(db *storage.DB, secrets *secrets.Secrets) *EmailSettings {
 	return &EmailSettings{db: db, secrets: secrets}
 }
 

@@ -13,6 +13,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // openSettingsDB is a real database in dir, closed at the end of the test.
@@ -34,10 +36,10 @@ var gmail = model.Config{Host: "smtp.gmail.com", Port: 587, Security: model.Secu
 // the keyring and never from the database.
 func TestEmailSettingsRoundTrip(t *testing.T) {
 	keyring.MockInit()
-	t.Setenv(PasswordEnv, "")
+	t.Setenv(secrets.PasswordEnv, "")
 	dir := t.TempDir()
 	db := openSettingsDB(t, dir)
-	warn, err := NewEmailSettings(db, NewSecrets(dir)).Save(gmail, "app-password-1")
+	warn, err := NewEmailSettings(db, secrets.NewSecrets(dir)).Save(gmail, "app-password-1")
 	if err != nil || warn != "" {
 		t.Fatalf("Save = %q, %v", warn, err)
 	}
@@ -46,7 +48,7 @@ func TestEmailSettingsRoundTrip(t *testing.T) {
 	}
 
 	db = openSettingsDB(t, dir)
-	settings := NewEmailSettings(db, NewSecrets(dir))
+	settings := NewEmailSettings(db, secrets.NewSecrets(dir))
 	if got, err := settings.Load(); err != nil || !reflect.DeepEqual(got, gmail) {
 		t.Fatalf("Load after a restart = %+v, %v; want %+v", got, err, gmail)
 	}
@@ -54,7 +56,7 @@ func TestEmailSettingsRoundTrip(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(cfg, gmail) || pw != "app-password-1" {
 		t.Fatalf("Source = %+v, %q, %v; want the saved settings and password", cfg, pw, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, PasswordFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, secrets.PasswordFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("with a keyring the password went to a file too (%v)", err)
 	}
 }
@@ -64,14 +66,14 @@ func TestEmailSettingsRoundTrip(t *testing.T) {
 func TestEmailSettingsAllOrNothing(t *testing.T) {
 	keyring.MockInitWithError(errors.New("The name org.freedesktop.secrets was not provided by any .service files"))
 	t.Cleanup(keyring.MockInit)
-	t.Setenv(PasswordEnv, "")
+	t.Setenv(secrets.PasswordEnv, "")
 	dir := t.TempDir()
 	blocker := filepath.Join(dir, "not-a-folder")
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	db := openSettingsDB(t, dir)
-	settings := NewEmailSettings(db, NewSecrets(filepath.Join(blocker, "data")))
+	settings := NewEmailSettings(db, secrets.NewSecrets(filepath.Join(blocker, "data")))
 
 	if _, err := settings.Save(gmail, "pw"); err == nil {
 		t.Fatal("Save succeeded with nowhere to keep the password")

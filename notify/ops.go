@@ -9,6 +9,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // The delivery operations of the window: its email settings, test email,
@@ -22,7 +24,7 @@ var errNoSecrets = errors.New("notify: push channels cannot be saved: no keyring
 type OpsOptions struct {
 	// Secrets keeps the SMTP password and the push URLs; nil means neither
 	// can be saved.
-	Secrets *Secrets
+	Secrets *secrets.Secrets
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// Wake wakes the relays after emails went back in the queue.

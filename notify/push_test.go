@@ -87,7 +87,7 @@ func urlsOf(m map[string]string) func(string) (string, error) {
 		if u, ok := m[name]; ok {
 			return u, nil
 		}
-		return "", ErrNoServiceURL
+		return "", model.ErrNoServiceURL
 	}
 }
 

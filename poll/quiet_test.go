@@ -36,7 +36,7 @@ func TestOutboxSummaryCountsPushesHeldForQuietHoursApart(t *testing.T) {
 	}
 	noURL := func(string) (string, error) {
 		t.Error("a push was sent in quiet hours")
-		return "", notify.ErrNoServiceURL
+		return "", model.ErrNoServiceURL
 	}
 	relay := notify.NewPushRelay(h.db, noURL, notify.RelayOptions{Now: h.clock.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if _, err := relay.SendDue(context.Background()); err != nil {

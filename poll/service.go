@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/notify"
 	"notifio/poll/fetch"
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // Options configure a Service. Every zero value has a sensible default, named on
@@ -45,8 +46,8 @@ type Options struct {
 	// of the Service's own, profile in DataDir (poll/render.go).
 	Browser Renderer
 	// Secrets keeps the cookies users paste for sites (poll/cookies.go); nil
-	// means notify.NewSecrets(DataDir), or none without a DataDir.
-	Secrets *notify.Secrets
+	// means secrets.NewSecrets(DataDir), or none without a DataDir.
+	Secrets *secrets.Secrets
 }
 
 // Delivery sends what the watcher queued in the outbox (notify's relays, wired
@@ -69,7 +70,7 @@ type Service struct {
 	log     *slog.Logger
 
 	secretsOnce sync.Once
-	ownSecrets  *notify.Secrets // secrets(), when Options.Secrets is nil
+	ownSecrets  *secrets.Secrets // secrets(), when Options.Secrets is nil
 
 	// mu guards the schedule, the publisher and the few fields below it.
 	mu sync.Mutex

@@ -14,10 +14,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/zalando/go-keyring"
 
-	"notifio/notify"
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // withChannels gives the fake backend a real database and the real channel
@@ -37,7 +38,7 @@ func withChannels(t *testing.T) (*harness, string) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, model.Snapshot{At: t0, Searches: []model.SearchSnapshot{{ID: s.ID, Name: "Kreuzberg", URL: s.URL, Site: "example-immo.de"}}})
-	h.b.chDB, h.b.secrets = db, notify.NewSecrets(dir)
+	h.b.chDB, h.b.secrets = db, secrets.NewSecrets(dir)
 	h.u.selectView(viewSettings)
 	return h, s.ID
 }

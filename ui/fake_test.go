@@ -20,6 +20,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // t0 is the fake clock's start: 14:00:00 on a summer day, in UTC (TestMain makes
@@ -150,7 +152,7 @@ type fakeBackend struct {
 	// The push channels are the real ones (notify's operations) over a real
 	// database in a temporary folder and a mocked keyring (withChannels).
 	chDB    *storage.DB
-	secrets *notify.Secrets
+	secrets *secrets.Secrets
 }
 
 var _ Backend = (*fakeBackend)(nil)

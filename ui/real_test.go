@@ -38,6 +38,8 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // These tests run the window over the real watcher and delivery operations (a
@@ -73,7 +75,7 @@ func newRealHarness(t *testing.T) *realHarness {
 		t.Fatal(err)
 	}
 	h := &realHarness{t: t, dir: dir, db: db, svc: svc, q: newQueue()}
-	ops := notify.NewOps(db, notify.OpsOptions{Secrets: notify.NewSecrets(dir),
+	ops := notify.NewOps(db, notify.OpsOptions{Secrets: secrets.NewSecrets(dir),
 		Requeued: svc.OutboxRequeued, Changed: svc.OutboxChanged})
 	h.u = New(test.NewTempApp(t), NewBackend(svc, ops), Options{Dispatch: h.q.dispatch, TickEvery: time.Hour})
 	h.u.win.Resize(fyne.NewSize(900, 620))

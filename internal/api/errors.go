@@ -4,8 +4,6 @@ import (
 	"errors"
 	"time"
 
-	"notifio/notify"
-
 	"notifio/internal/model"
 )
 
@@ -51,8 +49,8 @@ var sentinels = map[string]error{
 	"not_found":      model.ErrNotFound,
 	"exists":         model.ErrExists,
 	"not_configured": model.ErrNotConfigured,
-	"no_password":    notify.ErrNoPassword,
-	"no_service_url": notify.ErrNoServiceURL,
+	"no_password":    model.ErrNoPassword,
+	"no_service_url": model.ErrNoServiceURL,
 	"disk_full":      model.ErrDiskFull,
 	"version":        ErrVersion,
 }

@@ -19,3 +19,12 @@ var ErrDiskFull = errors.New("the disk holding the data directory is full")
 
 // ErrExists means a channel of that name exists already.
 var ErrExists = errors.New("it exists already")
+
+// ErrNoCookie means no cookie is saved for the site.
+var ErrNoCookie = errors.New("no cookie is saved for this site")
+
+// ErrNoServiceURL means no service URL is saved for the channel.
+var ErrNoServiceURL = errors.New("no service URL is saved for this channel")
+
+// ErrNoPassword means no password is saved for the account.
+var ErrNoPassword = errors.New("no SMTP password is saved")

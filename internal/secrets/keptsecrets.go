@@ -1,4 +1,4 @@
-package notify
+package secrets
 
 import (
 	"encoding/json"

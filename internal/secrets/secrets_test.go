@@ -1,4 +1,4 @@
-package notify
+package secrets
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/zalando/go-keyring"
+
+	"notifio/internal/model"
 )
 
 // These tests never touch the desktop's real keyring: the keyring path runs
@@ -21,7 +23,7 @@ func TestSecretsKeyring(t *testing.T) {
 	dir := t.TempDir()
 	s := NewSecrets(dir)
 
-	if _, err := s.Get("me@gmail.com", "smtp.gmail.com"); !errors.Is(err, ErrNoPassword) {
+	if _, err := s.Get("me@gmail.com", "smtp.gmail.com"); !errors.Is(err, model.ErrNoPassword) {
 		t.Fatalf("Get before Set: %v", err)
 	}
 	w, err := s.Set("me@gmail.com", "smtp.gmail.com", "app-password-1")
@@ -43,13 +45,13 @@ func TestSecretsKeyring(t *testing.T) {
 		t.Errorf("a password file exists although the keyring works: %v", err)
 	}
 	// Another account has no password.
-	if _, err := s.Get("other@gmail.com", "smtp.gmail.com"); !errors.Is(err, ErrNoPassword) {
+	if _, err := s.Get("other@gmail.com", "smtp.gmail.com"); !errors.Is(err, model.ErrNoPassword) {
 		t.Errorf("other account: %v", err)
 	}
 	if err := s.Delete("me@gmail.com", "smtp.gmail.com"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Get("me@gmail.com", "smtp.gmail.com"); !errors.Is(err, ErrNoPassword) {
+	if _, err := s.Get("me@gmail.com", "smtp.gmail.com"); !errors.Is(err, model.ErrNoPassword) {
 		t.Errorf("after Delete: %v", err)
 	}
 }
@@ -110,10 +112,10 @@ func TestSecretsFileFallback(t *testing.T) {
 		t.Errorf("reading from the file must warn: source %q warning %q", s2.Source(), s2.Warning())
 	}
 	// The file's password is never handed to another server or account.
-	if _, err := s2.Get("me@example.com", "smtp.evil.example"); !errors.Is(err, ErrNoPassword) {
+	if _, err := s2.Get("me@example.com", "smtp.evil.example"); !errors.Is(err, model.ErrNoPassword) {
 		t.Errorf("other host: %v", err)
 	}
-	if _, err := s2.Get("someone@example.com", "smtp.example.com"); !errors.Is(err, ErrNoPassword) {
+	if _, err := s2.Get("someone@example.com", "smtp.example.com"); !errors.Is(err, model.ErrNoPassword) {
 		t.Errorf("other user: %v", err)
 	}
 	// The environment wins over the file.

@@ -1,18 +1,17 @@
-package notify
+package secrets
 
 import (
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"notifio/internal/model"
 )
 
 // CookieFile is the fallback file in the data directory (mode 0600, a JSON
 // object of site → Cookie header) used, with a warning, where there is no
 // keyring.
 const CookieFile = "site-cookies"
-
-// ErrNoCookie means no cookie is saved for the site.
-var ErrNoCookie = errors.New("no cookie is saved for this site")
 
 // A portal's login cookie is a password in all but name: it is kept where push
 // service URLs are, in the keyring under "cookie:SITE" (one per site).
@@ -36,13 +35,13 @@ func (s *Secrets) SetCookie(site, cookie string) (warning string, err error) {
 }
 
 // Cookie returns a site's Cookie header: from the keyring, else from
-// CookieFile; ErrNoCookie if neither has it.
+// CookieFile; model.ErrNoCookie if neither has it.
 func (s *Secrets) Cookie(site string) (string, error) {
 	v, err := s.getKept(siteCookies, site)
 	if err != nil || v != "" {
 		return v, err
 	}
-	return "", fmt.Errorf("site %s: %w", site, ErrNoCookie)
+	return "", fmt.Errorf("site %s: %w", site, model.ErrNoCookie)
 }
 
 // DeleteCookie forgets a site's cookie, wherever it is kept.

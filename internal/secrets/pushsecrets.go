@@ -1,19 +1,17 @@
-package notify
+package secrets
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"notifio/internal/model"
 )
 
 // PushURLFile is the fallback file in the data directory (mode 0600, a JSON
 // object of channel name → service URL) used, with a warning, where there is
 // no keyring.
 const PushURLFile = "push-urls"
-
-// ErrNoServiceURL means no service URL is saved for the channel.
-var ErrNoServiceURL = errors.New("no service URL is saved for this channel")
 
 // A push service URL is a secret as a whole: tokens sit in its user info, host,
 // path or query depending on the service, and an ntfy topic is a password in
@@ -35,13 +33,13 @@ func (s *Secrets) SetServiceURL(name, rawURL string) (warning string, err error)
 }
 
 // ServiceURL returns a channel's service URL: from the keyring, else from
-// PushURLFile; ErrNoServiceURL if neither has it.
+// PushURLFile; model.ErrNoServiceURL if neither has it.
 func (s *Secrets) ServiceURL(name string) (string, error) {
 	v, err := s.getKept(pushURLs, name)
 	if err != nil || v != "" {
 		return v, err
 	}
-	return "", fmt.Errorf("channel %q: %w", name, ErrNoServiceURL)
+	return "", fmt.Errorf("channel %q: %w", name, model.ErrNoServiceURL)
 }
 
 // DeleteServiceURL forgets a channel's service URL, wherever it is kept.

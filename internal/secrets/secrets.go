@@ -1,4 +1,4 @@
-package notify
+package secrets
 
 import (
 	"errors"
@@ -38,9 +38,6 @@ const (
 	SourceEnv     Source = "env"
 	SourceFile    Source = "file"
 )
-
-// ErrNoPassword means no password is saved for the account.
-var ErrNoPassword = errors.New("no SMTP password is saved")
 
 // keyringTimeout bounds one keyring call: a keyring that never answers (a locked
 // collection nobody unlocks, a dead D-Bus) counts as unavailable.
@@ -93,7 +90,7 @@ func account(username, host string) string {
 
 // Get returns the password for username at host: from the keyring, else (no
 // keyring, or nothing in it) from NOTIFIO_SMTP_PASSWORD, else from the fallback
-// file if it was saved for this same account. ErrNoPassword if none.
+// file if it was saved for this same account. model.ErrNoPassword if none.
 func (s *Secrets) Get(username, host string) (string, error) {
 	acct := account(username, host)
 	pw, kerr := keyringCall(func() (string, error) { return keyring.Get(KeyringService, acct) })
@@ -110,9 +107,9 @@ func (s *Secrets) Get(username, host string) (string, error) {
 	case err == nil:
 		s.record(SourceFile, s.fileWarning())
 		return pw, nil
-	case errors.Is(err, ErrNoPassword):
+	case errors.Is(err, model.ErrNoPassword):
 		s.record(SourceNone, "")
-		return "", ErrNoPassword
+		return "", model.ErrNoPassword
 	default:
 		s.record(SourceNone, "")
 		return "", err
@@ -174,7 +171,7 @@ func (s *Secrets) readFile(acct string) (string, error) {
 	p := s.path()
 	b, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", ErrNoPassword
+		return "", model.ErrNoPassword
 	}
 	if err != nil {
 		return "", fmt.Errorf("reading the password file %s: %w", p, err)
@@ -184,11 +181,11 @@ func (s *Secrets) readFile(acct string) (string, error) {
 	}
 	first, rest, ok := strings.Cut(string(b), "\n")
 	if !ok || strings.TrimRight(first, "\r") != acct {
-		return "", ErrNoPassword
+		return "", model.ErrNoPassword
 	}
 	pw := strings.TrimRight(rest, "\r\n")
 	if pw == "" {
-		return "", ErrNoPassword
+		return "", model.ErrNoPassword
 	}
 	return pw, nil
 }
