@@ -13,8 +13,8 @@ import (
 )
 
 // emailKey is the settings key of the SMTP configuration (storage reads its
-// host to know whether email is set up: keep the two in step).
-const emailKey = "email"
+// host to know whether email is set up).
+const emailKey = model.SettingEmail
 
 // EmailSettings are the SMTP settings the user saved: the configuration in the
 // database, the password in the keyring. Notify is their one owner; the relay

@@ -100,11 +100,10 @@ func (r result) outcomeName() string {
 // parsed at all.
 func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
 	res := result{resp: resp, err: err, offline: err != nil && fetch.IsNetworkUnreachable(err)}
-	in := classify.Input{Err: err, Now: start}
+	in := classify.FromFetch(resp, err)
+	in.Now = start
 	if resp != nil {
 		res.elapsed = resp.Elapsed
-		in.Status, in.Header, in.Body = resp.Status, resp.Header, resp.Body
-		in.RequestURL, in.FinalURL, in.Redirect = resp.RequestURL, resp.FinalURL, resp.Redirect
 		if err == nil && resp.Status == 200 && len(resp.Body) > 0 {
 			res.bodyHash = extract.Fingerprint(resp.Body, j.url, j.sel)
 			if res.bodyHash == j.prevHash {

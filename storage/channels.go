@@ -155,8 +155,8 @@ func (d *DB) putOutboxItem(tx *bolt.Tx, item model.OutboxItem, channel string, e
 }
 
 // emailSettingKey is the settings key under which the SMTP settings are kept
-// (poll writes it); only its host is read here, to know whether email is set up.
-const emailSettingKey = "email"
+// (notify writes them); only its host is read here, to know whether email is set up.
+const emailSettingKey = model.SettingEmail
 
 func emailSetUp(tx *bolt.Tx) bool {
 	var cfg struct {

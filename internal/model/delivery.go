@@ -111,3 +111,8 @@ func SetUpHint(err error) string {
 	}
 	return ""
 }
+
+// SettingEmail is the settings key the email settings (Config) are stored
+// under: notify writes them, storage reads their host to know whether email
+// is set up.
+const SettingEmail = "email"
