@@ -53,7 +53,7 @@ func snapshotSearchJSON(s model.SearchSnapshot) searchOut {
 	return searchOut{ID: s.ID, Name: s.Name, URL: s.URL, Site: s.Site, IntervalS: s.Interval.Seconds(),
 		Paused: s.State == model.StatePaused, Filters: s.Filters, Baselined: s.Baselined,
 		BaselineCount: s.BaselineCount, LastCount: s.LastCount, LastChecked: s.LastChecked,
-		State: s.State, Wait: s.Wait, Reason: s.Reason, NextCheck: s.NextCheck, LastOutcome: s.LastOutcome,
+		State: s.State, Wait: s.Wait, Reason: s.Reason, NextCheck: s.NextCheck, LastOutcome: string(s.LastOutcome),
 		LastSignal: s.LastSignal, LastNew: s.LastNew, Unseen: s.Unseen, Health: &h}
 }
 

@@ -110,7 +110,7 @@ func DryRunOnce(ctx context.Context, db *storage.DB, in model.SearchInput, opts 
 }
 
 func dryRunOf(dr model.DryRun, res result) model.DryRun {
-	dr.Outcome = res.outcomeName()
+	dr.Outcome = model.Outcome(res.outcomeName())
 	dr.Status = res.outcome.Status
 	dr.RetryAfter = res.outcome.RetryAfter
 	dr.Signal = res.outcome.Signal
@@ -125,7 +125,7 @@ func dryRunOf(dr model.DryRun, res result) model.DryRun {
 		dr.Outcome = "offline"
 	}
 	dr.Message = words.OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
-	if res.outcome.Detail != "" && dr.Outcome != string(model.OutcomeOK) {
+	if res.outcome.Detail != "" && dr.Outcome != model.OutcomeOK {
 		dr.Message += " (" + res.outcome.Detail + ")"
 	}
 	return dr

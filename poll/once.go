@@ -78,7 +78,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					// its login page: the others wait for the user.
 					mu.Lock()
 					out = append(out, OnceResult{SearchID: r.s.ID, Name: r.s.Name, Site: site, Outcome: string(model.OutcomeSessionExpired),
-						Reason: words.OutcomeMessage(site, string(model.OutcomeSessionExpired), 0, false)})
+						Reason: words.OutcomeMessage(site, model.OutcomeSessionExpired, 0, false)})
 					mu.Unlock()
 					continue
 				}
@@ -121,7 +121,7 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 				if res.offline {
 					or.Outcome = "offline"
 				}
-				or.Reason = words.OutcomeMessage(site, or.Outcome, count, res.ext.NoResults)
+				or.Reason = words.OutcomeMessage(site, model.Outcome(or.Outcome), count, res.ext.NoResults)
 				if or.SaveErr != nil {
 					or.Outcome, or.Reason = model.OutcomeNotSaved, NotSavedReason(count, or.SaveErr)
 				}

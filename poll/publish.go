@@ -120,7 +120,7 @@ func (s *Service) Snapshot() model.Snapshot {
 		ss := model.SearchSnapshot{
 			ID: r.s.ID, Name: r.s.Name, URL: r.s.URL, Site: r.s.Site, Interval: intervalOf(r.s),
 			State: model.StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
-			LastOutcome: r.lastOutcome, LastSignal: r.lastSignal, LastCount: r.s.LastCount,
+			LastOutcome: model.Outcome(r.lastOutcome), LastSignal: r.lastSignal, LastCount: r.s.LastCount,
 			LastNew: r.lastNew, LastDrops: r.lastDrops, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount, Filters: r.s.Filters,
 			Health: s.searchHealthLocked(r, now),
 		}
@@ -163,7 +163,7 @@ func (s *Service) Snapshot() model.Snapshot {
 		sr := s.site(n)
 		ok, fail := sr.ok, sr.fail
 		st := model.SiteSnapshot{
-			Site: n, LastStatus: sr.lastStatus, LastOutcome: sr.savedOutcome, LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
+			Site: n, LastStatus: sr.lastStatus, LastOutcome: model.Outcome(sr.savedOutcome), LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
 			LastRefusal: sr.lastRefusal, AvgResponse: sr.avgResp,
 			SuccessRate: float64(ok+1) / float64(ok+fail+1), Searches: siteCount[n],
 			ProbeInFlight: probeOf[n] != "",

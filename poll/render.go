@@ -163,7 +163,7 @@ func hasScripts(body []byte) bool {
 
 // browserDifference says what reading with a browser changed, for the user.
 func browserDifference(try model.DryRun) string {
-	if try.Outcome == string(model.OutcomeOK) {
+	if try.Outcome == model.OutcomeOK {
 		return fmt.Sprintf("Without a browser Notifio found no results on this page; read with a browser it found %d listings. "+
 			"Tick \u201cRead with a browser\u201d to watch it that way.", len(try.Listings))
 	}

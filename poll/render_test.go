@@ -39,7 +39,7 @@ func TestScriptOnlyPortalNeedsTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.Outcome != string(model.OutcomeUnexpectedPage) || len(plain.Listings) != 0 {
+	if plain.Outcome != model.OutcomeUnexpectedPage || len(plain.Listings) != 0 {
 		t.Errorf("without a browser: %s with %d listings, want not results", plain.Outcome, len(plain.Listings))
 	}
 	// Test this search offered the browser and shows the difference.
@@ -53,7 +53,7 @@ func TestScriptOnlyPortalNeedsTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if withBrowser.Outcome != string(model.OutcomeOK) || len(withBrowser.Listings) != 10 || !withBrowser.Browser {
+	if withBrowser.Outcome != model.OutcomeOK || len(withBrowser.Listings) != 10 || !withBrowser.Browser {
 		t.Errorf("with the browser: %s with %d listings, want ok with 10", withBrowser.Outcome, len(withBrowser.Listings))
 	}
 	for _, l := range withBrowser.Listings {
@@ -187,7 +187,7 @@ func TestBrowserRefusesToLeaveTheSite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if dr.Outcome != string(model.OutcomeError) || len(dr.Listings) != 0 {
+			if dr.Outcome != model.OutcomeError || len(dr.Listings) != 0 {
 				t.Fatalf("outcome %s with %d listings (%s), want an error and none", dr.Outcome, len(dr.Listings), dr.Message)
 			}
 			if !strings.Contains(dr.Signal, "redirect to other site 127.0.0.2") {

@@ -469,32 +469,32 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 		msg = words.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
 	}
 	e.outcome.Importance = widget.MediumImportance
-	scriptsOnly := !res.Browser && res.BrowserTry != nil && res.BrowserTry.Outcome == "ok"
+	scriptsOnly := !res.Browser && res.BrowserTry != nil && res.BrowserTry.Outcome == model.OutcomeOK
 	switch {
 	case scriptsOnly:
 		// One wording for a page that shows its listings only with JavaScript,
 		// not "did not look like results" beside what the browser found.
 		msg = "This page shows its listings only with JavaScript."
-	case res.Outcome != "ok":
+	case res.Outcome != model.OutcomeOK:
 		e.outcome.Importance = widget.WarningImportance
 	}
 	e.outcome.SetText(msg)
-	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == "ok" {
+	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == model.OutcomeOK {
 		e.name.SetText(suggestName(res.Title, res.URL, res.Site, e.nameTaken))
 	}
 	var sum []string
-	if res.Outcome == "ok" {
+	if res.Outcome == model.OutcomeOK {
 		// The message already counts the listings; say what saving does with them.
 		sum = append(sum, "Nothing is saved yet. After you save, the first check quietly records these as the baseline; "+
 			"you hear about every listing that appears after that.")
 	}
-	if res.Outcome != "ok" && res.Status != 0 && !scriptsOnly {
+	if res.Outcome != model.OutcomeOK && res.Status != 0 && !scriptsOnly {
 		sum = append(sum, fmt.Sprintf("status %d", res.Status))
 	}
-	if res.Outcome != "ok" && res.Signal != "" && !scriptsOnly {
+	if res.Outcome != model.OutcomeOK && res.Signal != "" && !scriptsOnly {
 		sum = append(sum, "decided by: "+res.Signal)
 	}
-	if res.Outcome == "ok" && res.Method != "" {
+	if res.Outcome == model.OutcomeOK && res.Method != "" {
 		sum = append(sum, "Read by "+methodWords(res.Method)+".")
 	}
 	if res.Note != "" {

@@ -218,7 +218,7 @@ func stateLook(s model.SearchSnapshot, site *model.SiteSnapshot) (fyne.Resource,
 	case model.StateAttention:
 		return theme.NewErrorThemedResource(theme.ErrorIcon()), widget.DangerImportance
 	}
-	if s.LastOutcome == "unexpected_page" {
+	if s.LastOutcome == model.OutcomeUnexpectedPage {
 		return theme.NewWarningThemedResource(theme.WarningIcon()), widget.WarningImportance
 	}
 	return stateIconOK(), widget.MediumImportance

@@ -60,7 +60,7 @@ func (o *showOne) update(res model.DryRun) {
 	o.lists.RemoveAll()
 	o.derived.Hide()
 	showText(o.problem, res.ExampleProblem)
-	if res.Outcome != "ok" {
+	if res.Outcome != model.OutcomeOK {
 		o.box.Hide()
 		return
 	}

@@ -133,7 +133,7 @@ func (v *sitesView) fill(c *siteCard, st model.SiteSnapshot, now time.Time) {
 	// A site whose last answer was fine is not "session expired", whatever a
 	// search stopped on earlier: that search waits for "try now" below.
 	stopped := v.loginStopped(st.Site)
-	login := len(stopped) > 0 && st.LastOutcome != "ok"
+	login := len(stopped) > 0 && st.LastOutcome != model.OutcomeOK
 	switch {
 	case login:
 		// Not a wait: the searches stop until the user logs in again.
@@ -206,7 +206,7 @@ func (v *sitesView) needsLogin(site string) bool { return len(v.loginStopped(sit
 func (v *sitesView) loginStopped(site string) []string {
 	var ids []string
 	for _, s := range v.u.snap.Searches {
-		if s.Site == site && s.State == model.StateAttention && s.LastOutcome == "session_expired" {
+		if s.Site == site && s.State == model.StateAttention && s.LastOutcome == model.OutcomeSessionExpired {
 			ids = append(ids, s.ID)
 		}
 	}

@@ -58,7 +58,7 @@ func siteLastResponse(s model.SiteSnapshot) string {
 		b.WriteString("Last answer: none since Notifio started (the pause was remembered)")
 	case s.LastStatus == 0:
 		b.WriteString("Last answer: none yet")
-	case s.LastOutcome == "session_expired":
+	case s.LastOutcome == model.OutcomeSessionExpired:
 		// A 200 at the end of a redirect to the login page is not "fine".
 		b.WriteString("Last answer: its login page")
 	case s.LastStatus < 300:

@@ -45,7 +45,7 @@ func searchDetail(s model.SearchSnapshot, now time.Time) string {
 // badge of listings the user has not seen.
 func lastFind(s model.SearchSnapshot) string {
 	switch {
-	case !s.Baselined && (s.LastOutcome == "" || s.LastOutcome == "ok") &&
+	case !s.Baselined && (s.LastOutcome == "" || s.LastOutcome == model.OutcomeOK) &&
 		s.State != model.StateWaiting && s.State != model.StateAttention:
 		return "the first check records what is already there as a baseline"
 	case !s.Baselined:

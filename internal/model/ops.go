@@ -30,7 +30,7 @@ type SearchInput struct {
 type DryRun struct {
 	URL        string
 	Site       string
-	Outcome    string        // ok, challenge, rate_limited, denied, error, session_expired, unexpected_page, waiting
+	Outcome    Outcome       // ok, challenge, rate_limited, denied, error, session_expired, unexpected_page, waiting
 	Status     int           // HTTP status, 0 when nothing was fetched
 	RetryAfter time.Duration // parsed Retry-After, 0 if none
 	Signal     string        // the evidence that decided the outcome

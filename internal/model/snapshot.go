@@ -23,12 +23,12 @@ type SearchSnapshot struct {
 	Wait          WaitKind  `json:",omitempty"` // what a Waiting or Attention search waits for
 	Reason        string    // the reason in words (statuswords.go), e.g. "idealista.com is rate-limiting us"; never parsed
 	LastChecked   time.Time
-	LastOutcome   string // ok, challenge, rate_limited, denied, error, session_expired, unexpected_page
-	LastSignal    string // the evidence behind LastOutcome, e.g. "status 429"
-	LastCount     int    // listings on the page at the last successful check
-	LastNew       int    // new listings found by the last successful check
-	LastDrops     int    // price drops the last successful check announced
-	Unseen        int    // new listings since the user last looked
+	LastOutcome   Outcome // ok, challenge, rate_limited, denied, error, session_expired, unexpected_page
+	LastSignal    string  // the evidence behind LastOutcome, e.g. "status 429"
+	LastCount     int     // listings on the page at the last successful check
+	LastNew       int     // new listings found by the last successful check
+	LastDrops     int     // price drops the last successful check announced
+	Unseen        int     // new listings since the user last looked
 	Baselined     bool
 	BaselineCount int // listings recorded silently by the first successful poll
 	// Health is whether the search works, with its words (health.go).
@@ -47,7 +47,7 @@ type SiteSnapshot struct {
 	ProbeInFlight bool          // a single probe is out now
 	RetryAfter    time.Duration // the last Retry-After the site sent, 0 if none
 	LastStatus    int           // HTTP status of the last response, 0 if none
-	LastOutcome   string        `json:",omitempty"` // what the last answer was (model.Outcome: ok, challenge, denied, …)
+	LastOutcome   Outcome       `json:",omitempty"` // what the last answer was: ok, challenge, denied, …
 	LastSignal    string        // the evidence that decided the last outcome; words to show, never parsed
 	LastRefusal   string        // path of the saved copy of the last refusal page, if any
 	AvgResponse   time.Duration // smoothed: 0.7*previous + 0.3*latest

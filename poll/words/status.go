@@ -132,7 +132,7 @@ func StatusWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time
 		return s.Site + " " + KindWords(site.Kind) + " — trying again now"
 	}
 	next := nextCheckWords(s.NextCheck, now)
-	if s.LastOutcome == string(model.OutcomeUnexpectedPage) {
+	if s.LastOutcome == model.OutcomeUnexpectedPage {
 		return NotResults + " — " + next
 	}
 	return next
@@ -147,7 +147,7 @@ func waitingWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Tim
 	switch {
 	case s.Health.Kind.NeedsUser() && s.Health.Problem != "":
 		reason = s.Health.Problem // the words alerts and `notifio status` use
-	case s.LastOutcome == string(model.OutcomeUnexpectedPage):
+	case s.LastOutcome == model.OutcomeUnexpectedPage:
 		// The site's wait is on the "error" ladder, but "had errors" would
 		// hide what the user can act on.
 		reason = NotResults
@@ -181,9 +181,9 @@ func nextCheckWords(next, now time.Time) string {
 // attentionWords says what the user must do about a search that needs them.
 func attentionWords(s model.SearchSnapshot) string {
 	switch {
-	case s.Wait == model.WaitLogin || s.LastOutcome == string(model.OutcomeSessionExpired):
+	case s.Wait == model.WaitLogin || s.LastOutcome == model.OutcomeSessionExpired:
 		return "needs attention: " + WordsLogin
-	case s.LastOutcome == string(model.OutcomeUnexpectedPage):
+	case s.LastOutcome == model.OutcomeUnexpectedPage:
 		return NotResults
 	case s.Reason == "":
 		return "needs attention"
@@ -213,7 +213,7 @@ func SiteWords(s model.SiteSnapshot, now time.Time) string {
 // results as that: it waits on the error ladder, but "had errors (server or
 // network)" beside "Last answer: fine" was a second wording of one page.
 func siteKindWords(s model.SiteSnapshot) string {
-	if s.Kind == "error" && s.LastOutcome == string(model.OutcomeUnexpectedPage) {
+	if s.Kind == "error" && s.LastOutcome == model.OutcomeUnexpectedPage {
 		return "showed a page that did not look like results"
 	}
 	return KindWords(s.Kind)
