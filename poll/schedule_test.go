@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/storage"
 
 	"notifio/internal/model"
 )
@@ -13,7 +12,7 @@ import (
 // The plan as a function of the schedule's state and now: no service, no
 // storage, no clock.
 
-func testSchedule(searches ...storage.Search) *schedule {
+func testSchedule(searches ...model.Search) *schedule {
 	sc := &schedule{
 		searches: map[string]*searchRun{},
 		sites:    map[string]*siteRun{},
