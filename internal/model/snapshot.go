@@ -21,7 +21,7 @@ type SearchSnapshot struct {
 	State         SearchState
 	NextCheck     time.Time // when the next check is due (or the site's wait ends)
 	Wait          WaitKind  `json:",omitempty"` // what a Waiting or Attention search waits for
-	Reason        string    // the reason in words (statuswords.go), e.g. "idealista.com is rate-limiting us"; never parsed
+	Reason        string    // the reason in words (poll/words), e.g. "idealista.com is rate-limiting us"; never parsed
 	LastChecked   time.Time
 	LastOutcome   Outcome // ok, challenge, rate_limited, denied, error, session_expired, unexpected_page
 	LastSignal    string  // the evidence behind LastOutcome, e.g. "status 429"
@@ -93,7 +93,7 @@ type ChannelFailure struct {
 }
 
 // HealthKind is whether a search works, in one word the window, the command
-// line and the alerts all read (their words come from healthwords.go).
+// line and the alerts all read (their words come from poll/words).
 type HealthKind string
 
 // NeedsUser reports whether the user should know: everything but ok, paused

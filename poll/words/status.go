@@ -11,7 +11,7 @@ import (
 
 // The words of what a search or a site is doing now: one place for the
 // window's rows and Sites tab and for `notifio search list` and `notifio
-// sites` (healthwords.go says whether a search works). Each is a function of
+// sites` (health.go says whether a search works). Each is a function of
 // a snapshot and the clock, and switches on the snapshot's typed fields; none
 // reads a sentence back.
 
