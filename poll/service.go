@@ -298,6 +298,8 @@ func (s *Service) jittered(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * (0.9 + 0.2*s.random()))
 }
 
+// toExtractSelectors is a search's saved selectors as extraction reads them
+// (the same fields; the saved ones have their own JSON names).
 func toExtractSelectors(sel model.Selectors) model.PageSelectors {
-	return model.PageSelectors{Item: sel.Item, Link: sel.Link, Title: sel.Title, Price: sel.Price}
+	return model.PageSelectors(sel)
 }

@@ -166,9 +166,9 @@ func channelStateWords(c model.ChannelState, tested, now time.Time) (widget.Impo
 	case !c.HeldUntil.IsZero():
 		return widget.MediumImportance, "Quiet hours: new listings wait until " + c.HeldUntil.Local().Format("15:04") + " and then arrive as one push."
 	case !c.LastSent.IsZero():
-		return widget.SuccessImportance, "Last push delivered " + dayAndTime(c.LastSent, now) + "."
+		return widget.SuccessImportance, "Last push delivered " + words.DayAndTime(c.LastSent, now) + "."
 	case !tested.IsZero():
-		return widget.SuccessImportance, "Test push delivered " + dayAndTime(tested, now) + ". New listings will arrive the same way."
+		return widget.SuccessImportance, "Test push delivered " + words.DayAndTime(tested, now) + ". New listings will arrive the same way."
 	}
 	return widget.MediumImportance, "No push sent yet. Send a test to check that it reaches your phone."
 }

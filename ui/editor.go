@@ -480,7 +480,7 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 	}
 	e.outcome.SetText(msg)
 	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == model.OutcomeOK {
-		e.name.SetText(suggestName(res.Title, res.URL, res.Site, e.nameTaken))
+		e.name.SetText(words.SuggestName(res.Title, res.URL, res.Site, e.nameTaken))
 	}
 	var sum []string
 	if res.Outcome == model.OutcomeOK {

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"log/slog"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -162,42 +161,6 @@ func checkSearchURL(raw string) (string, error) {
 	return strings.TrimSpace(raw), nil
 }
 
-// suggestName suggests a search name for a results page: its title without
-// the portal's name ("Wohnung mieten in Berlin" from "Wohnung mieten in Berlin
-// | kleinanzeigen.de"), or, when the title is only the portal's name, missing,
-// or already another search's name (every search of a portal often has one
-// title), poll's default name: the site and what the URL's path and query say.
-// A name still taken gets " (2)", " (3)", … Only for results: a refusal page's
-// title ("Just a moment...") names nothing the user watches.
-func suggestName(title, rawURL, site string, taken func(string) bool) string {
-	t := strings.Join(strings.Fields(title), " ")
-	for _, sep := range []string{" | ", " – ", " — ", " - "} {
-		if i := strings.Index(t, sep); i > 0 {
-			t = t[:i]
-		}
-	}
-	brand := strings.ToLower(strings.SplitN(site, ".", 2)[0])
-	if i := strings.Index(strings.ToLower(t), " bei "+brand); i > 0 { // "… bei immobilien.de"
-		t = t[:i]
-	}
-	if t == "" || taken(t) || brand != "" && strings.EqualFold(strings.ReplaceAll(t, " ", ""), brand) {
-		if u, err := url.Parse(rawURL); err == nil && site != "" {
-			t = words.DefaultName(u, site)
-		}
-	}
-	const maxRunes = 60
-	if r := []rune(t); len(r) > maxRunes {
-		t = strings.TrimSpace(string(r[:maxRunes])) + "…"
-	}
-	for n, try := 2, t; t != ""; n++ {
-		if !taken(try) {
-			return try
-		}
-		try = fmt.Sprintf("%s (%d)", t, n)
-	}
-	return t
-}
-
 // listingDetail is the second line of a listing row.
 func listingDetail(price, size, rooms, location string, firstSeen, now time.Time) string {
 	var parts []string
@@ -207,7 +170,7 @@ func listingDetail(price, size, rooms, location string, firstSeen, now time.Time
 		}
 	}
 	if !firstSeen.IsZero() {
-		parts = append(parts, "first seen "+dayAndTime(firstSeen, now))
+		parts = append(parts, "first seen "+words.DayAndTime(firstSeen, now))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -232,21 +195,6 @@ func roomsWords(rooms string) string {
 		return "1 room"
 	}
 	return n + " rooms"
-}
-
-// dayAndTime writes an instant relative to now: "today 14:02", "yesterday 09:15",
-// or "Mon 2 Jan 14:02".
-func dayAndTime(t, now time.Time) string {
-	t, now = t.Local(), now.Local()
-	ty, tm, td := t.Date()
-	ny, nm, nd := now.Date()
-	switch {
-	case ty == ny && tm == nm && td == nd:
-		return "today " + t.Format("15:04")
-	case t.Year() == now.AddDate(0, 0, -1).Year() && t.YearDay() == now.AddDate(0, 0, -1).YearDay():
-		return "yesterday " + t.Format("15:04")
-	}
-	return t.Format("Mon 2 Jan 15:04")
 }
 
 // waitWords explains why a search's site cannot be checked yet.

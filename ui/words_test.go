@@ -83,7 +83,7 @@ func TestSuggestName(t *testing.T) {
 		{"Kleinanzeigen", "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", "kleinanzeigen.de", "kleinanzeigen.de: wohnung mieten, duesseldorf"},
 		{"", "http://127.0.0.7:18400/kleinanzeigen-results.html", "127.0.0.7", "127.0.0.7: kleinanzeigen results"},
 	} {
-		if got := suggestName(tc.title, tc.url, tc.site, func(string) bool { return false }); got != tc.want {
+		if got := words.SuggestName(tc.title, tc.url, tc.site, func(string) bool { return false }); got != tc.want {
 			t.Errorf("suggestName(%q, %q) = %q, want %q", tc.title, tc.url, got, tc.want)
 		}
 	}
@@ -101,7 +101,7 @@ func TestSuggestNameTellsSearchesApart(t *testing.T) {
 		"https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331?maxPrice=900",
 		"https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331?maxPrice=900&sort=new",
 	} {
-		name := suggestName(title, u, "kleinanzeigen.de", func(n string) bool { return taken[n] })
+		name := words.SuggestName(title, u, "kleinanzeigen.de", func(n string) bool { return taken[n] })
 		if taken[name] {
 			t.Fatalf("suggested %q twice: %q", name, got)
 		}

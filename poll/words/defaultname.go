@@ -1,6 +1,7 @@
 package words
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -86,4 +87,40 @@ func queryWords(q url.Values) []string {
 		}
 	}
 	return parts
+}
+
+// SuggestName suggests a search name for a results page: its title without
+// the portal's name ("Wohnung mieten in Berlin" from "Wohnung mieten in Berlin
+// | kleinanzeigen.de"), or, when the title is only the portal's name, missing,
+// or already another search's name (every search of a portal often has one
+// title), DefaultName: the site and what the URL's path and query say.
+// A name still taken gets " (2)", " (3)", … Only for results: a refusal page's
+// title ("Just a moment...") names nothing the user watches.
+func SuggestName(title, rawURL, site string, taken func(string) bool) string {
+	t := strings.Join(strings.Fields(title), " ")
+	for _, sep := range []string{" | ", " – ", " — ", " - "} {
+		if i := strings.Index(t, sep); i > 0 {
+			t = t[:i]
+		}
+	}
+	brand := strings.ToLower(strings.SplitN(site, ".", 2)[0])
+	if i := strings.Index(strings.ToLower(t), " bei "+brand); i > 0 { // "… bei immobilien.de"
+		t = t[:i]
+	}
+	if t == "" || taken(t) || brand != "" && strings.EqualFold(strings.ReplaceAll(t, " ", ""), brand) {
+		if u, err := url.Parse(rawURL); err == nil && site != "" {
+			t = DefaultName(u, site)
+		}
+	}
+	const maxRunes = 60
+	if r := []rune(t); len(r) > maxRunes {
+		t = strings.TrimSpace(string(r[:maxRunes])) + "…"
+	}
+	for n, try := 2, t; t != ""; n++ {
+		if !taken(try) {
+			return try
+		}
+		try = fmt.Sprintf("%s (%d)", t, n)
+	}
+	return t
 }

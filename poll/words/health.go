@@ -103,6 +103,21 @@ func ClockWords(t, now time.Time) string {
 	return t.Format("Mon 2 Jan 15:04")
 }
 
+// DayAndTime writes an instant relative to now: "today 14:02", "yesterday 09:15",
+// or "Mon 2 Jan 14:02".
+func DayAndTime(t, now time.Time) string {
+	t, now = t.Local(), now.Local()
+	ty, tm, td := t.Date()
+	ny, nm, nd := now.Date()
+	switch {
+	case ty == ny && tm == nm && td == nd:
+		return "today " + t.Format("15:04")
+	case t.Year() == now.AddDate(0, 0, -1).Year() && t.YearDay() == now.AddDate(0, 0, -1).YearDay():
+		return "yesterday " + t.Format("15:04")
+	}
+	return t.Format("Mon 2 Jan 15:04")
+}
+
 // SpanWords is "45 min", "3 h 10 min", "2 days 4 h".
 func SpanWords(d time.Duration) string {
 	switch {
