@@ -2,7 +2,8 @@ package main
 
 import (
 	"notifio/internal/autostart"
-	"notifio/storage"
+
+	"notifio/internal/datadir"
 )
 
 // startAtLogin is Settings' start at login: the same entry `notifio
@@ -23,7 +24,7 @@ func (s startAtLogin) Set(on bool) error {
 		return err
 	}
 	dir := s.args.dataDir
-	if def, err := storage.DefaultDir(); err == nil && def == dir {
+	if def, err := datadir.Default(); err == nil && def == dir {
 		dir = "" // the default needs no --data
 	}
 	cmd, err := autostart.Command(exe, dir)

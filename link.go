@@ -6,8 +6,9 @@ import (
 	"time"
 
 	"notifio/internal/api"
-	"notifio/poll"
 	"notifio/ui"
+
+	"notifio/internal/model"
 )
 
 // link is the window's backend: the watcher's API client, whose snapshot
@@ -61,13 +62,13 @@ const reconnectEvery = time.Second
 // Subscribe streams the watcher's snapshots to fn until cancel; when the
 // stream ends the watcher is gone (setGone) and it is tried again every
 // second, so a watcher started again is followed.
-func (l *link) Subscribe(fn func(poll.Snapshot)) (cancel func()) {
+func (l *link) Subscribe(fn func(model.Snapshot)) (cancel func()) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for {
-			_ = l.Watch(ctx, func(s poll.Snapshot) {
+			_ = l.Watch(ctx, func(s model.Snapshot) {
 				l.setGone(false)
 				fn(s)
 			})

@@ -16,6 +16,8 @@ import (
 	// Fyne initialises (no locale error on every command).
 	"notifio/cli"
 	_ "notifio/ui/locale"
+
+	"notifio/internal/datadir"
 )
 
 // version is set at build time from FyneApp.toml (see Makefile); "dev" otherwise.
@@ -89,9 +91,7 @@ func splitWindowArgs(args []string) (windowArgs, bool, error) {
 		}
 		hidden = true
 	}
-	if dir == "" {
-		dir = os.Getenv("NOTIFIO_DATA")
-	}
+	dir = datadir.Given(dir)
 	if connect == "" {
 		connect = os.Getenv("NOTIFIO_CONNECT")
 	}

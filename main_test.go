@@ -21,9 +21,10 @@ import (
 
 	"notifio/cli"
 	"notifio/internal/api"
-	"notifio/poll"
 	"notifio/storage"
 	"notifio/ui"
+
+	"notifio/internal/model"
 )
 
 // startWatcher runs `notifio run` of dir in this process (the real watcher and
@@ -75,7 +76,7 @@ func seed(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AddSearch(storage.Search{Name: "Flats in Kreuzberg", URL: "http://127.0.0.1:1/s", Site: "127.0.0.1",
+	if _, err := db.AddSearch(model.Search{Name: "Flats in Kreuzberg", URL: "http://127.0.0.1:1/s", Site: "127.0.0.1",
 		Interval: time.Hour, Paused: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestHelperWindowSave(t *testing.T) {
 	if sock == "" {
 		t.Skip("run by TestKillingTheWindowDuringASaveLosesNothing")
 	}
-	_, err := newLink(sock).AddSearch(context.Background(), poll.SearchInput{Name: "Saved as the window died",
+	_, err := newLink(sock).AddSearch(context.Background(), model.SearchInput{Name: "Saved as the window died",
 		URL: "http://127.0.0.1:1/new", Interval: time.Hour})
 	fmt.Println("answered", err) // never reached: killed first
 }

@@ -18,9 +18,12 @@ import (
 
 	"notifio/internal/api"
 	"notifio/internal/tray"
-	"notifio/poll"
 	"notifio/storage"
 	"notifio/ui"
+
+	"notifio/poll/words"
+
+	"notifio/internal/datadir"
 )
 
 // watcherStartTimeout bounds the wait for a watcher the window started to
@@ -47,7 +50,7 @@ func runWindow(args windowArgs, logger *slog.Logger) int {
 	a := app.NewWithID(appID)
 	a.SetIcon(fyne.NewStaticResource("Icon.png", iconPNG))
 	if args.dataDir == "" && args.connect == "" {
-		d, err := storage.DefaultDir()
+		d, err := datadir.Default()
 		if err != nil {
 			return fatalWindow(a, "Notifio cannot find a folder for its data: "+err.Error(), nil)
 		}
@@ -155,7 +158,7 @@ func lastLines(path string, n int) string {
 
 // startWords says why the window could not attach.
 func startWords(err error) string {
-	if w, ok := poll.UserWords(err); ok {
+	if w, ok := words.UserWords(err); ok {
 		return w
 	}
 	return "Notifio could not start: " + err.Error()

@@ -8,7 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"notifio/poll"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 func cmdAlerts(_ context.Context, env *Env, args []string) error {
@@ -41,9 +43,9 @@ func cmdAlerts(_ context.Context, env *Env, args []string) error {
 
 // alertSettings are the backend's alert settings; a watcher that stops
 // answering is an error, never the defaults (which `alerts set` would save).
-func alertSettings(b backend) (poll.AlertSettings, error) {
+func alertSettings(b backend) (model.AlertSettings, error) {
 	if c, ok := b.(interface {
-		AlertSettingsErr() (poll.AlertSettings, error)
+		AlertSettingsErr() (model.AlertSettings, error)
 	}); ok {
 		return c.AlertSettingsErr()
 	}
@@ -51,16 +53,16 @@ func alertSettings(b backend) (poll.AlertSettings, error) {
 }
 
 // AlertSettingsWords says the alert settings in a few lines.
-func AlertSettingsWords(a poll.AlertSettings) string {
+func AlertSettingsWords(a model.AlertSettings) string {
 	if a.Off {
 		return "Health alerts are off: Notifio shows troubles in the window only.\nTurn them on: notifio alerts set --on"
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Health alerts are on.\n")
-	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", poll.SpanWords(a.AfterOrDefault()))
+	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", words.SpanWords(a.AfterOrDefault()))
 	fmt.Fprintf(&b, "Login expired, messages not going out: told at once.\n")
 	if r := a.RemindEvery(); r > 0 {
-		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", poll.SpanWords(r))
+		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", words.SpanWords(r))
 	} else {
 		fmt.Fprintf(&b, "Reminders: off.\n")
 	}
@@ -107,7 +109,7 @@ func cmdAlertsSet(env *Env, args []string) error {
 }
 
 // applyAlertFlags changes only what was given on the command line.
-func applyAlertFlags(fs *flag.FlagSet, a poll.AlertSettings, off bool, after time.Duration, remind, summary, summaryAt string) (poll.AlertSettings, error) {
+func applyAlertFlags(fs *flag.FlagSet, a model.AlertSettings, off bool, after time.Duration, remind, summary, summaryAt string) (model.AlertSettings, error) {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if given["on"] || given["off"] {
@@ -160,15 +162,15 @@ func cmdStatus(_ context.Context, env *Env, args []string) error {
 	troubled := troubles(snap)
 	if env.JSON {
 		type row struct {
-			ID     string      `json:"id"`
-			Name   string      `json:"name"`
-			Site   string      `json:"site"`
-			Health poll.Health `json:"health"`
+			ID     string       `json:"id"`
+			Name   string       `json:"name"`
+			Site   string       `json:"site"`
+			Health model.Health `json:"health"`
 		}
 		out := struct {
-			Healthy  bool                  `json:"healthy"`
-			Searches []row                 `json:"searches"`
-			Failing  []poll.ChannelFailure `json:"failing_channels,omitempty"`
+			Healthy  bool                   `json:"healthy"`
+			Searches []row                  `json:"searches"`
+			Failing  []model.ChannelFailure `json:"failing_channels,omitempty"`
 		}{Healthy: troubled == 0, Searches: []row{}, Failing: snap.Outbox.Failing}
 		for _, s := range snap.Searches {
 			out.Searches = append(out.Searches, row{s.ID, s.Name, s.Site, s.Health})
@@ -185,17 +187,17 @@ func cmdStatus(_ context.Context, env *Env, args []string) error {
 	return nil
 }
 
-func troubles(snap poll.Snapshot) int {
+func troubles(snap model.Snapshot) int {
 	n := len(snap.Outbox.Failing)
 	for _, s := range snap.Searches {
-		if s.Health.Kind.NeedsUser() && s.Health.Kind != poll.HealthDelivery {
+		if s.Health.Kind.NeedsUser() && s.Health.Kind != model.HealthDelivery {
 			n++
 		}
 	}
 	return n
 }
 
-func printStatus(env *Env, snap poll.Snapshot, troubled int) {
+func printStatus(env *Env, snap model.Snapshot, troubled int) {
 	if len(snap.Searches) == 0 {
 		fmt.Fprintln(env.Stdout, "No searches yet. Add one: notifio search add URL")
 	}
@@ -204,11 +206,11 @@ func printStatus(env *Env, snap poll.Snapshot, troubled int) {
 		fmt.Fprintln(tw, "ID\tNAME\tHEALTH")
 	}
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Health.Line(snap.At)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(words.HealthLine(s.Health, snap.At)))
 	}
 	_ = tw.Flush()
 	for _, f := range snap.Outbox.Failing {
-		fmt.Fprintf(env.Stdout, "\n%s: %s\n  %s\n", poll.ChannelProblem(f.Channel), printable(f.Error), printable(f.Hint))
+		fmt.Fprintf(env.Stdout, "\n%s: %s\n  %s\n", words.ChannelProblem(f.Channel), printable(f.Error), printable(f.Hint))
 	}
 	for _, s := range snap.Searches {
 		if s.Health.Kind.NeedsUser() && s.Health.Hint != "" {

@@ -8,6 +8,8 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 func TestAlertsShowAndSet(t *testing.T) {
@@ -46,10 +48,10 @@ func TestStatusExitsOneWhenASearchNeedsTheUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AddSearch(storage.Search{Name: "Kreuzberg", URL: "https://flats.example/s", Site: "flats.example"}); err != nil {
+	if _, err := db.AddSearch(model.Search{Name: "Kreuzberg", URL: "https://flats.example/s", Site: "flats.example"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AddSearch(storage.Search{Name: "Mitte", URL: "https://other.example/s", Site: "other.example"}); err != nil {
+	if _, err := db.AddSearch(model.Search{Name: "Mitte", URL: "https://other.example/s", Site: "other.example"}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -61,7 +63,7 @@ func TestStatusExitsOneWhenASearchNeedsTheUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := json.Marshal([]hostbackoff.Entry{{Site: "flats.example", Kind: hostbackoff.Challenge, Failures: 2,
+	raw, _ := json.Marshal([]hostbackoff.Entry{{Site: "flats.example", Kind: model.RefusalChallenge, Failures: 2,
 		NextRetry: time.Now().Add(20 * time.Minute), LastRefusal: time.Now()}})
 	if err := db.SaveBackoff(raw); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,8 @@ import (
 	"fmt"
 
 	"notifio/internal/autostart"
-	"notifio/poll"
+
+	"notifio/internal/model"
 )
 
 const autostartUsage = `notifio autostart on|off|status [--data DIR] [--json]
@@ -38,11 +39,11 @@ func cmdAutostart(_ context.Context, env *Env, args []string) error {
 			return err
 		}
 		if err := autostart.Enable(cmd); err != nil {
-			return &poll.UserError{Msg: "Notifio could not set itself to start at login: " + err.Error(), Err: err}
+			return &model.UserError{Msg: "Notifio could not set itself to start at login: " + err.Error(), Err: err}
 		}
 	case "off":
 		if err := autostart.Disable(); err != nil {
-			return &poll.UserError{Msg: "Notifio could not stop starting at login: " + err.Error(), Err: err}
+			return &model.UserError{Msg: "Notifio could not stop starting at login: " + err.Error(), Err: err}
 		}
 	case "status":
 	default:

@@ -11,6 +11,8 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // backend is what the commands call: the watcher's operations and
@@ -75,7 +77,7 @@ const attachTimeout = 3 * time.Second
 // command's data (or on --connect's socket), or nil when none answers.
 func (env *Env) runningWatcher(dir string) (*api.Client, api.Info, error) {
 	c, info, err := RunningWatcher(dir, env.Connect, env.Version)
-	var ue *poll.UserError
+	var ue *model.UserError
 	if errors.As(err, &ue) && errors.Is(err, errBadConnect) {
 		return nil, api.Info{}, usagef("%s", ue.Msg)
 	}
@@ -96,7 +98,7 @@ func RunningWatcher(dir, connect, version string) (*api.Client, api.Info, error)
 	if connect != "" {
 		p, err := api.ParseConnect(connect)
 		if err != nil {
-			return nil, api.Info{}, &poll.UserError{Msg: strings.TrimPrefix(err.Error(), "api: "), Err: errBadConnect}
+			return nil, api.Info{}, &model.UserError{Msg: strings.TrimPrefix(err.Error(), "api: "), Err: errBadConnect}
 		}
 		sock, explicit = p, true
 	}
@@ -162,5 +164,5 @@ func (env *Env) alreadyRunning(dir string, cause error) error {
 			who = fmt.Sprintf("Notifio is already running (pid %d, data: %s).", info.PID, dir)
 		}
 	}
-	return &poll.UserError{Msg: who, Hint: alreadyRunningHint, Err: cause}
+	return &model.UserError{Msg: who, Hint: alreadyRunningHint, Err: cause}
 }

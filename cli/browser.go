@@ -6,6 +6,8 @@ import (
 
 	"notifio/poll"
 	"notifio/poll/browser"
+
+	"notifio/internal/model"
 )
 
 // browserFlag adds --browser and returns a function that says, after parsing,
@@ -53,7 +55,7 @@ func checkBrowser(svc interface{ BrowserAvailable() error }) error {
 
 // printBrowserTry says what reading with a browser changed, when `check`
 // tried it on a page built by scripts.
-func printBrowserTry(env *Env, dr poll.DryRun) {
+func printBrowserTry(env *Env, dr model.DryRun) {
 	if dr.BrowserNote == "" {
 		return
 	}

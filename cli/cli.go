@@ -14,9 +14,16 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"notifio/notify"
 	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
+
+	"notifio/internal/datadir"
+
+	"notifio/internal/secrets"
 )
 
 // Env is what a command runs with: its output streams and how to reach the data.
@@ -76,7 +83,7 @@ var ErrUsage = errors.New("cli: usage")
 
 // usagef is a mistake in how a command was called, in words (exit 2).
 func usagef(format string, args ...any) error {
-	return &poll.UserError{Msg: fmt.Sprintf(format, args...), Err: ErrUsage}
+	return &model.UserError{Msg: fmt.Sprintf(format, args...), Err: ErrUsage}
 }
 
 // ExitError carries a specific exit code (e.g. `once` when an email needs
@@ -173,9 +180,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 		rest, dir, js, err = SplitGlobal(args)
 	}
 	if err == nil {
-		if dir == "" {
-			dir = os.Getenv("NOTIFIO_DATA")
-		}
+		dir = datadir.Given(dir)
 		if connect == "" {
 			connect = os.Getenv(connectEnv)
 		}
@@ -202,12 +207,12 @@ func Run(ctx context.Context, env *Env, args []string) int {
 	return 1
 }
 
-// userMessage is err as the user reads it: the words of the *poll.UserError
-// (or notify.FieldError) in it, however wrapped. Any other error is printed
+// userMessage is err as the user reads it: the words of the *model.UserError
+// (or model.FieldError) in it, however wrapped. Any other error is printed
 // whole: nobody worded it for the user, and on a headless box standard error
 // is the log, where the detail is what helps.
 func userMessage(err error) string {
-	if w, ok := poll.UserWords(err); ok {
+	if w, ok := words.UserWords(err); ok {
 		return w
 	}
 	return err.Error()
@@ -302,10 +307,7 @@ func flagErr(err error) error {
 
 // dataDir returns the data directory to use.
 func (env *Env) dataDir() (string, error) {
-	if env.DataDir != "" {
-		return env.DataDir, nil
-	}
-	return storage.DefaultDir()
+	return datadir.Resolve(env.DataDir)
 }
 
 // alreadyRunningHint says what to do when another Notifio holds the database
@@ -342,7 +344,7 @@ func (env *Env) printJSON(v any) error {
 }
 
 // newSecrets returns the password store for a data directory.
-func newSecrets(dir string) *notify.Secrets { return notify.NewSecrets(dir) }
+func newSecrets(dir string) *secrets.Secrets { return secrets.NewSecrets(dir) }
 
 // serviceOptions are the options of a watcher for a data directory.
 func (env *Env) serviceOptions(dir string) poll.Options {

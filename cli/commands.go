@@ -21,6 +21,9 @@ import (
 	"notifio/poll/fetch"
 	"notifio/poll/filter"
 	"notifio/storage"
+
+	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // newWatcher builds the watcher of a data directory with its relays, as run
@@ -115,7 +118,7 @@ func cmdOnce(ctx context.Context, env *Env, args []string) error {
 	defer cancel()
 	pushErr := drainPush(drainCtx, db, pushRelay)
 	sendErr := drain(drainCtx, db, relay)
-	if sendErr == nil || errors.Is(sendErr, notify.ErrNotConfigured) {
+	if sendErr == nil || errors.Is(sendErr, model.ErrNotConfigured) {
 		sendErr = errors.Join(sendErr, pushErr)
 	}
 	snap := svc.Snapshot()
@@ -184,7 +187,7 @@ func drain(ctx context.Context, db *storage.DB, relay *notify.Relay) error {
 	for {
 		_, err := relay.SendDue(ctx)
 		if err != nil {
-			if errors.Is(err, notify.ErrNotConfigured) {
+			if errors.Is(err, model.ErrNotConfigured) {
 				return err
 			}
 			last = err
@@ -272,7 +275,7 @@ func cmdSearchOne(env *Env, verb string, args []string) error {
 // noSearch is the error of an ID that names no search; an error of another
 // kind (the watcher not answering) is passed on.
 func noSearch(id string, err error) error {
-	if errors.Is(err, storage.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return fmt.Errorf("there is no search with ID %q (see \"notifio search list\")", id)
 	}
 	return err
@@ -281,7 +284,7 @@ func noSearch(id string, err error) error {
 func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "search add", "notifio search add [--name N] [--every 2m] [selector flags | --example TEXT] [--cookie C] [--browser] "+filterUsage+" URL")
 	name := fs.String("name", "", "a name for the search (default: from the URL)")
-	every := durationFlag(fs, "every", poll.DefaultInterval, "how often to check (at least 30s)")
+	every := durationFlag(fs, "every", model.DefaultInterval, "how often to check (at least 30s)")
 	sel := selectorFlags(fs)
 	example := fs.String("example", "", "the title, price or link of one listing as your browser shows it: Notifio finds the list around it")
 	cookie := fs.String("cookie", "", "a Cookie header for this site (for portals that need you logged in); one per site: all its searches use it")
@@ -291,7 +294,7 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return flagErr(err)
 	}
-	f, err := filters(storage.Filters{})
+	f, err := filters(model.Filters{})
 	if err != nil {
 		return err
 	}
@@ -299,14 +302,14 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 		return usagef("give exactly one search URL (quote it if it contains & or ?)")
 	}
 	if *every == 0 {
-		return usagef("--every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", poll.MinInterval)
+		return usagef("--every 0 would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", model.MinInterval)
 	}
 	svc, err := env.attach()
 	if err != nil {
 		return err
 	}
 	defer svc.done()
-	in := poll.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel(), Filters: f}
+	in := model.SearchInput{Name: *name, URL: pos[0], Interval: *every, Cookie: *cookie, Selectors: sel(), Filters: f}
 	if in.Browser, err = browserChoice(useBrowser, svc, in.URL); err != nil {
 		return err
 	}
@@ -336,13 +339,13 @@ func cmdSearchAdd(ctx context.Context, env *Env, args []string) error {
 
 // selectorFlags adds the CSS selector flags and returns a function that reads
 // them after parsing.
-func selectorFlags(fs *flag.FlagSet) func() extract.Selectors {
+func selectorFlags(fs *flag.FlagSet) func() model.PageSelectors {
 	item := fs.String("item", "", "CSS selector of one listing (overrides automatic extraction)")
 	link := fs.String("link", "", "CSS selector of the listing's link, inside the item")
 	title := fs.String("title", "", "CSS selector of the listing's title, inside the item")
 	price := fs.String("price", "", "CSS selector of the listing's price, inside the item")
-	return func() extract.Selectors {
-		return extract.Selectors{Item: *item, Link: *link, Title: *title, Price: *price}
+	return func() model.PageSelectors {
+		return model.PageSelectors{Item: *item, Link: *link, Title: *title, Price: *price}
 	}
 }
 
@@ -366,36 +369,36 @@ func cmdSearchList(env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, "No searches yet. Add one: notifio search add URL")
 		return nil
 	}
-	sites := make(map[string]*poll.SiteSnapshot, len(snap.Sites))
+	sites := make(map[string]*model.SiteSnapshot, len(snap.Sites))
 	for i := range snap.Sites {
 		sites[snap.Sites[i].Site] = &snap.Sites[i]
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSITE\tEVERY\tSTATUS\tFILTERS\tURL")
 	for _, s := range snap.Searches {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), poll.DurationWords(s.Interval),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(s.ID), printable(s.Name), printable(s.Site), words.DurationWords(s.Interval),
 			printable(SearchStatus(s, sites[s.Site], snap.At, live)), printable(orNone(filter.Describe(s.Filters))), printable(s.URL))
 	}
 	return tw.Flush()
 }
 
 // SearchStatus is a search's state in plain words, as `search list` prints
-// it: the window's words (poll.StatusWords); site is the search's site, or nil.
+// it: the window's words (words.StatusWords); site is the search's site, or nil.
 // A snapshot read while no Notifio runs has no schedule to count down.
-func SearchStatus(s poll.SearchSnapshot, site *poll.SiteSnapshot, now time.Time, live bool) string {
-	if !live && s.State == poll.StateScheduled {
+func SearchStatus(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Time, live bool) string {
+	if !live && s.State == model.StateScheduled {
 		return "not running"
 	}
-	return poll.StatusWords(s, site, now)
+	return words.StatusWords(s, site, now)
 }
 
 // snapshot returns the watcher's state: live from the running watcher, else
 // read from the database. live says whether a watcher runs (its countdowns
 // count).
-func (env *Env) snapshot() (poll.Snapshot, bool, error) {
+func (env *Env) snapshot() (model.Snapshot, bool, error) {
 	b, err := env.attach()
 	if err != nil {
-		return poll.Snapshot{}, false, err
+		return model.Snapshot{}, false, err
 	}
 	defer b.done()
 	if c, ok := b.backend.(*api.Client); ok { // a watcher that stops answering is an error, not an empty list
@@ -446,15 +449,15 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// SiteLine describes one site's state in the window's words (poll.SiteWords,
-// poll.NextProbeWords), then the evidence a headless user wants to see.
-func SiteLine(s poll.SiteSnapshot, now time.Time) string {
-	state := poll.SiteWords(s, now)
+// SiteLine describes one site's state in the window's words (words.SiteWords,
+// words.NextProbeWords), then the evidence a headless user wants to see.
+func SiteLine(s model.SiteSnapshot, now time.Time) string {
+	state := words.SiteWords(s, now)
 	if s.Attention != "" {
 		state = "needs you: " + s.Attention
 	}
 	parts := []string{s.Site + ": " + state + "."}
-	if w := poll.NextProbeWords(s, now); w != "" {
+	if w := words.NextProbeWords(s, now); w != "" {
 		parts = append(parts, w)
 	}
 	if s.LastStatus != 0 || s.LastSignal != "" {
@@ -464,10 +467,10 @@ func SiteLine(s poll.SiteSnapshot, now time.Time) string {
 		}
 		parts = append(parts, last+".")
 	}
-	if w := poll.RetryAfterWords(s); w != "" {
+	if w := words.RetryAfterWords(s); w != "" {
 		parts = append(parts, w)
 	}
-	parts = append(parts, poll.Plural(s.Searches, "search", "searches")+".")
+	parts = append(parts, words.Plural(s.Searches, "search", "searches")+".")
 	return strings.Join(parts, " ")
 }
 
@@ -490,9 +493,9 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 	}
 	defer b.done()
 	type entry struct {
-		Search   string            `json:"search_id"`
-		Name     string            `json:"name"`
-		Listings []storage.Listing `json:"listings"`
+		Search   string          `json:"search_id"`
+		Name     string          `json:"name"`
+		Listings []model.Listing `json:"listings"`
 	}
 	var searches []entry
 	if len(pos) > 0 {
@@ -528,7 +531,7 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", printable(e.Name), e.Search, len(e.Listings))
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		for _, l := range e.Listings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(l.PriceTrail(4)), printable(l.Location), printable(l.URL))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(words.PriceTrail(l, 4)), printable(l.Location), printable(l.URL))
 		}
 		tw.Flush()
 	}
@@ -556,14 +559,14 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		return usagef("give exactly one URL")
 	}
 	_, withBrowser := useBrowser()
-	dr, note, err := env.dryRun(ctx, poll.SearchInput{URL: pos[0], Selectors: sel(), Example: *example, Browser: withBrowser})
+	dr, note, err := env.dryRun(ctx, model.SearchInput{URL: pos[0], Selectors: sel(), Example: *example, Browser: withBrowser})
 	if err != nil {
 		return err
 	}
 	if env.JSON {
 		ls := dr.Listings
 		if ls == nil {
-			ls = []extract.Listing{}
+			ls = []model.PageListing{}
 		}
 		return env.printJSON(map[string]any{
 			"url": dr.URL, "site": dr.Site, "outcome": dr.Outcome, "status": dr.Status,
@@ -594,7 +597,7 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 		if dr.Derived.Item != "" {
 			fmt.Fprintf(env.Stdout, "Selectors for this list (give them to 'notifio search add' or 'search edit'):\n  %s\n", selectorArgs(dr.Derived))
 		}
-		if err := renderListings(env.Stdout, extract.Result{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults}); err != nil {
+		if err := renderListings(env.Stdout, model.PageResult{Site: dr.Site, Method: dr.Method, Note: dr.Note, Listings: dr.Listings, NoResults: dr.NoResults}); err != nil {
 			return err
 		}
 	}
@@ -611,21 +614,21 @@ func cmdCheck(ctx context.Context, env *Env, args []string) error {
 // database held by a Notifio that does not answer, or not readable — with
 // neither, which note says. Without a database it creates none (check saves
 // nothing: no data folder, no database, no backup).
-func (env *Env) dryRun(ctx context.Context, in poll.SearchInput) (dr poll.DryRun, note string, err error) {
+func (env *Env) dryRun(ctx context.Context, in model.SearchInput) (dr model.DryRun, note string, err error) {
 	if env.Connect != "" || env.hasDatabase() {
 		b, err := env.attach()
 		if err == nil {
 			defer b.done()
 			if in.Browser {
 				if err := checkBrowser(b); err != nil {
-					return poll.DryRun{}, "", err
+					return model.DryRun{}, "", err
 				}
 			}
 			dr, err := b.TestSearch(ctx, in)
 			return dr, "", err
 		}
 		if env.Connect != "" || errors.Is(err, api.ErrVersion) {
-			return poll.DryRun{}, "", err
+			return model.DryRun{}, "", err
 		}
 		if errors.Is(err, storage.ErrAlreadyRunning) {
 			note = "Notifio is running and holds the database, so this check used no saved cookie and did not look at the sites' backoff state."
@@ -633,7 +636,7 @@ func (env *Env) dryRun(ctx context.Context, in poll.SearchInput) (dr poll.DryRun
 	}
 	if in.Browser {
 		if err := checkBrowser(findBrowser{}); err != nil {
-			return poll.DryRun{}, "", err
+			return model.DryRun{}, "", err
 		}
 	}
 	dr, err = poll.DryRunOnce(ctx, nil, in, poll.Options{Logger: env.Logger})
@@ -665,7 +668,7 @@ func cmdExtract(_ context.Context, env *Env, args []string) error {
 	if *pageURL == "" {
 		return usagef("--url is needed: the address the page came from, e.g. --url 'https://www.kleinanzeigen.de/s-wohnung-mieten/c203'")
 	}
-	u, err := poll.ParseSearchURL(*pageURL)
+	u, err := words.ParseSearchURL(*pageURL)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // pricedSite serves a results page whose listings and prices the test sets.
@@ -174,7 +176,7 @@ func TestEndToEndMaxPriceThenPriceDrop(t *testing.T) {
 	}
 	defer db.Close()
 	items, _ := db.ListOutbox()
-	if len(items) != 1 || items[0].Event != storage.EventPriceDrop || items[0].State != storage.OutboxSent {
+	if len(items) != 1 || items[0].Event != model.EventPriceDrop || items[0].State != model.OutboxSent {
 		t.Errorf("outbox after the run: %+v; want the one price drop, sent", items)
 	}
 }

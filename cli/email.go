@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"notifio/notify"
+	"notifio/internal/model"
 )
 
 func cmdEmail(ctx context.Context, env *Env, args []string) error {
@@ -128,7 +128,7 @@ func cmdEmailSet(env *Env, args []string) error {
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	var cfg notify.Config
+	var cfg model.Config
 	if *preset != "" {
 		p, ok := presetByName(*preset)
 		if !ok {
@@ -143,7 +143,7 @@ func cmdEmailSet(env *Env, args []string) error {
 		cfg.Port = *port
 	}
 	if *security != "" {
-		cfg.Security = notify.Security(*security)
+		cfg.Security = model.Security(*security)
 	}
 	cfg.Username = *user
 	cfg.From = *from
@@ -183,13 +183,13 @@ func cmdEmailSet(env *Env, args []string) error {
 }
 
 // presetByName finds a provider preset by a short name the user types.
-func presetByName(name string) (notify.Preset, bool) {
+func presetByName(name string) (model.Preset, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
-	for _, p := range notify.Presets {
+	for _, p := range model.Presets {
 		n := strings.ToLower(p.Name)
 		if p.Host != "" && (strings.HasPrefix(n, name) || strings.Contains(strings.ToLower(p.Host), name)) {
 			return p, true
 		}
 	}
-	return notify.Preset{}, false
+	return model.Preset{}, false
 }

@@ -9,6 +9,8 @@ import (
 
 	"notifio/poll"
 	"notifio/poll/extract"
+
+	"notifio/internal/model"
 )
 
 // extractByExample prints the selectors that read the list around the user's
@@ -43,7 +45,7 @@ type selectorsJSON struct {
 }
 
 // selectorArgs writes selectors as command-line flags, quoted for a shell.
-func selectorArgs(sel extract.Selectors) string {
+func selectorArgs(sel model.PageSelectors) string {
 	var parts []string
 	for _, f := range []struct{ flag, v string }{{"--item", sel.Item}, {"--link", sel.Link}, {"--title", sel.Title}, {"--price", sel.Price}} {
 		if f.v != "" {
@@ -55,8 +57,8 @@ func selectorArgs(sel extract.Selectors) string {
 
 // printOtherGroups lists the page's other repeated groups, for the user to
 // pick one when automatic extraction read the wrong list.
-func printOtherGroups(env *Env, groups []extract.Group) {
-	var others []extract.Group
+func printOtherGroups(env *Env, groups []model.Group) {
+	var others []model.Group
 	for _, g := range groups {
 		if !g.Chosen && g.Count >= 2 {
 			others = append(others, g)
@@ -73,17 +75,17 @@ func printOtherGroups(env *Env, groups []extract.Group) {
 
 // selectorsFromExample fetches the search's page once and derives the
 // selectors that read the list around the user's example listing.
-func selectorsFromExample(ctx context.Context, env *Env, svc backend, in poll.SearchInput, example string) (extract.Selectors, error) {
+func selectorsFromExample(ctx context.Context, env *Env, svc backend, in model.SearchInput, example string) (model.PageSelectors, error) {
 	in.Example = example
 	dr, err := svc.TestSearch(ctx, in)
 	if err != nil {
-		return extract.Selectors{}, err
+		return model.PageSelectors{}, err
 	}
 	if dr.Outcome != "ok" {
-		return extract.Selectors{}, fmt.Errorf("the page could not be read to find the example: %s", dr.Message)
+		return model.PageSelectors{}, fmt.Errorf("the page could not be read to find the example: %s", dr.Message)
 	}
 	if dr.ExampleProblem != "" {
-		return extract.Selectors{}, errors.New(dr.ExampleProblem)
+		return model.PageSelectors{}, errors.New(dr.ExampleProblem)
 	}
 	if dr.Derived.Item == "" {
 		fmt.Fprintln(env.Stdout, "Notifio reads this page's listings automatically; no selectors needed.")

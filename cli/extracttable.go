@@ -6,12 +6,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"notifio/poll/extract"
+	"notifio/internal/model"
 )
 
 // renderListings writes what extraction read, r, as a readable table (title, price, size/rooms, location, url)
 // under a one-line summary; with no listings it says why, as far as it can tell.
-func renderListings(w io.Writer, r extract.Result) error {
+func renderListings(w io.Writer, r model.PageResult) error {
 	var b strings.Builder
 	n := len(r.Listings)
 	fmt.Fprintf(&b, "%s: %d listing%s (method %s)\n", printable(r.Site), n, plural(n), r.Method)
@@ -26,9 +26,9 @@ func renderListings(w io.Writer, r extract.Result) error {
 			b.WriteString("The page says there are no results for this search.\n")
 		case strings.HasPrefix(r.Method, "profile:") && !r.Container:
 			fmt.Fprintf(&b, "The %s results list was not found: this may not be a results page (login, consent or error page), or the site changed its markup. Try --item/--link/--title/--price selectors.\n", r.Site)
-		case r.Method == extract.MethodSelectors && !r.Container:
+		case r.Method == model.MethodSelectors && !r.Container:
 			b.WriteString("The item selector matched nothing on this page.\n")
-		case r.Method == extract.MethodSelectors:
+		case r.Method == model.MethodSelectors:
 			b.WriteString("The item selector matched, but no item had a link to this site (check --link, and that --url is the page's real address).\n")
 		default:
 			b.WriteString("No listings recognised. If the page shows results, set --item (and --link/--title/--price) selectors.\n")
@@ -76,7 +76,7 @@ func plural(n int) string {
 	return "s"
 }
 
-func countPromoted(ls []extract.Listing) int {
+func countPromoted(ls []model.PageListing) int {
 	n := 0
 	for _, l := range ls {
 		if l.Promoted {

@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"notifio/poll/extract"
+	"notifio/internal/model"
 )
 
 // What `notifio extract` prints: the summary, the note (a profile that fell
 // back), the table with promoted listings starred, and why a page gave none.
 func TestRenderListingsSaysHowThePageWasRead(t *testing.T) {
 	var out strings.Builder
-	r := extract.Result{Site: "kleinanzeigen.de", Method: extract.MethodCards, Fallback: "kleinanzeigen.de",
+	r := model.PageResult{Site: "kleinanzeigen.de", Method: model.MethodCards, Fallback: "kleinanzeigen.de",
 		Note:     "The kleinanzeigen.de profile found nothing on this page (the site may have changed its layout); automatic extraction was used.",
-		Listings: []extract.Listing{{Title: "Altbau in Ehrenfeld", Price: "1.150 € VB", Size: "62 m²", Rooms: "2 Zi.", URL: "https://www.kleinanzeigen.de/s-anzeige/3300000002", Promoted: true}}}
+		Listings: []model.PageListing{{Title: "Altbau in Ehrenfeld", Price: "1.150 € VB", Size: "62 m²", Rooms: "2 Zi.", URL: "https://www.kleinanzeigen.de/s-anzeige/3300000002", Promoted: true}}}
 	if err := renderListings(&out, r); err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestRenderListingsSaysHowThePageWasRead(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := renderListings(&out, extract.Result{Site: "example.de", Method: extract.MethodNone, Blocked: "title \"Just a moment\""}); err != nil {
+	if err := renderListings(&out, model.PageResult{Site: "example.de", Method: model.MethodNone, Blocked: "title \"Just a moment\""}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "looks like a bot check") {

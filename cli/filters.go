@@ -5,10 +5,9 @@ import (
 	"flag"
 	"fmt"
 
-	"notifio/poll"
-	"notifio/poll/extract"
 	"notifio/poll/filter"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // filterUsage is the filter flags as the usage line shows them.
@@ -56,8 +55,8 @@ func (w wordsFlag) Set(s string) error {
 // filterFlags adds the filter flags to fs. After parsing, apply sets on base
 // only the filters that were given (so `search edit` keeps the others) and
 // checks the result.
-func filterFlags(fs *flag.FlagSet) (apply func(base storage.Filters) (storage.Filters, error)) {
-	var f storage.Filters
+func filterFlags(fs *flag.FlagSet) (apply func(base model.Filters) (model.Filters, error)) {
+	var f model.Filters
 	fs.Var(amountFlag{&f.MinPrice}, "min-price", "hold back listings cheaper than this (in the listing's currency; 0: no limit)")
 	fs.Var(amountFlag{&f.MaxPrice}, "max-price", "hold back listings dearer than this (0: no limit)")
 	fs.Var(amountFlag{&f.MinRooms}, "min-rooms", "hold back listings with fewer rooms")
@@ -68,7 +67,7 @@ func filterFlags(fs *flag.FlagSet) (apply func(base storage.Filters) (storage.Fi
 	fs.BoolVar(&f.PriceShown, "price-shown", false, "with a price limit: hold back listings that show no price (else they come marked \"price not shown\")")
 	fs.BoolVar(&f.PriceRises, "price-rises", false, "also tell me when a price goes up")
 	fs.BoolVar(&f.NoPriceDrops, "no-price-drops", false, "do not tell me when a price drops")
-	return func(base storage.Filters) (storage.Filters, error) {
+	return func(base model.Filters) (model.Filters, error) {
 		fs.Visit(func(fl *flag.Flag) {
 			switch fl.Name {
 			case "min-price":
@@ -125,14 +124,14 @@ func cmdSearchEdit(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return noSearch(pos[0], err)
 	}
-	in := poll.SearchInput{Name: cur.Name, URL: cur.URL, Interval: cur.Interval, Selectors: extract.Selectors(cur.Selectors),
+	in := model.SearchInput{Name: cur.Name, URL: cur.URL, Interval: cur.Interval, Selectors: model.PageSelectors(cur.Selectors),
 		Browser: cur.Browser, Cookie: *cookie}
 	if *name != "" {
 		in.Name = *name
 	}
 	if given(fs, "every") {
 		if *every == 0 {
-			return usagef("--every %s would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", *every, poll.MinInterval)
+			return usagef("--every %s would check all the time; choose an interval from %s to 7 days, e.g. --every 2m", *every, model.MinInterval)
 		}
 		in.Interval = *every
 	}

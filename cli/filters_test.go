@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 func TestSearchFiltersAddEditList(t *testing.T) {
@@ -80,9 +82,9 @@ func TestSearchEditOffersHeldListings(t *testing.T) {
 	if _, err := db.CommitPoll(id, nil, now); err != nil { // baseline
 		t.Fatal(err)
 	}
-	x := storage.Listing{ID: "kleinanzeigen.de:1", Title: "Altbau", Price: "1.200 €", PriceValue: 1200,
-		Verdict: storage.Verdict{Held: "it costs 1.200 €, more than your 1.000"}}
-	if _, err := db.CommitPoll(id, []storage.Listing{x}, now.Add(time.Minute)); err != nil {
+	x := model.Listing{ID: "kleinanzeigen.de:1", Title: "Altbau", Price: "1.200 €", PriceValue: 1200,
+		Verdict: model.Verdict{Held: "it costs 1.200 €, more than your 1.000"}}
+	if _, err := db.CommitPoll(id, []model.Listing{x}, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -20,6 +20,8 @@ import (
 
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // runWith runs one command line in-process with storage options (a short lock
@@ -133,18 +135,18 @@ func attentionItem(t *testing.T, dir, tag string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s, err := db.AddSearch(storage.Search{Name: tag, URL: "https://example.org/s?q=" + tag, Site: "example.org", Paused: true})
+	s, err := db.AddSearch(model.Search{Name: tag, URL: "https://example.org/s?q=" + tag, Site: "example.org", Paused: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := func(id string) storage.Listing {
-		return storage.Listing{ID: "example.org:" + id, URL: "https://example.org/ad/" + id, Title: "Flat " + id}
+	l := func(id string) model.Listing {
+		return model.Listing{ID: "example.org:" + id, URL: "https://example.org/ad/" + id, Title: "Flat " + id}
 	}
 	now := time.Now()
-	if _, err := db.CommitPoll(s.ID, []storage.Listing{l(tag + "-a")}, now); err != nil {
+	if _, err := db.CommitPoll(s.ID, []model.Listing{l(tag + "-a")}, now); err != nil {
 		t.Fatal(err)
 	}
-	cr, err := db.CommitPoll(s.ID, []storage.Listing{l(tag + "-a"), l(tag + "-b")}, now)
+	cr, err := db.CommitPoll(s.ID, []model.Listing{l(tag + "-a"), l(tag + "-b")}, now)
 	if err != nil || cr.OutboxID == 0 {
 		t.Fatalf("no digest queued: %+v %v", cr, err)
 	}
@@ -423,12 +425,12 @@ func TestTablesPrintStoredTextInert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := db.AddSearch(storage.Search{Name: "evil\x1b[2J\r\nname", URL: "https://example.org/s", Site: "example.org"})
+	s, err := db.AddSearch(model.Search{Name: "evil\x1b[2J\r\nname", URL: "https://example.org/s", Site: "example.org"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := storage.Listing{ID: "example.org:1", URL: "https://example.org/ad/1", Title: "Flat\x1b]0;pwned\x07 \u202eevil\nline", Price: "1\r000 €"}
-	if _, err := db.CommitPoll(s.ID, []storage.Listing{l}, time.Now()); err != nil {
+	l := model.Listing{ID: "example.org:1", URL: "https://example.org/ad/1", Title: "Flat\x1b]0;pwned\x07 \u202eevil\nline", Price: "1\r000 €"}
+	if _, err := db.CommitPoll(s.ID, []model.Listing{l}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -3,9 +3,9 @@ package cli
 import (
 	"time"
 
-	"notifio/notify"
 	"notifio/poll"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The --json output of every command has one shape: snake_case keys, times
@@ -15,59 +15,59 @@ import (
 // searchOut is a search as --json prints it: what is saved, and what the
 // watcher is doing with it when a snapshot says so.
 type searchOut struct {
-	ID            string            `json:"id"`
-	Name          string            `json:"name"`
-	URL           string            `json:"url"`
-	Site          string            `json:"site"`
-	IntervalS     float64           `json:"interval_s"`
-	Paused        bool              `json:"paused"`
-	Browser       bool              `json:"browser,omitempty"`
-	Selectors     storage.Selectors `json:"selectors,omitzero"`
-	Filters       storage.Filters   `json:"filters,omitzero"`
-	Baselined     bool              `json:"baselined"`
-	BaselineCount int               `json:"baseline_count"`
-	LastCount     int               `json:"last_count"`
-	LastChecked   time.Time         `json:"last_checked,omitzero"`
+	ID            string          `json:"id"`
+	Name          string          `json:"name"`
+	URL           string          `json:"url"`
+	Site          string          `json:"site"`
+	IntervalS     float64         `json:"interval_s"`
+	Paused        bool            `json:"paused"`
+	Browser       bool            `json:"browser,omitempty"`
+	Selectors     model.Selectors `json:"selectors,omitzero"`
+	Filters       model.Filters   `json:"filters,omitzero"`
+	Baselined     bool            `json:"baselined"`
+	BaselineCount int             `json:"baseline_count"`
+	LastCount     int             `json:"last_count"`
+	LastChecked   time.Time       `json:"last_checked,omitzero"`
 	// From a snapshot only:
-	State       poll.SearchState `json:"state,omitempty"`
-	Wait        poll.WaitKind    `json:"wait,omitempty"`
-	Reason      string           `json:"reason,omitempty"`
-	NextCheck   time.Time        `json:"next_check,omitzero"`
-	LastOutcome string           `json:"last_outcome,omitempty"`
-	LastSignal  string           `json:"last_signal,omitempty"`
-	LastNew     int              `json:"last_new"`
-	Unseen      int              `json:"unseen"`
-	Health      *poll.Health     `json:"health,omitempty"`
+	State       model.SearchState `json:"state,omitempty"`
+	Wait        model.WaitKind    `json:"wait,omitempty"`
+	Reason      string            `json:"reason,omitempty"`
+	NextCheck   time.Time         `json:"next_check,omitzero"`
+	LastOutcome string            `json:"last_outcome,omitempty"`
+	LastSignal  string            `json:"last_signal,omitempty"`
+	LastNew     int               `json:"last_new"`
+	Unseen      int               `json:"unseen"`
+	Health      *model.Health     `json:"health,omitempty"`
 }
 
 // searchJSON is a saved search in the --json shape.
-func searchJSON(s storage.Search) searchOut {
+func searchJSON(s model.Search) searchOut {
 	return searchOut{ID: s.ID, Name: s.Name, URL: s.URL, Site: s.Site, IntervalS: s.Interval.Seconds(),
 		Paused: s.Paused, Browser: s.Browser, Selectors: s.Selectors, Filters: s.Filters,
 		Baselined: s.Baselined, BaselineCount: s.BaselineCount, LastCount: s.LastCount, LastChecked: s.LastPolled}
 }
 
 // snapshotSearchJSON is a search of a snapshot in the --json shape.
-func snapshotSearchJSON(s poll.SearchSnapshot) searchOut {
+func snapshotSearchJSON(s model.SearchSnapshot) searchOut {
 	h := s.Health
 	return searchOut{ID: s.ID, Name: s.Name, URL: s.URL, Site: s.Site, IntervalS: s.Interval.Seconds(),
-		Paused: s.State == poll.StatePaused, Filters: s.Filters, Baselined: s.Baselined,
+		Paused: s.State == model.StatePaused, Filters: s.Filters, Baselined: s.Baselined,
 		BaselineCount: s.BaselineCount, LastCount: s.LastCount, LastChecked: s.LastChecked,
-		State: s.State, Wait: s.Wait, Reason: s.Reason, NextCheck: s.NextCheck, LastOutcome: s.LastOutcome,
+		State: s.State, Wait: s.Wait, Reason: s.Reason, NextCheck: s.NextCheck, LastOutcome: string(s.LastOutcome),
 		LastSignal: s.LastSignal, LastNew: s.LastNew, Unseen: s.Unseen, Health: &h}
 }
 
 // outboxOut is the outbox's counts in the --json shape.
 type outboxOut struct {
-	Pending        int                   `json:"pending"`
-	Held           int                   `json:"held"`
-	NeedsAttention int                   `json:"needs_attention"`
-	LastError      string                `json:"last_error,omitempty"`
-	Hint           string                `json:"hint,omitempty"`
-	Failing        []poll.ChannelFailure `json:"failing_channels,omitempty"`
+	Pending        int                    `json:"pending"`
+	Held           int                    `json:"held"`
+	NeedsAttention int                    `json:"needs_attention"`
+	LastError      string                 `json:"last_error,omitempty"`
+	Hint           string                 `json:"hint,omitempty"`
+	Failing        []model.ChannelFailure `json:"failing_channels,omitempty"`
 }
 
-func outboxJSON(o poll.OutboxSnapshot) outboxOut {
+func outboxJSON(o model.OutboxSnapshot) outboxOut {
 	return outboxOut{o.Pending, o.Held, o.NeedsAttention, o.LastError, o.Hint, o.Failing}
 }
 
@@ -98,7 +98,7 @@ type alertsOut struct {
 	SummaryAt string  `json:"summary_at"`
 }
 
-func alertsJSON(a poll.AlertSettings) alertsOut {
+func alertsJSON(a model.AlertSettings) alertsOut {
 	return alertsOut{On: !a.Off, AfterS: a.AfterOrDefault().Seconds(), RemindS: a.RemindEvery().Seconds(),
 		Summary: a.Summary, SummaryAt: a.SummaryClock()}
 }
@@ -106,17 +106,17 @@ func alertsJSON(a poll.AlertSettings) alertsOut {
 // emailOut are the SMTP settings in the --json shape (no password: it is
 // in the keyring).
 type emailOut struct {
-	Host             string          `json:"host"`
-	Port             int             `json:"port"`
-	Security         notify.Security `json:"security"`
-	Username         string          `json:"username,omitempty"`
-	From             string          `json:"from"`
-	To               []string        `json:"to"`
-	PinnedCertSHA256 string          `json:"pinned_cert_sha256,omitempty"`
-	TimeoutS         float64         `json:"timeout_s,omitempty"`
+	Host             string         `json:"host"`
+	Port             int            `json:"port"`
+	Security         model.Security `json:"security"`
+	Username         string         `json:"username,omitempty"`
+	From             string         `json:"from"`
+	To               []string       `json:"to"`
+	PinnedCertSHA256 string         `json:"pinned_cert_sha256,omitempty"`
+	TimeoutS         float64        `json:"timeout_s,omitempty"`
 }
 
-func emailJSON(c notify.Config) emailOut {
+func emailJSON(c model.Config) emailOut {
 	to := c.To
 	if to == nil {
 		to = []string{}

@@ -9,7 +9,8 @@ import (
 	"text/tabwriter"
 
 	"notifio/notify"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 const pushUsage = `notifio push add URL [--name N] [--searches ID,…] [--events new_listings,price_drop,health] [--quiet 23:00-07:00]
@@ -62,13 +63,13 @@ func cmdPushAdd(env *Env, args []string) error {
 		return err
 	}
 	defer b.done()
-	in := notify.NewChannel{Name: *name, URL: pos[0], Searches: splitList(*searches), Events: evs, Quiet: *quiet}
+	in := model.NewChannel{Name: *name, URL: pos[0], Searches: splitList(*searches), Events: evs, Quiet: *quiet}
 	ch, warn, err := b.AddChannel(in)
 	var noSearch *notify.NoSearchError
 	switch {
 	case errors.As(err, &noSearch):
 		return fmt.Errorf("%w (see \"notifio search list\")", err)
-	case errors.Is(err, storage.ErrExists):
+	case errors.Is(err, model.ErrExists):
 		if ch.Name == "" { // the watcher sends no channel with an error
 			ch.Name = in.Name
 		}
@@ -83,11 +84,11 @@ func cmdPushAdd(env *Env, args []string) error {
 	return nil
 }
 
-func parseEvents(s string) ([]storage.Event, error) {
-	var out []storage.Event
+func parseEvents(s string) ([]model.Event, error) {
+	var out []model.Event
 	for _, e := range splitList(s) {
-		ev := storage.Event(strings.ReplaceAll(strings.ToLower(e), "-", "_"))
-		if !slices.Contains(storage.Events, ev) {
+		ev := model.Event(strings.ReplaceAll(strings.ToLower(e), "-", "_"))
+		if !slices.Contains(model.Events, ev) {
 			return nil, usagef("unknown event %q: use new_listings, price_drop or health", e)
 		}
 		out = append(out, ev)
@@ -121,7 +122,7 @@ func cmdPushList(env *Env, args []string) error {
 	}
 	if env.JSON {
 		if chans == nil {
-			chans = []storage.Channel{}
+			chans = []model.Channel{}
 		}
 		return env.printJSON(chans)
 	}
@@ -174,7 +175,7 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 1 {
-		chans = slices.DeleteFunc(chans, func(c storage.Channel) bool { return c.Name != pos[0] })
+		chans = slices.DeleteFunc(chans, func(c model.Channel) bool { return c.Name != pos[0] })
 		if len(chans) == 0 {
 			return fmt.Errorf("there is no push channel named %q (see \"notifio push list\")", pos[0])
 		}
@@ -199,12 +200,12 @@ func cmdPushTest(ctx context.Context, env *Env, args []string) error {
 }
 
 // channels are the saved push channels.
-func channels(b backend) ([]storage.Channel, error) {
+func channels(b backend) ([]model.Channel, error) {
 	states, err := b.Channels()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]storage.Channel, len(states))
+	out := make([]model.Channel, len(states))
 	for i, s := range states {
 		out[i] = s.Channel
 	}
@@ -213,7 +214,7 @@ func channels(b backend) ([]storage.Channel, error) {
 
 func testOne(ctx context.Context, b backend, name string) error {
 	err := b.TestChannel(ctx, name)
-	if errors.Is(err, notify.ErrNoServiceURL) {
+	if errors.Is(err, model.ErrNoServiceURL) {
 		return fmt.Errorf("%w with \"notifio push add\"", err)
 	}
 	return err
@@ -234,7 +235,7 @@ func cmdPushRemove(env *Env, args []string) error {
 	}
 	defer b.done()
 	warn, err := b.RemoveChannel(pos[0])
-	if errors.Is(err, storage.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return fmt.Errorf("there is no push channel named %q (see \"notifio push list\")", pos[0])
 	} else if err != nil {
 		return err

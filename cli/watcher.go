@@ -26,17 +26,18 @@ type Watcher struct {
 // set here. Nothing runs until the caller starts the relays and the service.
 func NewWatcher(db *storage.DB, opts poll.Options) (*Watcher, error) {
 	secrets := newSecrets(opts.DataDir)
-	var svc *poll.Service
-	changed := func() { svc.OutboxChanged() }
-	push := notify.NewPushRelay(db, secrets.ServiceURL, notify.RelayOptions{Logger: opts.Logger, OnChange: changed})
+	push := notify.NewPushRelay(db, secrets.ServiceURL, notify.RelayOptions{Logger: opts.Logger})
 	email := notify.NewEmailSettings(db, secrets)
-	relay := notify.NewRelay(db, email.Source, notify.RelayOptions{Logger: opts.Logger,
-		OnChange: changed, AlsoWake: push.Wake})
+	relay := notify.NewRelay(db, email.Source, notify.RelayOptions{Logger: opts.Logger, AlsoWake: push.Wake})
 	opts.Delivery = relay
 	svc, err := poll.New(db, opts)
 	if err != nil {
 		return nil, err
 	}
+	// The relays tell the watcher when the outbox changed: given now that it
+	// exists, before anything runs.
+	relay.NotifyChanges(svc.OutboxChanged)
+	push.NotifyChanges(svc.OutboxChanged)
 	var now func() time.Time // nil: notify's real clock
 	if opts.Clock != nil {
 		now = opts.Clock.Now

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // TestSearchListSaysWhatTheWindowSays: `search list` of a running Notifio
@@ -16,24 +16,24 @@ import (
 // whose wait ran out, and a bare reason for a page that was not results.
 func TestSearchListSaysWhatTheWindowSays(t *testing.T) {
 	now := time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
-	retry := &poll.SiteSnapshot{Site: "idealista.com", Kind: "denied", Rung: 1}
+	retry := &model.SiteSnapshot{Site: "idealista.com", Kind: "denied", Rung: 1}
 	for _, tc := range []struct {
 		name string
-		s    poll.SearchSnapshot
-		site *poll.SiteSnapshot
+		s    model.SearchSnapshot
+		site *model.SiteSnapshot
 		want string
 	}{
-		{"probe", poll.SearchSnapshot{State: poll.StateWaiting, Site: "idealista.com", Wait: poll.WaitProbe,
+		{"probe", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com", Wait: model.WaitProbe,
 			Reason: "waiting for the probe on idealista.com", NextCheck: now.Add(90 * time.Second)}, nil,
 			"waiting for the probe on idealista.com"},
-		{"far check", poll.SearchSnapshot{State: poll.StateScheduled, NextCheck: now.Add(34 * time.Minute)}, nil,
+		{"far check", model.SearchSnapshot{State: model.StateScheduled, NextCheck: now.Add(34 * time.Minute)}, nil,
 			"next check in 34 min"},
-		{"not results", poll.SearchSnapshot{State: poll.StateScheduled, LastOutcome: "unexpected_page",
+		{"not results", model.SearchSnapshot{State: model.StateScheduled, LastOutcome: "unexpected_page",
 			Reason: "the page did not look like results", NextCheck: now.Add(time.Minute)}, nil,
 			"the page did not look like results — next check in 1:00"},
-		{"wait over", poll.SearchSnapshot{State: poll.StateScheduled, Site: "idealista.com", NextCheck: now}, retry,
+		{"wait over", model.SearchSnapshot{State: model.StateScheduled, Site: "idealista.com", NextCheck: now}, retry,
 			"idealista.com refused access — trying again now"},
-		{"login", poll.SearchSnapshot{State: poll.StateAttention, Site: "idealista.com", Wait: poll.WaitLogin,
+		{"login", model.SearchSnapshot{State: model.StateAttention, Site: "idealista.com", Wait: model.WaitLogin,
 			LastOutcome: "session_expired", Reason: "session expired — log in again"}, nil,
 			"needs attention: session expired — log in again"},
 	} {
@@ -47,7 +47,7 @@ func TestSearchListSaysWhatTheWindowSays(t *testing.T) {
 // window's words, not the ladder's names and steps ("rate_limited, step 2").
 func TestSiteLineHasNoJargon(t *testing.T) {
 	now := time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
-	s := poll.SiteSnapshot{Site: "idealista.com", Waiting: true, Kind: "rate_limited", Rung: 2,
+	s := model.SiteSnapshot{Site: "idealista.com", Waiting: true, Kind: "rate_limited", Rung: 2,
 		NextProbe: now.Add(4 * time.Minute), LastStatus: 429, LastSignal: "status 429",
 		RetryAfter: 90 * time.Second, Searches: 3}
 	got := SiteLine(s, now)
@@ -69,7 +69,7 @@ func TestSiteLineHasNoJargon(t *testing.T) {
 // the old prefix list left the words of the wrappers between them ("add: ")
 // and the cause's sentinel ("not a usable search URL: ").
 func TestErrorsPrintTheirWordsWhateverTheWrapping(t *testing.T) {
-	worded := &poll.UserError{Msg: "The search b (\"Mitte\") already watches this page.", Hint: "Edit that one instead.", Err: poll.ErrDuplicate}
+	worded := &model.UserError{Msg: "The search b (\"Mitte\") already watches this page.", Hint: "Edit that one instead.", Err: model.ErrDuplicate}
 	err := fmt.Errorf("cli: add: %w", fmt.Errorf("poll: check input: %w", worded))
 	if got, want := userMessage(err), "The search b (\"Mitte\") already watches this page. Edit that one instead."; got != want {
 		t.Errorf("userMessage = %q, want %q", got, want)

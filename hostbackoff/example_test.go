@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
+
+	"notifio/internal/model"
 )
 
 // compact writes a ladder step the way people say it: 30s, 1m, 60m.
@@ -21,7 +23,7 @@ func compact(d time.Duration) string {
 
 // The ladders, read straight from Ladders: this is the policy.
 func ExampleLadders() {
-	for _, k := range hostbackoff.Kinds() {
+	for _, k := range model.Refusals() {
 		steps := make([]string, 0, len(hostbackoff.Ladders[k]))
 		for _, d := range hostbackoff.Ladders[k] {
 			steps = append(steps, compact(d))
@@ -39,18 +41,18 @@ func ExampleLadders() {
 func ExampleRegistry() {
 	noJitter := func() float64 { return 0.5 } // the factor 0.85 + 0.5×0.3 = 1
 	reg := hostbackoff.NewRegistryWithRandom(noJitter)
-	site := hostbackoff.SiteOf("www.wohnungen.example.de:443")
+	site := model.SiteOf("www.wohnungen.example.de:443")
 	t0 := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	show := func(d hostbackoff.Decision) {
 		fmt.Printf("%s until %s: %s\n", d.Verdict, d.Until.Format("15:04:05"), d.Reason)
 	}
 
 	fmt.Println("site:", site)
-	fmt.Println("retry at:", reg.Record(site, hostbackoff.Challenge, 0, t0).Format("15:04:05"))
+	fmt.Println("retry at:", reg.Record(site, model.RefusalChallenge, 0, t0).Format("15:04:05"))
 	show(reg.Admit(site, "flats-under-900", t0.Add(30*time.Second)))
 	show(reg.Admit(site, "flats-under-900", t0.Add(time.Minute)))
 	show(reg.Admit(site, "two-rooms-north", t0.Add(time.Minute+5*time.Second)))
-	fmt.Println("refused again, retry at:", reg.Record(site, hostbackoff.Challenge, 0, t0.Add(time.Minute+2*time.Second)).Format("15:04:05"))
+	fmt.Println("refused again, retry at:", reg.Record(site, model.RefusalChallenge, 0, t0.Add(time.Minute+2*time.Second)).Format("15:04:05"))
 	// Output:
 	// site: example.de
 	// retry at: 12:01:00

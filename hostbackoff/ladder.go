@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"notifio/internal/model"
 )
 
 // MaxWait caps every wait, whatever the ladder or the site's Retry-After says.
@@ -16,34 +18,17 @@ const (
 )
 
 // Ladders holds the waits for consecutive refusals of each kind; the last rung is
-// the ceiling. It is read-only: DelayFor and the Registry read it on every call.
-var Ladders = map[Kind][]time.Duration{
-	// A challenge (captcha, JavaScript check) is often lifted within minutes, or
-	// by the user solving it in their browser, so it starts short; but a challenge
-	// that keeps coming means the site has flagged us, so it climbs steeply to a
-	// half-hour ceiling rather than asking every few minutes all day.
-	Challenge: {1 * time.Minute, 3 * time.Minute, 8 * time.Minute, 15 * time.Minute, 30 * time.Minute},
-	// Rate limiting is a quota over a window: the first answer is to wait out a
-	// typical one-minute window twice over, then give the quota room to refill.
-	// Retry-After, when sent, usually says more than the ladder and wins.
-	RateLimited: {2 * time.Minute, 5 * time.Minute, 15 * time.Minute, 30 * time.Minute},
-	// Denied (401/403, a block page) is the site saying no on purpose. Asking again
-	// soon rarely changes its mind and may harden a block, so it starts longest and
-	// ends at the one-hour cap.
-	Denied: {5 * time.Minute, 15 * time.Minute, 30 * time.Minute, 60 * time.Minute},
-	// Errors (5xx, 408, timeouts, resets) are usually a passing fault, not a
-	// judgement about us: retry quickly, and stop at a short ceiling so a recovered
-	// site is noticed within minutes.
-	Error: {30 * time.Second, 2 * time.Minute, 5 * time.Minute},
-}
+// the ceiling (model.DefaultLadders, where each ladder's reasons are). It is
+// read-only: DelayFor and the Registry read it on every call.
+var Ladders = model.DefaultLadders()
 
 // ladderOf returns the ladder for k. A kind outside the four uses the Error ladder;
-// a missing or empty ladder (Ladders edited by a caller) means MaxWait.
-func ladderOf(k Kind) []time.Duration {
+// a missing or empty ladder means MaxWait.
+func ladderOf(k model.Refusal) []time.Duration {
 	if l := Ladders[k]; len(l) > 0 {
 		return l
 	}
-	if l := Ladders[Error]; len(l) > 0 {
+	if l := Ladders[model.RefusalError]; len(l) > 0 {
 		return l
 	}
 	return []time.Duration{MaxWait}
@@ -56,14 +41,14 @@ func rungIndex(ladder []time.Duration, failures int) int {
 }
 
 // stepFor is the un-jittered ladder step for a kind and failure count.
-func stepFor(k Kind, failures int) time.Duration {
+func stepFor(k model.Refusal, failures int) time.Duration {
 	l := ladderOf(k)
 	return l[rungIndex(l, failures)]
 }
 
 // minimumFor is the shortest wait DelayFor can give for a kind and failure count
 // before Retry-After: the step with the lowest jitter.
-func minimumFor(k Kind, failures int) time.Duration {
+func minimumFor(k model.Refusal, failures int) time.Duration {
 	return min(time.Duration(math.Round(float64(stepFor(k, failures))*jitterLow)), MaxWait)
 }
 
@@ -78,7 +63,7 @@ func minimumFor(k Kind, failures int) time.Duration {
 // never negative and never above MaxWait. random should return values in [0, 1);
 // anything outside is clamped to it (NaN counts as 0). nil means math/rand/v2. A
 // kind outside the four uses the Error ladder.
-func DelayFor(k Kind, failures int, retryAfter time.Duration, random func() float64) time.Duration {
+func DelayFor(k model.Refusal, failures int, retryAfter time.Duration, random func() float64) time.Duration {
 	if random == nil {
 		random = rand.Float64
 	}

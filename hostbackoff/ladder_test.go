@@ -8,6 +8,8 @@ import (
 	"pgregory.net/rapid"
 
 	"notifio/hostbackoff"
+
+	"notifio/internal/model"
 )
 
 // fixed returns a random function that always answers v.
@@ -18,11 +20,11 @@ var almostOne = math.Nextafter(1, 0)
 
 func TestLaddersAsSpecified(t *testing.T) {
 	m := time.Minute
-	want := map[hostbackoff.Kind][]time.Duration{
-		hostbackoff.Challenge:   {1 * m, 3 * m, 8 * m, 15 * m, 30 * m},
-		hostbackoff.RateLimited: {2 * m, 5 * m, 15 * m, 30 * m},
-		hostbackoff.Denied:      {5 * m, 15 * m, 30 * m, 60 * m},
-		hostbackoff.Error:       {30 * time.Second, 2 * m, 5 * m},
+	want := map[model.Refusal][]time.Duration{
+		model.RefusalChallenge:   {1 * m, 3 * m, 8 * m, 15 * m, 30 * m},
+		model.RefusalRateLimited: {2 * m, 5 * m, 15 * m, 30 * m},
+		model.RefusalDenied:      {5 * m, 15 * m, 30 * m, 60 * m},
+		model.RefusalError:       {30 * time.Second, 2 * m, 5 * m},
 	}
 	if len(hostbackoff.Ladders) != len(want) {
 		t.Fatalf("Ladders has %d kinds, want %d", len(hostbackoff.Ladders), len(want))
@@ -42,27 +44,27 @@ func TestLaddersAsSpecified(t *testing.T) {
 
 func TestKindNames(t *testing.T) {
 	for _, tc := range []struct {
-		k    hostbackoff.Kind
+		k    model.Refusal
 		name string
 	}{
-		{hostbackoff.Challenge, "challenge"},
-		{hostbackoff.RateLimited, "rate_limited"},
-		{hostbackoff.Denied, "denied"},
-		{hostbackoff.Error, "error"},
+		{model.RefusalChallenge, "challenge"},
+		{model.RefusalRateLimited, "rate_limited"},
+		{model.RefusalDenied, "denied"},
+		{model.RefusalError, "error"},
 	} {
 		if got := tc.k.String(); got != tc.name {
 			t.Errorf("%d.String() = %q, want %q", int(tc.k), got, tc.name)
 		}
-		if k, ok := hostbackoff.ParseKind(tc.name); !ok || k != tc.k {
+		if k, ok := model.ParseRefusal(tc.name); !ok || k != tc.k {
 			t.Errorf("ParseKind(%q) = %v, %v", tc.name, k, ok)
 		}
 	}
 	for _, bad := range []string{"", "Challenge", "unknown", "rate-limited", " error"} {
-		if k, ok := hostbackoff.ParseKind(bad); ok {
+		if k, ok := model.ParseRefusal(bad); ok {
 			t.Errorf("ParseKind(%q) = %v, true; want false", bad, k)
 		}
 	}
-	if got := hostbackoff.Kind(0).String(); got != "unknown" {
+	if got := model.Refusal(0).String(); got != "unknown" {
 		t.Errorf("Kind(0).String() = %q", got)
 	}
 }
@@ -71,37 +73,37 @@ func TestKindNames(t *testing.T) {
 func TestDelayForSteps(t *testing.T) {
 	m := time.Minute
 	tests := []struct {
-		k        hostbackoff.Kind
+		k        model.Refusal
 		failures int
 		want     time.Duration
 	}{
-		{hostbackoff.Challenge, -3, 1 * m},
-		{hostbackoff.Challenge, 0, 1 * m},
-		{hostbackoff.Challenge, 1, 1 * m},
-		{hostbackoff.Challenge, 2, 3 * m},
-		{hostbackoff.Challenge, 3, 8 * m},
-		{hostbackoff.Challenge, 4, 15 * m},
-		{hostbackoff.Challenge, 5, 30 * m},
-		{hostbackoff.Challenge, 6, 30 * m},
-		{hostbackoff.Challenge, math.MaxInt, 30 * m},
-		{hostbackoff.RateLimited, 1, 2 * m},
-		{hostbackoff.RateLimited, 2, 5 * m},
-		{hostbackoff.RateLimited, 3, 15 * m},
-		{hostbackoff.RateLimited, 4, 30 * m},
-		{hostbackoff.RateLimited, 9, 30 * m},
-		{hostbackoff.Denied, 1, 5 * m},
-		{hostbackoff.Denied, 2, 15 * m},
-		{hostbackoff.Denied, 3, 30 * m},
-		{hostbackoff.Denied, 4, 60 * m},
-		{hostbackoff.Denied, 100, 60 * m},
-		{hostbackoff.Error, math.MinInt, 30 * time.Second},
-		{hostbackoff.Error, 1, 30 * time.Second},
-		{hostbackoff.Error, 2, 2 * m},
-		{hostbackoff.Error, 3, 5 * m},
-		{hostbackoff.Error, 4, 5 * m},
+		{model.RefusalChallenge, -3, 1 * m},
+		{model.RefusalChallenge, 0, 1 * m},
+		{model.RefusalChallenge, 1, 1 * m},
+		{model.RefusalChallenge, 2, 3 * m},
+		{model.RefusalChallenge, 3, 8 * m},
+		{model.RefusalChallenge, 4, 15 * m},
+		{model.RefusalChallenge, 5, 30 * m},
+		{model.RefusalChallenge, 6, 30 * m},
+		{model.RefusalChallenge, math.MaxInt, 30 * m},
+		{model.RefusalRateLimited, 1, 2 * m},
+		{model.RefusalRateLimited, 2, 5 * m},
+		{model.RefusalRateLimited, 3, 15 * m},
+		{model.RefusalRateLimited, 4, 30 * m},
+		{model.RefusalRateLimited, 9, 30 * m},
+		{model.RefusalDenied, 1, 5 * m},
+		{model.RefusalDenied, 2, 15 * m},
+		{model.RefusalDenied, 3, 30 * m},
+		{model.RefusalDenied, 4, 60 * m},
+		{model.RefusalDenied, 100, 60 * m},
+		{model.RefusalError, math.MinInt, 30 * time.Second},
+		{model.RefusalError, 1, 30 * time.Second},
+		{model.RefusalError, 2, 2 * m},
+		{model.RefusalError, 3, 5 * m},
+		{model.RefusalError, 4, 5 * m},
 		// A kind outside the four uses the error ladder.
-		{hostbackoff.Kind(0), 2, 2 * m},
-		{hostbackoff.Kind(99), 9, 5 * m},
+		{model.Refusal(0), 2, 2 * m},
+		{model.Refusal(99), 9, 5 * m},
 	}
 	for _, tc := range tests {
 		if got := hostbackoff.DelayFor(tc.k, tc.failures, 0, fixed(0.5)); got != tc.want {
@@ -111,7 +113,7 @@ func TestDelayForSteps(t *testing.T) {
 }
 
 func TestDelayForJitterBounds(t *testing.T) {
-	for _, k := range hostbackoff.Kinds() {
+	for _, k := range model.Refusals() {
 		for i, step := range hostbackoff.Ladders[k] {
 			failures := i + 1
 			lo := hostbackoff.DelayFor(k, failures, 0, fixed(0))
@@ -142,22 +144,22 @@ func TestDelayForJitterBounds(t *testing.T) {
 		{almostOne, 69 * time.Second},    // × 1.15
 		{0.25, 55500 * time.Millisecond}, // × 0.925
 	} {
-		if got := hostbackoff.DelayFor(hostbackoff.Challenge, 1, 0, fixed(tc.r)); got != tc.want {
+		if got := hostbackoff.DelayFor(model.RefusalChallenge, 1, 0, fixed(tc.r)); got != tc.want {
 			t.Errorf("challenge rung 1, random %v: %v, want %v", tc.r, got, tc.want)
 		}
 	}
 	// The denied ceiling (60 m) jittered upwards is held at MaxWait.
-	if got := hostbackoff.DelayFor(hostbackoff.Denied, 4, 0, fixed(0.9)); got != time.Hour {
+	if got := hostbackoff.DelayFor(model.RefusalDenied, 4, 0, fixed(0.9)); got != time.Hour {
 		t.Errorf("denied ceiling jittered up = %v, want 1h", got)
 	}
 	// Out-of-range random values are clamped, never producing a negative or huge wait.
 	for _, r := range []float64{-1, math.NaN(), math.Inf(-1)} {
-		if got := hostbackoff.DelayFor(hostbackoff.Challenge, 1, 0, fixed(r)); got != 51*time.Second {
+		if got := hostbackoff.DelayFor(model.RefusalChallenge, 1, 0, fixed(r)); got != 51*time.Second {
 			t.Errorf("random %v: %v, want 51s", r, got)
 		}
 	}
 	for _, r := range []float64{1, 7, math.Inf(1)} {
-		if got := hostbackoff.DelayFor(hostbackoff.Challenge, 1, 0, fixed(r)); got != 69*time.Second {
+		if got := hostbackoff.DelayFor(model.RefusalChallenge, 1, 0, fixed(r)); got != 69*time.Second {
 			t.Errorf("random %v: %v, want 69s", r, got)
 		}
 	}
@@ -166,7 +168,7 @@ func TestDelayForJitterBounds(t *testing.T) {
 func TestDelayForNilRandomUsesDefault(t *testing.T) {
 	seen := map[time.Duration]bool{}
 	for range 200 {
-		d := hostbackoff.DelayFor(hostbackoff.Denied, 1, 0, nil)
+		d := hostbackoff.DelayFor(model.RefusalDenied, 1, 0, nil)
 		if d < 255*time.Second || d > 345*time.Second {
 			t.Fatalf("DelayFor(denied, 1, nil) = %v, outside 5m ±15%%", d)
 		}
@@ -181,19 +183,19 @@ func TestDelayForRetryAfter(t *testing.T) {
 	m := time.Minute
 	tests := []struct {
 		name       string
-		k          hostbackoff.Kind
+		k          model.Refusal
 		failures   int
 		retryAfter time.Duration
 		want       time.Duration
 	}{
-		{"longer wins", hostbackoff.RateLimited, 1, 10 * m, 10 * m},
-		{"shorter loses", hostbackoff.RateLimited, 3, 1 * m, 15 * m},
-		{"equal", hostbackoff.Challenge, 2, 3 * m, 3 * m},
-		{"zero is none", hostbackoff.Error, 1, 0, 30 * time.Second},
-		{"negative is ignored", hostbackoff.Error, 1, -5 * time.Hour, 30 * time.Second},
-		{"huge is capped", hostbackoff.RateLimited, 1, 27 * time.Hour, hostbackoff.MaxWait},
-		{"largest duration is capped", hostbackoff.Denied, 4, time.Duration(math.MaxInt64), hostbackoff.MaxWait},
-		{"just under the cap", hostbackoff.Challenge, 1, 59 * m, 59 * m},
+		{"longer wins", model.RefusalRateLimited, 1, 10 * m, 10 * m},
+		{"shorter loses", model.RefusalRateLimited, 3, 1 * m, 15 * m},
+		{"equal", model.RefusalChallenge, 2, 3 * m, 3 * m},
+		{"zero is none", model.RefusalError, 1, 0, 30 * time.Second},
+		{"negative is ignored", model.RefusalError, 1, -5 * time.Hour, 30 * time.Second},
+		{"huge is capped", model.RefusalRateLimited, 1, 27 * time.Hour, hostbackoff.MaxWait},
+		{"largest duration is capped", model.RefusalDenied, 4, time.Duration(math.MaxInt64), hostbackoff.MaxWait},
+		{"just under the cap", model.RefusalChallenge, 1, 59 * m, 59 * m},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,7 +210,7 @@ func TestDelayForRetryAfter(t *testing.T) {
 func TestDelayForNeverNegativeNorAboveMaxWait(t *testing.T) {
 	specials := []float64{0, almostOne, 1, -1, 2, math.NaN(), math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64}
 	rapid.Check(t, func(t *rapid.T) {
-		k := hostbackoff.Kind(rapid.IntRange(-2, 8).Draw(t, "kind"))
+		k := model.Refusal(rapid.IntRange(-2, 8).Draw(t, "kind"))
 		failures := rapid.OneOf(rapid.Int(), rapid.IntRange(-3, 10), rapid.SampledFrom([]int{math.MinInt, math.MaxInt})).Draw(t, "failures")
 		retryAfter := time.Duration(rapid.OneOf(rapid.Int64(), rapid.Int64Range(-int64(2*time.Hour), int64(2*time.Hour)),
 			rapid.SampledFrom([]int64{math.MinInt64, math.MaxInt64})).Draw(t, "retryAfter"))

@@ -7,6 +7,8 @@ import (
 	"pgregory.net/rapid"
 
 	"notifio/hostbackoff"
+
+	"notifio/internal/model"
 )
 
 type probeHold struct {
@@ -30,7 +32,7 @@ func TestRegistryInvariants(t *testing.T) {
 			},
 			"record": func(t *rapid.T) {
 				s := rapid.SampledFrom(sites).Draw(t, "site")
-				k := rapid.SampledFrom(hostbackoff.Kinds()).Draw(t, "kind")
+				k := rapid.SampledFrom(model.Refusals()).Draw(t, "kind")
 				ra := time.Duration(rapid.Int64Range(-int64(time.Hour), int64(3*time.Hour)).Draw(t, "retryAfter"))
 				prev, had := r.Lookup(s)
 				next := r.Record(s, k, ra, clock)

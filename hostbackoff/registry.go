@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"notifio/internal/model"
 )
 
 // ProbeTimeout is how long a probe may go without an outcome (Success or Record)
@@ -69,7 +71,7 @@ type Entry struct {
 	// Site is the registry key, normally SiteOf(host).
 	Site string `json:"site"`
 	// Kind is the kind of the latest refusal; it is written by name.
-	Kind Kind `json:"kind"`
+	Kind model.Refusal `json:"kind"`
 	// Failures counts consecutive refusals of Kind; the rung is Rung().
 	Failures int `json:"failures"`
 	// NextRetry is when the site may be tried again (by one probe).
@@ -107,7 +109,7 @@ const ManualProbeGap = time.Minute
 // the last refusal; for the other kinds, which nobody can solve, the current
 // rung's minimum wait (its step × 0.85).
 func (e Entry) ManualProbeAt() time.Time {
-	if e.Kind == Challenge {
+	if e.Kind == model.RefusalChallenge {
 		return e.LastRefusal.Add(ManualProbeGap)
 	}
 	return e.LastRefusal.Add(minimumFor(e.Kind, e.Failures))
@@ -146,9 +148,9 @@ func (r *Registry) entry(site string) *Entry { return r.sites[site] }
 //
 // Do not call Record for failures that mean this machine is offline; see the
 // package documentation.
-func (r *Registry) Record(site string, k Kind, retryAfter time.Duration, now time.Time) time.Time {
+func (r *Registry) Record(site string, k model.Refusal, retryAfter time.Duration, now time.Time) time.Time {
 	if !k.Valid() {
-		k = Error
+		k = model.RefusalError
 	}
 	retryAfter = max(retryAfter, 0)
 	r.mu.Lock()
@@ -330,7 +332,7 @@ func (r *Registry) Restore(entries []Entry, now time.Time) {
 		}
 		e := in
 		if !e.Kind.Valid() {
-			e.Kind = Error
+			e.Kind = model.RefusalError
 		}
 		e.Failures = min(max(e.Failures, 1), maxFailures)
 		e.RetryAfter = max(e.RetryAfter, 0)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
+
+	"notifio/internal/model"
 )
 
 const site = "example.de"
@@ -49,7 +51,7 @@ func TestAdmitWithoutEntryAllows(t *testing.T) {
 	}
 	var zero hostbackoff.Registry // the zero value works too
 	wantDecision(t, zero.Admit(site, "s1", now), hostbackoff.Allow, time.Time{}, "")
-	zero.Record(site, hostbackoff.Error, 0, now)
+	zero.Record(site, model.RefusalError, 0, now)
 	if _, ok := zero.Lookup(site); !ok {
 		t.Error("zero Registry did not record")
 	}
@@ -60,13 +62,13 @@ func TestAdmitWithoutEntryAllows(t *testing.T) {
 func TestRecordClimbsTheLadder(t *testing.T) {
 	m := time.Minute
 	for _, tc := range []struct {
-		k     hostbackoff.Kind
+		k     model.Refusal
 		waits []time.Duration
 	}{
-		{hostbackoff.Challenge, []time.Duration{1 * m, 3 * m, 8 * m, 15 * m, 30 * m, 30 * m, 30 * m}},
-		{hostbackoff.RateLimited, []time.Duration{2 * m, 5 * m, 15 * m, 30 * m, 30 * m}},
-		{hostbackoff.Denied, []time.Duration{5 * m, 15 * m, 30 * m, 60 * m, 60 * m}},
-		{hostbackoff.Error, []time.Duration{30 * time.Second, 2 * m, 5 * m, 5 * m}},
+		{model.RefusalChallenge, []time.Duration{1 * m, 3 * m, 8 * m, 15 * m, 30 * m, 30 * m, 30 * m}},
+		{model.RefusalRateLimited, []time.Duration{2 * m, 5 * m, 15 * m, 30 * m, 30 * m}},
+		{model.RefusalDenied, []time.Duration{5 * m, 15 * m, 30 * m, 60 * m, 60 * m}},
+		{model.RefusalError, []time.Duration{30 * time.Second, 2 * m, 5 * m, 5 * m}},
 	} {
 		t.Run(tc.k.String(), func(t *testing.T) {
 			r := exact()
@@ -98,33 +100,33 @@ func TestRecordClimbsTheLadder(t *testing.T) {
 
 func TestKindChangeStartsItsOwnLadder(t *testing.T) {
 	r := exact()
-	r.Record(site, hostbackoff.Challenge, 0, at(0))
-	r.Record(site, hostbackoff.Challenge, 0, at(1*time.Minute))
-	if next := r.Record(site, hostbackoff.Challenge, 0, at(4*time.Minute)); !next.Equal(at(12 * time.Minute)) {
+	r.Record(site, model.RefusalChallenge, 0, at(0))
+	r.Record(site, model.RefusalChallenge, 0, at(1*time.Minute))
+	if next := r.Record(site, model.RefusalChallenge, 0, at(4*time.Minute)); !next.Equal(at(12 * time.Minute)) {
 		t.Fatalf("third challenge: next = %v", next)
 	}
 	// A network blip is not punished with the wait earned by three challenges.
-	if next := r.Record(site, hostbackoff.Error, 0, at(12*time.Minute)); !next.Equal(at(12*time.Minute + 30*time.Second)) {
+	if next := r.Record(site, model.RefusalError, 0, at(12*time.Minute)); !next.Equal(at(12*time.Minute + 30*time.Second)) {
 		t.Fatalf("error after challenges: next = %v, want rung 1 (30s)", next.Sub(at(12*time.Minute)))
 	}
 	e, _ := r.Lookup(site)
-	if e.Kind != hostbackoff.Error || e.Failures != 1 || e.Rung() != 1 {
+	if e.Kind != model.RefusalError || e.Failures != 1 || e.Rung() != 1 {
 		t.Fatalf("after kind change: %+v", e)
 	}
 	// And back to challenge: its ladder starts again at rung 1.
-	if next := r.Record(site, hostbackoff.Challenge, 0, at(13*time.Minute)); !next.Equal(at(14 * time.Minute)) {
+	if next := r.Record(site, model.RefusalChallenge, 0, at(13*time.Minute)); !next.Equal(at(14 * time.Minute)) {
 		t.Fatalf("challenge after error: next = %v, want rung 1 (1m)", next.Sub(at(13*time.Minute)))
 	}
 	// A kind outside the four is recorded as error.
-	r.Record("other.de", hostbackoff.Kind(42), 0, now)
-	if e, _ := r.Lookup("other.de"); e.Kind != hostbackoff.Error {
+	r.Record("other.de", model.Refusal(42), 0, now)
+	if e, _ := r.Lookup("other.de"); e.Kind != model.RefusalError {
 		t.Errorf("Kind(42) recorded as %s", e.Kind)
 	}
 }
 
 func TestRecordHonoursRetryAfter(t *testing.T) {
 	r := exact()
-	next := r.Record(site, hostbackoff.RateLimited, 10*time.Minute, now)
+	next := r.Record(site, model.RefusalRateLimited, 10*time.Minute, now)
 	if !next.Equal(at(10 * time.Minute)) {
 		t.Fatalf("next = +%v, want +10m", next.Sub(now))
 	}
@@ -135,14 +137,14 @@ func TestRecordHonoursRetryAfter(t *testing.T) {
 	wantDecision(t, r.Admit(site, "s1", now), hostbackoff.Wait, next,
 		"backing off after rate_limited (rung 1 of 4, Retry-After 10m0s)")
 	// Shorter than the ladder: the ladder wins.
-	if next := r.Record(site, hostbackoff.RateLimited, time.Minute, at(10*time.Minute)); !next.Equal(at(15 * time.Minute)) {
+	if next := r.Record(site, model.RefusalRateLimited, time.Minute, at(10*time.Minute)); !next.Equal(at(15 * time.Minute)) {
 		t.Errorf("short Retry-After: next = +%v, want +5m", next.Sub(at(10*time.Minute)))
 	}
 	// Huge: capped at an hour. Negative: ignored.
-	if next := r.Record(site, hostbackoff.RateLimited, 1000*time.Hour, at(15*time.Minute)); !next.Equal(at(75 * time.Minute)) {
+	if next := r.Record(site, model.RefusalRateLimited, 1000*time.Hour, at(15*time.Minute)); !next.Equal(at(75 * time.Minute)) {
 		t.Errorf("huge Retry-After: next = +%v, want +1h", next.Sub(at(15*time.Minute)))
 	}
-	if next := r.Record("b.de", hostbackoff.Error, -time.Hour, now); !next.Equal(at(30 * time.Second)) {
+	if next := r.Record("b.de", model.RefusalError, -time.Hour, now); !next.Equal(at(30 * time.Second)) {
 		t.Errorf("negative Retry-After: next = +%v", next.Sub(now))
 	}
 	if e, _ := r.Lookup("b.de"); e.RetryAfter != 0 {
@@ -152,7 +154,7 @@ func TestRecordHonoursRetryAfter(t *testing.T) {
 
 func TestProbeExclusivityFiveSearches(t *testing.T) {
 	r := exact()
-	next := r.Record(site, hostbackoff.Challenge, 0, now) // +1m
+	next := r.Record(site, model.RefusalChallenge, 0, now) // +1m
 	expiry := next.Add(hostbackoff.ProbeTimeout)
 
 	// While waiting, nobody goes.
@@ -179,7 +181,7 @@ func TestProbeExclusivityFiveSearches(t *testing.T) {
 	}
 
 	// The probe is refused: the site climbs a rung and everybody waits again.
-	next2 := r.Record(site, hostbackoff.Challenge, 0, next.Add(3*time.Second))
+	next2 := r.Record(site, model.RefusalChallenge, 0, next.Add(3*time.Second))
 	if want := next.Add(3*time.Second + 3*time.Minute); !next2.Equal(want) {
 		t.Fatalf("after refused probe: next = %v, want %v", next2, want)
 	}
@@ -197,14 +199,14 @@ func TestProbeExclusivityFiveSearches(t *testing.T) {
 		t.Error("Success left an entry")
 	}
 	// A refusal after success starts at rung 1.
-	if n := r.Record(site, hostbackoff.Challenge, 0, next2.Add(time.Hour)); !n.Equal(next2.Add(time.Hour + time.Minute)) {
+	if n := r.Record(site, model.RefusalChallenge, 0, next2.Add(time.Hour)); !n.Equal(next2.Add(time.Hour + time.Minute)) {
 		t.Errorf("after success: next = %v", n)
 	}
 }
 
 func TestProbeExpiry(t *testing.T) {
 	r := exact()
-	due := r.Record(site, hostbackoff.Error, 0, now) // +30s
+	due := r.Record(site, model.RefusalError, 0, now) // +30s
 	wantDecision(t, r.Admit(site, "s1", due), hostbackoff.Probe, due.Add(2*time.Minute), "*")
 	// s1 never reports back.
 	wantDecision(t, r.Admit(site, "s2", due.Add(2*time.Minute-time.Nanosecond)), hostbackoff.Wait, due.Add(2*time.Minute), hostbackoff.ReasonWaitingForProbe)
@@ -217,7 +219,7 @@ func TestProbeExpiry(t *testing.T) {
 	// The stale prober is now a sibling like any other.
 	wantDecision(t, r.Admit(site, "s1", second.Add(time.Second)), hostbackoff.Wait, second.Add(2*time.Minute), hostbackoff.ReasonWaitingForProbe)
 	// The stale probe's late outcome still counts: it is a fact about the site.
-	r.Record(site, hostbackoff.Error, 0, second.Add(5*time.Second))
+	r.Record(site, model.RefusalError, 0, second.Add(5*time.Second))
 	if e, _ := r.Lookup(site); e.Failures != 2 || e.ProbeSearch != "" {
 		t.Errorf("after late refusal: %+v", e)
 	}
@@ -225,9 +227,9 @@ func TestProbeExpiry(t *testing.T) {
 
 func TestSoonestAcrossSites(t *testing.T) {
 	r := exact()
-	r.Record("a.de", hostbackoff.Denied, 0, now)      // +5m
-	r.Record("b.de", hostbackoff.Error, 0, now)       // +30s
-	r.Record("c.de", hostbackoff.RateLimited, 0, now) // +2m
+	r.Record("a.de", model.RefusalDenied, 0, now)      // +5m
+	r.Record("b.de", model.RefusalError, 0, now)       // +30s
+	r.Record("c.de", model.RefusalRateLimited, 0, now) // +2m
 	if s, ok := r.Soonest(); !ok || !s.Equal(at(30*time.Second)) {
 		t.Fatalf("Soonest = %v, %v", s, ok)
 	}
@@ -250,7 +252,7 @@ func TestSoonestAcrossSites(t *testing.T) {
 
 func TestLookupReturnsACopy(t *testing.T) {
 	r := exact()
-	r.Record(site, hostbackoff.Challenge, 0, now)
+	r.Record(site, model.RefusalChallenge, 0, now)
 	e, ok := r.Lookup(site)
 	if !ok {
 		t.Fatal("no entry")
@@ -269,7 +271,7 @@ func TestProbeNow(t *testing.T) {
 	r := exact()
 	clock := now
 	for range 3 { // challenge rung 3: an 8m wait, but the user may probe after a minute
-		clock = r.Record(site, hostbackoff.Challenge, 0, clock)
+		clock = r.Record(site, model.RefusalChallenge, 0, clock)
 	}
 	refused := now.Add(time.Minute + 3*time.Minute) // the third refusal's instant
 	e, _ := r.Lookup(site)
@@ -302,7 +304,7 @@ func TestProbeNow(t *testing.T) {
 	}
 	wantDecision(t, r.Admit(site, "s5", wantAllowed.Add(time.Second)), hostbackoff.Wait, wantAllowed.Add(hostbackoff.ProbeTimeout), hostbackoff.ReasonWaitingForProbe)
 	// The ladder was not reset: still challenged means rung 4.
-	r.Record(site, hostbackoff.Challenge, 0, wantAllowed.Add(2*time.Second))
+	r.Record(site, model.RefusalChallenge, 0, wantAllowed.Add(2*time.Second))
 	if e, _ := r.Lookup(site); e.Rung() != 4 {
 		t.Errorf("after manual probe refused: rung %d, want 4", e.Rung())
 	}
@@ -321,7 +323,7 @@ func TestProbeNow(t *testing.T) {
 	}
 	// The minimum ignores Retry-After and jitter: error rung 1 with Retry-After 50m
 	// may be probed by hand after 25.5 s.
-	r.Record("ra.de", hostbackoff.Error, 50*time.Minute, now)
+	r.Record("ra.de", model.RefusalError, 50*time.Minute, now)
 	if when, err := r.ProbeNow("ra.de", at(25*time.Second)); !errors.Is(err, hostbackoff.ErrTooEarly) || !when.Equal(at(25500*time.Millisecond)) {
 		t.Errorf("ProbeNow early on error rung 1 = %v, %v", when, err)
 	}
@@ -333,9 +335,9 @@ func TestProbeNow(t *testing.T) {
 
 func TestSnapshotJSONRoundTrip(t *testing.T) {
 	r := exact()
-	r.Record("b.de", hostbackoff.RateLimited, 10*time.Minute, now)
-	r.Record("a.de", hostbackoff.Challenge, 0, now)
-	r.Record("a.de", hostbackoff.Challenge, 0, at(time.Minute))
+	r.Record("b.de", model.RefusalRateLimited, 10*time.Minute, now)
+	r.Record("a.de", model.RefusalChallenge, 0, now)
+	r.Record("a.de", model.RefusalChallenge, 0, at(time.Minute))
 	r.Admit("a.de", "s2", at(4*time.Minute))
 
 	snap := r.Snapshot()
@@ -378,7 +380,7 @@ func TestSnapshotJSONRoundTrip(t *testing.T) {
 		t.Fatalf("unknown kind name: %v", err)
 	}
 	r2.Restore(future, now)
-	if e, ok := r2.Lookup("x.de"); !ok || e.Kind != hostbackoff.Error || !e.NextRetry.Equal(at(20*time.Minute)) {
+	if e, ok := r2.Lookup("x.de"); !ok || e.Kind != model.RefusalError || !e.NextRetry.Equal(at(20*time.Minute)) {
 		t.Errorf("unknown kind restored as %+v, %v", e, ok)
 	}
 	if _, err := json.Marshal(hostbackoff.Entry{Site: "x", Kind: 0}); err == nil {
@@ -390,26 +392,26 @@ func TestRestoreRepairs(t *testing.T) {
 	m := time.Minute
 	entries := []hostbackoff.Entry{
 		// The clock moved back a day: the wait would be 25 h from now.
-		{Site: "clock.de", Kind: hostbackoff.Denied, Failures: 4, NextRetry: at(25 * time.Hour), LastRefusal: at(24 * time.Hour)},
+		{Site: "clock.de", Kind: model.RefusalDenied, Failures: 4, NextRetry: at(25 * time.Hour), LastRefusal: at(24 * time.Hour)},
 		// Exactly MaxWait away: kept as it is.
-		{Site: "edge.de", Kind: hostbackoff.Denied, Failures: 4, NextRetry: at(time.Hour), LastRefusal: now},
+		{Site: "edge.de", Kind: model.RefusalDenied, Failures: 4, NextRetry: at(time.Hour), LastRefusal: now},
 		// A wait already over is not forgotten: the count still matters.
-		{Site: "past.de", Kind: hostbackoff.Challenge, Failures: 3, NextRetry: at(-10 * m), LastRefusal: at(-18 * m)},
+		{Site: "past.de", Kind: model.RefusalChallenge, Failures: 3, NextRetry: at(-10 * m), LastRefusal: at(-18 * m)},
 		// Probes: one fresh, one from the future, one expired, one without a search.
-		{Site: "fresh.de", Kind: hostbackoff.Error, Failures: 1, NextRetry: at(-m), ProbeSearch: "s1", ProbeStarted: at(-30 * time.Second)},
-		{Site: "ahead.de", Kind: hostbackoff.Error, Failures: 1, NextRetry: at(-m), ProbeSearch: "s1", ProbeStarted: at(time.Hour)},
-		{Site: "stale.de", Kind: hostbackoff.Error, Failures: 1, NextRetry: at(-5 * m), ProbeSearch: "s1", ProbeStarted: at(-2 * m)},
-		{Site: "nosearch.de", Kind: hostbackoff.Error, Failures: 1, NextRetry: at(-m), ProbeStarted: at(-10 * time.Second)},
+		{Site: "fresh.de", Kind: model.RefusalError, Failures: 1, NextRetry: at(-m), ProbeSearch: "s1", ProbeStarted: at(-30 * time.Second)},
+		{Site: "ahead.de", Kind: model.RefusalError, Failures: 1, NextRetry: at(-m), ProbeSearch: "s1", ProbeStarted: at(time.Hour)},
+		{Site: "stale.de", Kind: model.RefusalError, Failures: 1, NextRetry: at(-5 * m), ProbeSearch: "s1", ProbeStarted: at(-2 * m)},
+		{Site: "nosearch.de", Kind: model.RefusalError, Failures: 1, NextRetry: at(-m), ProbeStarted: at(-10 * time.Second)},
 		// Odd values.
-		{Site: "odd.de", Kind: hostbackoff.Kind(0), Failures: -4, RetryAfter: -time.Minute, NextRetry: at(m)},
-		{Site: "", Kind: hostbackoff.Denied, Failures: 1, NextRetry: at(m)},
+		{Site: "odd.de", Kind: model.Refusal(0), Failures: -4, RetryAfter: -time.Minute, NextRetry: at(m)},
+		{Site: "", Kind: model.RefusalDenied, Failures: 1, NextRetry: at(m)},
 		// Two entries for one site: the later wait wins, in either order.
-		{Site: "dup.de", Kind: hostbackoff.Challenge, Failures: 1, NextRetry: at(m)},
-		{Site: "dup.de", Kind: hostbackoff.Denied, Failures: 2, NextRetry: at(15 * m)},
-		{Site: "dup.de", Kind: hostbackoff.Error, Failures: 1, NextRetry: at(30 * time.Second)},
+		{Site: "dup.de", Kind: model.RefusalChallenge, Failures: 1, NextRetry: at(m)},
+		{Site: "dup.de", Kind: model.RefusalDenied, Failures: 2, NextRetry: at(15 * m)},
+		{Site: "dup.de", Kind: model.RefusalError, Failures: 1, NextRetry: at(30 * time.Second)},
 	}
 	r := exact()
-	r.Record("gone.de", hostbackoff.Denied, 0, now) // Restore replaces the state
+	r.Record("gone.de", model.RefusalDenied, 0, now) // Restore replaces the state
 	r.Restore(entries, now)
 
 	get := func(s string) hostbackoff.Entry {
@@ -433,7 +435,7 @@ func TestRestoreRepairs(t *testing.T) {
 		t.Errorf("past.de = %+v", e)
 	}
 	wantDecision(t, r.Admit("past.de", "s1", now), hostbackoff.Probe, at(hostbackoff.ProbeTimeout), "probe after challenge (rung 3 of 5)")
-	if next := r.Record("past.de", hostbackoff.Challenge, 0, now); !next.Equal(at(15 * m)) {
+	if next := r.Record("past.de", model.RefusalChallenge, 0, now); !next.Equal(at(15 * m)) {
 		t.Errorf("past.de refused again: next = +%v, want rung 4 (15m)", next.Sub(now))
 	}
 
@@ -447,10 +449,10 @@ func TestRestoreRepairs(t *testing.T) {
 		}
 		wantDecision(t, r.Admit(s, "s2", now), hostbackoff.Probe, at(hostbackoff.ProbeTimeout), "*")
 	}
-	if e := get("odd.de"); e.Kind != hostbackoff.Error || e.Failures != 1 || e.RetryAfter != 0 {
+	if e := get("odd.de"); e.Kind != model.RefusalError || e.Failures != 1 || e.RetryAfter != 0 {
 		t.Errorf("odd.de = %+v", e)
 	}
-	if e := get("dup.de"); e.Kind != hostbackoff.Denied || !e.NextRetry.Equal(at(15*m)) {
+	if e := get("dup.de"); e.Kind != model.RefusalDenied || !e.NextRetry.Equal(at(15*m)) {
 		t.Errorf("dup.de = %+v, want the 15m denied entry", e)
 	}
 	// Restoring nothing empties the registry.
@@ -466,7 +468,7 @@ func TestConcurrentUse(t *testing.T) {
 	r := hostbackoff.NewRegistry()
 	for round := range 50 {
 		start := at(time.Duration(round) * 2 * time.Hour)
-		due := r.Record(site, hostbackoff.Challenge, 0, start)
+		due := r.Record(site, model.RefusalChallenge, 0, start)
 		var (
 			wg     sync.WaitGroup
 			mu     sync.Mutex
@@ -483,7 +485,7 @@ func TestConcurrentUse(t *testing.T) {
 					mu.Unlock()
 				}
 				other := fmt.Sprintf("site%d.de", i%4)
-				r.Record(other, hostbackoff.Kind(i%4+1), time.Duration(i)*time.Second, start)
+				r.Record(other, model.Refusal(i%4+1), time.Duration(i)*time.Second, start)
 				r.Admit(other, id, start.Add(time.Hour))
 				r.Soonest()
 				r.Lookup(other)

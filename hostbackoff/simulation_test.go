@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
+
+	"notifio/internal/model"
 )
 
 // The outage simulation: five searches on one portal, each polling every 30 s,
@@ -40,7 +42,7 @@ type simResult struct {
 	allBack   time.Duration // outage end → every search has had one
 }
 
-func simulate(kind hostbackoff.Kind, keying simKeying, seed uint64) simResult {
+func simulate(kind model.Refusal, keying simKeying, seed uint64) simResult {
 	start := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
 	end := start.Add(simOutage)
 	reg := hostbackoff.NewRegistryWithRandom(rand.New(rand.NewPCG(seed, uint64(kind))).Float64)
@@ -63,7 +65,7 @@ func simulate(kind hostbackoff.Kind, keying simKeying, seed uint64) simResult {
 		s := &search{id: fmt.Sprintf("s%d", i+1), url: u, next: start.Add(time.Duration(i) * simInterval / simSearches)}
 		s.key = s.url
 		if keying == keyedBySite {
-			s.key = hostbackoff.SiteOf(parsed.Host)
+			s.key = model.SiteOf(parsed.Host)
 		}
 		ss[i] = s
 	}
@@ -145,7 +147,7 @@ func TestSimulationOutage(t *testing.T) {
 	fmt.Fprintf(&b, "Recovery: outage end → first page, mean over the seeds (worst).\n\n")
 	fmt.Fprintf(&b, "| kind | no backoff | keyed by search URL | keyed by site | recovery, by URL | recovery, by site |\n")
 	fmt.Fprintf(&b, "|---|---:|---:|---:|---:|---:|\n")
-	for _, k := range hostbackoff.Kinds() {
+	for _, k := range model.Refusals() {
 		none := simulate(k, noBackoff, 1)
 		if want := simSearches * int(simOutage/simInterval); none.requests != want {
 			t.Fatalf("%s: no backoff sent %d requests, want %d", k, none.requests, want)

@@ -8,7 +8,7 @@ import (
 
 	mail "github.com/wneessen/go-mail"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Health alerts arrive with their words composed by the watcher (one wording
@@ -19,9 +19,9 @@ const maxAlertLine = 600
 
 // composeAlert is the email of a health alert item: its subject, and its
 // paragraphs as plain text (an alert is read, not scanned).
-func composeAlert(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
+func composeAlert(item model.OutboxItem, cfg model.Config) (*mail.Msg, error) {
 	a := item.Alert
-	subject := sanitizeLine(a.Subject, 200)
+	subject := model.SanitizeLine(a.Subject, 200)
 	if subject == "" {
 		return nil, errors.New("the alert has no subject")
 	}
@@ -38,10 +38,10 @@ func composeAlert(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 	m.SetDateWithValue(date)
 	var b strings.Builder
 	for _, l := range a.Lines {
-		b.WriteString(sanitizeLine(l, maxAlertLine) + "\r\n\r\n")
+		b.WriteString(model.SanitizeLine(l, maxAlertLine) + "\r\n\r\n")
 	}
 	if u := httpURL(a.Link); u != nil {
-		b.WriteString("The search: " + truncate(u.String(), maxURL) + "\r\n\r\n")
+		b.WriteString("The search: " + model.Truncate(u.String(), maxURL) + "\r\n\r\n")
 	}
 	b.WriteString("-- \r\nSent by Notifio, so that its silence can be trusted.\r\n")
 	m.SetBodyString(mail.TypeTextPlain, b.String())
@@ -49,7 +49,7 @@ func composeAlert(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 }
 
 // composeAlertPush is one push for a channel's due alert items.
-func composeAlertPush(items []storage.OutboxItem) (PushMessage, error) {
+func composeAlertPush(items []model.OutboxItem) (PushMessage, error) {
 	var m PushMessage
 	var b strings.Builder
 	for i, it := range items {
@@ -57,15 +57,15 @@ func composeAlertPush(items []storage.OutboxItem) (PushMessage, error) {
 			return PushMessage{}, fmt.Errorf("outbox item %d is not an alert", it.ID)
 		}
 		if i == 0 {
-			m.Title = sanitizeLine(it.Alert.Subject, 120)
+			m.Title = model.SanitizeLine(it.Alert.Subject, 120)
 			if u := httpURL(it.Alert.Link); u != nil {
 				m.Link = u.String()
 			}
 		} else {
-			b.WriteString("\n" + sanitizeLine(it.Alert.Subject, 120) + "\n")
+			b.WriteString("\n" + model.SanitizeLine(it.Alert.Subject, 120) + "\n")
 		}
 		for _, l := range it.Alert.Lines {
-			b.WriteString(sanitizeLine(l, 300) + "\n")
+			b.WriteString(model.SanitizeLine(l, 300) + "\n")
 		}
 	}
 	if len(items) > 1 {

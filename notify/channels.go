@@ -8,7 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
+
+	"notifio/internal/pushurl"
+
+	"notifio/internal/secrets"
 )
 
 // The push channel operations the command line and the window share: one
@@ -17,21 +21,10 @@ import (
 // ChannelStore is the part of the storage the channel operations need;
 // storage.DB implements it.
 type ChannelStore interface {
-	GetSearch(id string) (storage.Search, error)
-	ListChannels() ([]storage.Channel, error)
-	AddChannel(c storage.Channel) error
+	GetSearch(id string) (model.Search, error)
+	ListChannels() ([]model.Channel, error)
+	AddChannel(c model.Channel) error
 	RemoveChannel(name string) error
-}
-
-// NewChannel is a push channel as the user describes it. Zero values: no Name
-// is the service's name (numbered when taken), no Searches every search, no
-// Events new listings only, no Quiet no quiet hours.
-type NewChannel struct {
-	Name     string
-	URL      string
-	Searches []string // search IDs
-	Events   []storage.Event
-	Quiet    string // "23:00-07:00"
 }
 
 // NoSearchError means a new channel names a search that does not exist.
@@ -40,29 +33,29 @@ type NoSearchError struct{ ID string }
 func (e *NoSearchError) Error() string { return fmt.Sprintf("there is no search with ID %q", e.ID) }
 
 // ErrChannelExists means a channel of the name exists already (it wraps
-// storage.ErrExists).
-var ErrChannelExists = storage.ErrExists
+// model.ErrExists).
+var ErrChannelExists = model.ErrExists
 
 // AddChannel checks in (the URL, the quiet hours, the searches), saves the
 // channel and keeps its URL in the keyring (or, with a warning, the 0600
 // fallback file). It contacts no service. A keyring may take up to 20 s to
 // answer: never call it on a UI goroutine.
-func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time) (ch storage.Channel, warning string, err error) {
+func AddChannel(db ChannelStore, secrets *secrets.Secrets, in model.NewChannel, now time.Time) (ch model.Channel, warning string, err error) {
 	raw := strings.TrimSpace(in.URL)
-	service, err := CheckServiceURL(raw)
+	service, err := pushurl.CheckServiceURL(raw)
 	if err != nil {
 		return ch, "", err
 	}
-	q, err := ParseQuiet(in.Quiet)
+	q, err := model.ParseQuiet(in.Quiet)
 	if err != nil {
 		return ch, "", err
 	}
 	for _, e := range in.Events {
-		if !slices.Contains(storage.Events, e) {
+		if !slices.Contains(model.Events, e) {
 			return ch, "", fmt.Errorf("unknown event %q: use new_listings, price_drop or health", e)
 		}
 	}
-	ch = storage.Channel{Name: strings.TrimSpace(in.Name), Service: service, Display: DisplayURL(raw),
+	ch = model.Channel{Name: strings.TrimSpace(in.Name), Service: service, Display: pushurl.DisplayURL(raw),
 		Searches: in.Searches, Events: in.Events, Quiet: q.String(), Created: now}
 	for _, id := range ch.Searches {
 		if _, err := db.GetSearch(id); err != nil {
@@ -72,7 +65,7 @@ func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time)
 	if ch.Name == "" {
 		ch.Name = freeChannelName(db, service)
 	}
-	if err := db.AddChannel(ch); errors.Is(err, storage.ErrExists) {
+	if err := db.AddChannel(ch); errors.Is(err, model.ErrExists) {
 		return ch, "", fmt.Errorf("a channel named %q exists already: choose another name, or remove that one first: %w", ch.Name, err)
 	} else if err != nil {
 		return ch, "", err
@@ -89,7 +82,7 @@ func AddChannel(db ChannelStore, secrets *Secrets, in NewChannel, now time.Time)
 func freeChannelName(db ChannelStore, service string) string {
 	chans, _ := db.ListChannels()
 	taken := func(n string) bool {
-		return slices.ContainsFunc(chans, func(c storage.Channel) bool { return c.Name == n })
+		return slices.ContainsFunc(chans, func(c model.Channel) bool { return c.Name == n })
 	}
 	name := service
 	for i := 2; taken(name); i++ {
@@ -100,7 +93,7 @@ func freeChannelName(db ChannelStore, service string) string {
 
 // TestChannel sends one test push to the channel: nil when the service
 // accepted it, else a *DeliveryError with the service's words and a hint.
-func TestChannel(ctx context.Context, secrets *Secrets, name string) error {
+func TestChannel(ctx context.Context, secrets *secrets.Secrets, name string) error {
 	url, err := secrets.ServiceURL(name)
 	if err != nil {
 		return fmt.Errorf("%w; add the channel again", err)
@@ -116,10 +109,10 @@ func TestChannel(ctx context.Context, secrets *Secrets, name string) error {
 
 // RemoveChannel removes the channel, its unsent pushes and its URL from the
 // keyring. The warning says when the URL could not be deleted (the channel is
-// gone all the same). storage.ErrNotFound (wrapped) when there is no such
+// gone all the same). model.ErrNotFound (wrapped) when there is no such
 // channel.
-func RemoveChannel(db ChannelStore, secrets *Secrets, name string) (warning string, err error) {
-	if err := db.RemoveChannel(name); errors.Is(err, storage.ErrNotFound) {
+func RemoveChannel(db ChannelStore, secrets *secrets.Secrets, name string) (warning string, err error) {
+	if err := db.RemoveChannel(name); errors.Is(err, model.ErrNotFound) {
 		return "", fmt.Errorf("there is no push channel named %q: %w", name, err)
 	} else if err != nil {
 		return "", err
@@ -130,26 +123,9 @@ func RemoveChannel(db ChannelStore, secrets *Secrets, name string) (warning stri
 	return "", nil
 }
 
-// ChannelState is a channel with how its pushes are doing, for lists.
-type ChannelState struct {
-	storage.Channel
-	// Pending counts the pushes still to be sent (not those held).
-	Pending int
-	// HeldUntil is when quiet hours end for pushes waiting for them; zero if none.
-	HeldUntil time.Time
-	// NeedsAttention counts the pushes that failed for good.
-	NeedsAttention int
-	// LastError and Hint are the service's words for the newest problem (a push
-	// that needs attention, else one retrying) and what to do.
-	LastError, Hint string
-	// LastSent is when the service last accepted a push; zero if never (or
-	// long enough ago that the sent item was pruned).
-	LastSent time.Time
-}
-
 // ChannelStates pairs each channel with its outbox items' state at now.
-func ChannelStates(chans []storage.Channel, items []storage.OutboxItem, now time.Time) []ChannelState {
-	out := make([]ChannelState, len(chans))
+func ChannelStates(chans []model.Channel, items []model.OutboxItem, now time.Time) []model.ChannelState {
+	out := make([]model.ChannelState, len(chans))
 	at := map[string]int{}
 	for i, c := range chans {
 		out[i].Channel = c
@@ -163,18 +139,18 @@ func ChannelStates(chans []storage.Channel, items []storage.OutboxItem, now time
 		}
 		st := &out[i]
 		switch it.State {
-		case storage.OutboxSent:
+		case model.OutboxSent:
 			if it.SentAt.After(st.LastSent) {
 				st.LastSent = it.SentAt
 			}
-		case storage.OutboxNeedsAttention:
+		case model.OutboxNeedsAttention:
 			if st.NeedsAttention == 0 || !it.Created.Before(newest[i]) {
 				newest[i] = it.Created
 				st.LastError, st.Hint = it.LastError, it.Hint
 			}
 			st.NeedsAttention++
-		case storage.OutboxPending:
-			if HeldForQuiet(it, st.Channel, now) {
+		case model.OutboxPending:
+			if model.HeldForQuiet(it, st.Channel, now) {
 				st.HeldUntil = it.NextAttempt
 				continue
 			}

@@ -13,6 +13,10 @@ import (
 	"time"
 
 	mail "github.com/wneessen/go-mail"
+
+	"notifio/internal/model"
+
+	"notifio/internal/pushurl"
 )
 
 // DeliveryError is a failed attempt to deliver (or to reach the server), with
@@ -46,17 +50,27 @@ func (e *DeliveryError) Error() string {
 // Words is the underlying error alone (the server's words where it answered),
 // without the hint.
 func (e *DeliveryError) Words() string {
-	return redact(e.Err.Error(), e.secret)
+	return pushurl.Redact(e.Err.Error(), e.secret)
 }
 
 func (e *DeliveryError) Unwrap() error { return e.Err }
+
+// SaidAndHint is what the server said (the underlying error, "" when none)
+// and what to do: how a view reads a DeliveryError without importing notify
+// (model.DeliveryWords).
+func (e *DeliveryError) SaidAndHint() (said, hint string) {
+	if e.Err != nil {
+		said = e.Err.Error()
+	}
+	return said, e.Hint
+}
 
 // WrongSecurityError means the server speaks a different kind of TLS than
 // configured: implicit TLS where STARTTLS (or none) was chosen, or plain text
 // where TLS was chosen. Left alone, the first case hangs until the timeout.
 type WrongSecurityError struct {
 	Addr       string
-	Configured Security
+	Configured model.Security
 	// ServerSpeaksTLS is true when the server expects TLS from the first byte.
 	ServerSpeaksTLS bool
 }
@@ -90,7 +104,7 @@ const (
 		"and ask your mail provider whether it received the message (a retry carries the same Message-ID)"
 	hintServerBusy   = "The server is temporarily unavailable; Notifio retries automatically"
 	hintRefused      = "The server refused the message; see its words above"
-	hintNotSetUp     = "Open Settings › Email"
+	hintNotSetUp     = model.HintNotSetUp
 	hintPinMismatch  = "If you replaced your bridge's certificate, pin the new fingerprint in Settings › Email; otherwise something is intercepting the connection"
 	hintUntrustedFmt = "The server's certificate is not trusted (self-signed or for another name). If this is a bridge on this computer, pin its SHA-256 fingerprint %s in Settings › Email"
 )
@@ -109,12 +123,12 @@ func Classify(err error) (temporary bool, hint string) {
 	if errors.As(err, &de) {
 		return de.Temporary, de.Hint
 	}
-	d := classify(err, Config{})
+	d := classify(err, model.Config{})
 	return d.Temporary, d.Hint
 }
 
 // classify wraps err into a *DeliveryError for the server in cfg.
-func classify(err error, cfg Config) *DeliveryError {
+func classify(err error, cfg model.Config) *DeliveryError {
 	var de *DeliveryError
 	if errors.As(err, &de) {
 		return de
@@ -140,8 +154,8 @@ func unconfirmed(err error, code int) bool {
 // settings first (nothing to retry until the user changes them), then TLS,
 // sign-in negotiation, the server's reply code, the network. Unknown errors
 // are retried, with backoff, rather than give up on an alert.
-func classifyErr(err error, code int, cfg Config) (bool, string) {
-	for _, rule := range []func(error, int, Config) (bool, string, bool){
+func classifyErr(err error, code int, cfg model.Config) (bool, string) {
+	for _, rule := range []func(error, int, model.Config) (bool, string, bool){
 		settingsProblem, tlsProblem, authProblem, replyProblem, networkProblem,
 	} {
 		if temp, hint, ok := rule(err, code, cfg); ok {
@@ -151,10 +165,10 @@ func classifyErr(err error, code int, cfg Config) (bool, string) {
 	return true, ""
 }
 
-func settingsProblem(err error, _ int, _ Config) (bool, string, bool) {
-	var fe *FieldError
+func settingsProblem(err error, _ int, _ model.Config) (bool, string, bool) {
+	var fe *model.FieldError
 	switch {
-	case errors.Is(err, ErrNotConfigured) || errors.As(err, &fe):
+	case errors.Is(err, model.ErrNotConfigured) || errors.As(err, &fe):
 		return false, hintNotSetUp, true
 	case errors.Is(err, context.Canceled):
 		return true, "", true
@@ -163,7 +177,7 @@ func settingsProblem(err error, _ int, _ Config) (bool, string, bool) {
 }
 
 // tlsProblem: the wrong mode for the port, certificate problems.
-func tlsProblem(err error, _ int, cfg Config) (bool, string, bool) {
+func tlsProblem(err error, _ int, cfg model.Config) (bool, string, bool) {
 	var wse *WrongSecurityError
 	if errors.As(err, &wse) {
 		if wse.ServerSpeaksTLS {
@@ -189,10 +203,10 @@ func tlsProblem(err error, _ int, cfg Config) (bool, string, bool) {
 }
 
 // authProblem: sign-in negotiation that failed before anything was sent.
-func authProblem(err error, _ int, cfg Config) (bool, string, bool) {
+func authProblem(err error, _ int, cfg model.Config) (bool, string, bool) {
 	switch {
 	case errors.Is(err, mail.ErrNoSupportedAuthDiscovered):
-		if cfg.Security == SecurityNone {
+		if cfg.Security == model.SecurityNone {
 			return false, hintNoSafeAuth, true
 		}
 		return false, "The server offers no sign-in method Notifio supports; check the security setting", true
@@ -213,7 +227,7 @@ func authProblem(err error, _ int, cfg Config) (bool, string, bool) {
 }
 
 // replyProblem: the server's reply code.
-func replyProblem(err error, code int, cfg Config) (bool, string, bool) {
+func replyProblem(err error, code int, cfg model.Config) (bool, string, bool) {
 	switch {
 	case code == 454:
 		return true, "The server could not sign you in or start TLS right now; Notifio retries automatically", true
@@ -226,7 +240,7 @@ func replyProblem(err error, code int, cfg Config) (bool, string, bool) {
 }
 
 // permanentHint is what to do about a 5xx reply.
-func permanentHint(err error, code int, cfg Config) string {
+func permanentHint(err error, code int, cfg model.Config) string {
 	var se *mail.SendError
 	isSendErr := errors.As(err, &se)
 	switch {
@@ -235,7 +249,7 @@ func permanentHint(err error, code int, cfg Config) string {
 	case code == 530 && cfg.Username == "":
 		return hintNeedsSignIn
 	case code == 530, code == 534, code == 535:
-		return authHint(normalizeHost(cfg.Host))
+		return authHint(model.NormalizeHost(cfg.Host))
 	case code == 523 || code == 538:
 		return "The server requires an encrypted connection to sign in. " + hintPorts
 	case isSendErr && se.Reason == mail.ErrSMTPRcptTo:
@@ -250,7 +264,7 @@ func permanentHint(err error, code int, cfg Config) string {
 
 // networkProblem: timeouts, refused or reset connections, DNS (which also
 // fails while the computer is offline, so it is retried too).
-func networkProblem(err error, _ int, _ Config) (bool, string, bool) {
+func networkProblem(err error, _ int, _ model.Config) (bool, string, bool) {
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
 		return true, fmt.Sprintf("Could not find the server %q: check the server name and your internet connection; Notifio keeps retrying", dnsErr.Name), true
@@ -271,17 +285,6 @@ func networkProblem(err error, _ int, _ Config) (bool, string, bool) {
 		return true, hintNetwork, true
 	}
 	return false, "", false
-}
-
-// redact removes secret from s. Errors from go-mail never contain the password;
-// this is a second line of defence for what reaches logs and the outbox. Very
-// short secrets are left alone: replacing every "y" would destroy the message
-// and protect nothing.
-func redact(s, secret string) string {
-	if len(secret) < 6 {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[redacted]")
 }
 
 func authHint(host string) string {

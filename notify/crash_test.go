@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The crash tests re-run this test binary as a child process that works on a
@@ -45,7 +47,7 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal("not killed")
 	case "send":
 		port, _ := strconv.Atoi(os.Getenv(envCrashPort))
-		cfg := Config{Host: "127.0.0.1", Port: port, Security: SecurityNone,
+		cfg := model.Config{Host: "127.0.0.1", Port: port, Security: model.SecurityNone,
 			From: "alerts@example.com", To: []string{"me@example.com"}, Timeout: 30 * time.Second}
 		r := NewRelay(db, staticCfg(cfg, ""), RelayOptions{Logger: quietLogger()})
 		sent, err := r.SendDue(context.Background())
@@ -163,14 +165,14 @@ func TestCrashAfterServerAcceptedBeforeMarkedSent(t *testing.T) {
 	}
 	defer db.Close()
 	it, err := db.GetOutbox(outboxID)
-	if err != nil || it.State != storage.OutboxPending {
+	if err != nil || it.State != model.OutboxPending {
 		t.Fatalf("after the crash: %+v, %v", it, err)
 	}
-	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	r := NewRelay(db, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("after restart: sent %d, err %v", sent, err)
 	}
-	if it, _ := db.GetOutbox(outboxID); it.State != storage.OutboxSent {
+	if it, _ := db.GetOutbox(outboxID); it.State != model.OutboxSent {
 		t.Fatalf("not sent after restart: %+v", it)
 	}
 	msgs := ts.Messages()
@@ -227,11 +229,11 @@ func TestCrashAfterPollCommitBeforeSending(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	r := NewRelay(db, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("after restart: sent %d, err %v", sent, err)
 	}
-	if it, _ := db.GetOutbox(outboxID); it.State != storage.OutboxSent || len(it.Listings) != 2 {
+	if it, _ := db.GetOutbox(outboxID); it.State != model.OutboxSent || len(it.Listings) != 2 {
 		t.Fatalf("item after restart: %+v", it)
 	}
 	if n := len(ts.Messages()); n != 1 {

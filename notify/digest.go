@@ -6,7 +6,6 @@ import (
 	htmltemplate "html/template"
 	netmail "net/mail"
 	"net/url"
-	"notifio/hostbackoff"
 	"strconv"
 	"strings"
 	texttemplate "text/template"
@@ -16,7 +15,7 @@ import (
 
 	mail "github.com/wneessen/go-mail"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Length limits (in characters) for what goes into a digest.
@@ -111,7 +110,7 @@ var htmlTmpl = htmltemplate.Must(htmltemplate.New("digest.html").Parse(`<!DOCTYP
 // (javascript:, data:, credentials and hidden characters are dropped, the
 // listing shown without one). A link to a partner site is kept: extraction
 // keeps such listings on purpose, and the user needs the link to open them.
-func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
+func ComposeDigest(item model.OutboxItem, cfg model.Config) (*mail.Msg, error) {
 	if item.Alert != nil {
 		return composeAlert(item, cfg)
 	}
@@ -124,16 +123,16 @@ func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 		SearchName: searchName(item, base),
 	}
 	if base != nil {
-		data.SearchURL = truncate(base.String(), maxURL)
+		data.SearchURL = model.Truncate(base.String(), maxURL)
 		data.Site = strings.TrimPrefix(base.Hostname(), "www.")
 	}
 	data.Subject, data.Headline = headline(item, data.Count, data.SearchName)
 	for _, l := range item.Listings {
 		data.Listings = append(data.Listings, digestListing{
-			Title:    orDefault(sanitizeLine(l.Title, maxTitle), "(no title)"),
-			Price:    sanitizeLine(l.Price, maxField),
+			Title:    orDefault(model.SanitizeLine(l.Title, maxTitle), "(no title)"),
+			Price:    model.SanitizeLine(l.Price, maxField),
 			Details:  details(l),
-			Location: sanitizeLine(l.Location, maxField),
+			Location: model.SanitizeLine(l.Location, maxField),
 			URL:      listingLink(l.URL, base),
 			Photo:    photoLink(l.Image),
 			Notes:    listingNotes(l),
@@ -161,23 +160,23 @@ func ComposeDigest(item storage.OutboxItem, cfg Config) (*mail.Msg, error) {
 }
 
 // newMsg starts a message from cfg.From to cfg.To with Notifio's fixed headers.
-func newMsg(cfg Config) (*mail.Msg, error) {
+func newMsg(cfg model.Config) (*mail.Msg, error) {
 	m := mail.NewMsg(mail.WithNoDefaultUserAgent(), mail.WithCharset(mail.CharsetUTF8))
-	from, err := parseAddress(cfg.From)
+	from, err := model.ParseAddress(cfg.From)
 	if err != nil {
-		return nil, &FieldError{Field: "from", Problem: "The sender address is not a valid email address."}
+		return nil, &model.FieldError{Field: "from", Problem: "The sender address is not a valid email address."}
 	}
 	m.FromMailAddress(from)
 	var to []*netmail.Address
 	for _, t := range cfg.To {
-		a, err := parseAddress(t)
+		a, err := model.ParseAddress(t)
 		if err != nil {
-			return nil, &FieldError{Field: "to", Problem: "A recipient address is not a valid email address."}
+			return nil, &model.FieldError{Field: "to", Problem: "A recipient address is not a valid email address."}
 		}
 		to = append(to, a)
 	}
 	if len(to) == 0 {
-		return nil, &FieldError{Field: "to", Problem: "Enter at least one recipient address (To)."}
+		return nil, &model.FieldError{Field: "to", Problem: "Enter at least one recipient address (To)."}
 	}
 	m.ToMailAddress(to...)
 	m.SetUserAgent("Notifio")
@@ -187,7 +186,7 @@ func newMsg(cfg Config) (*mail.Msg, error) {
 }
 
 // composeTest is the "send test email" message.
-func composeTest(cfg Config, now time.Time) (*mail.Msg, error) {
+func composeTest(cfg model.Config, now time.Time) (*mail.Msg, error) {
 	m, err := newMsg(cfg)
 	if err != nil {
 		return nil, err
@@ -202,7 +201,7 @@ func composeTest(cfg Config, now time.Time) (*mail.Msg, error) {
 
 // messageID is the item's stable Message-ID (without angle brackets). If storage
 // gave none, or an unusable one, a stable one is derived from the item.
-func messageID(item storage.OutboxItem) string {
+func messageID(item model.OutboxItem) string {
 	id := strings.TrimSpace(item.MessageID)
 	id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
 	at := strings.LastIndexByte(id, '@')
@@ -216,8 +215,8 @@ func messageID(item storage.OutboxItem) string {
 	return fmt.Sprintf("outbox.%d.%d@notifio.invalid", item.ID, item.Created.UnixNano())
 }
 
-func searchName(item storage.OutboxItem, base *url.URL) string {
-	if n := sanitizeLine(item.SearchName, maxSubjectName); n != "" {
+func searchName(item model.OutboxItem, base *url.URL) string {
+	if n := model.SanitizeLine(item.SearchName, maxSubjectName); n != "" {
 		return n
 	}
 	if base != nil {
@@ -226,12 +225,12 @@ func searchName(item storage.OutboxItem, base *url.URL) string {
 	return "your search"
 }
 
-func details(l storage.Listing) string {
+func details(l model.Listing) string {
 	var parts []string
-	if s := sanitizeLine(l.Size, maxField); s != "" {
+	if s := model.SanitizeLine(l.Size, maxField); s != "" {
 		parts = append(parts, s)
 	}
-	if r := sanitizeLine(l.Rooms, maxField); r != "" {
+	if r := model.SanitizeLine(l.Rooms, maxField); r != "" {
 		if _, err := strconv.ParseFloat(strings.Replace(r, ",", ".", 1), 64); err == nil {
 			r += " rooms"
 		}
@@ -285,35 +284,11 @@ func unsafeURLRune(r rune) bool {
 }
 
 // sameSite reports whether two host names belong to the same site — the
-// product's one definition, hostbackoff.SiteOf (the registrable domain: www.
+// product's one definition, model.SiteOf (the registrable domain: www.
 // and m. share it; a public suffix's tenants and IP addresses do not).
 func sameSite(a, b string) bool {
-	sa := hostbackoff.SiteOf(a)
-	return sa != "" && sa == hostbackoff.SiteOf(b)
-}
-
-// sanitizeLine makes s one line of at most max characters: control, formatting
-// (e.g. bidi overrides) and line/paragraph separator characters become spaces,
-// runs of white space collapse, invalid UTF-8 is replaced, and an overlong result
-// is cut with "…".
-func sanitizeLine(s string, max int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
-	return truncate(s, max)
-}
-
-func truncate(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:max-1])) + "…"
+	sa := model.SiteOf(a)
+	return sa != "" && sa == model.SiteOf(b)
 }
 
 func orDefault(s, def string) string {

@@ -7,17 +7,17 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 func TestHostileContentRenderedSafely(t *testing.T) {
 	ts := startServer(t, serverOpts{mode: modePlain})
-	cfg := ts.config(SecurityNone)
-	item := storage.OutboxItem{
+	cfg := ts.config(model.SecurityNone)
+	item := model.OutboxItem{
 		ID: 9, SearchName: "Flats\r\nBcc: victim@evil.example\r\n\r\n<b>x</b>",
 		SearchURL: "https://www.example-immo.de/search?x=1",
 		MessageID: "<outbox-9.s1.zz@notifio.local>",
-		Listings: []storage.Listing{
+		Listings: []model.Listing{
 			{Title: "<script>alert('x')</script>\r\nBcc: spy@evil.example", URL: "javascript:alert(document.cookie)",
 				Price: "<img src=x onerror=alert(1)>", Location: "Berlin\u202Egnp.exe"},
 			// Links to other sites are kept (a partner portal's listing, issue 33).
@@ -147,7 +147,7 @@ func TestListingLink(t *testing.T) {
 func TestSubject(t *testing.T) {
 	item := digestItem()
 	item.SearchName = "  Berlin\t\t2 rooms\x00\x1b[31m  " + strings.Repeat("very long ", 30)
-	msg, err := ComposeDigest(item, Config{From: "a@example.com", To: []string{"b@example.com"}})
+	msg, err := ComposeDigest(item, model.Config{From: "a@example.com", To: []string{"b@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestSubject(t *testing.T) {
 
 	// No name: the site's name stands in.
 	item.SearchName = "\r\n"
-	msg, _ = ComposeDigest(item, Config{From: "a@example.com", To: []string{"b@example.com"}})
+	msg, _ = ComposeDigest(item, model.Config{From: "a@example.com", To: []string{"b@example.com"}})
 	p.Reset()
 	_, _ = msg.WriteTo(&p)
 	if got := parseMIME(t, []byte(p.String())).Subject; got != "2 new on example-immo.de" {
@@ -190,7 +190,7 @@ func TestMessageIDIsStable(t *testing.T) {
 	if a != b || strings.ContainsAny(a, " \r\n") || !strings.Contains(a, "@") {
 		t.Errorf("fallback messageID %q / %q", a, b)
 	}
-	if _, err := ComposeDigest(storage.OutboxItem{ID: 1}, Config{From: "a@example.com", To: []string{"b@example.com"}}); err == nil {
+	if _, err := ComposeDigest(model.OutboxItem{ID: 1}, model.Config{From: "a@example.com", To: []string{"b@example.com"}}); err == nil {
 		t.Error("a digest without listings was composed")
 	}
 }
@@ -208,11 +208,11 @@ func TestSanitizeLine(t *testing.T) {
 		"\x00\x01\x02":    "",
 	}
 	for in, want := range cases {
-		if got := sanitizeLine(in, 100); got != want {
+		if got := model.SanitizeLine(in, 100); got != want {
 			t.Errorf("sanitizeLine(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := sanitizeLine("abcdef", 4); got != "abc…" {
+	if got := model.SanitizeLine("abcdef", 4); got != "abc…" {
 		t.Errorf("truncate: %q", got)
 	}
 }

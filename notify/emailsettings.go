@@ -6,11 +6,15 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // emailKey is the settings key of the SMTP configuration (storage reads its
-// host to know whether email is set up: keep the two in step).
-const emailKey = "email"
+// host to know whether email is set up).
+const emailKey = model.SettingEmail
 
 // EmailSettings are the SMTP settings the user saved: the configuration in the
 // database, the password in the keyring. Notify is their one owner; the relay
@@ -20,33 +24,33 @@ type EmailSettings struct {
 	db *storage.DB
 	// secrets keeps the password; nil means no password can be saved or read
 	// (settings without a username still can).
-	secrets *Secrets
+	secrets *secrets.Secrets
 }
 
 // NewEmailSettings returns the email settings kept in db, the password in
 // secrets (nil: none).
-func NewEmailSettings(db *storage.DB, secrets *Secrets) *EmailSettings {
+func NewEmailSettings(db *storage.DB, secrets *secrets.Secrets) *EmailSettings {
 	return &EmailSettings{db: db, secrets: secrets}
 }
 
 // Load returns the saved SMTP settings (the zero Config when none).
-func (e *EmailSettings) Load() (Config, error) {
-	var c Config
+func (e *EmailSettings) Load() (model.Config, error) {
+	var c model.Config
 	if _, err := e.db.GetSetting(emailKey, &c); err != nil {
-		return Config{}, fmt.Errorf("notify: read email settings: %w", err)
+		return model.Config{}, fmt.Errorf("notify: read email settings: %w", err)
 	}
 	return c, nil
 }
 
 // Source gives the relay the saved settings and their password;
 // ErrNotConfigured when no server is set up. It has the shape NewRelay takes.
-func (e *EmailSettings) Source() (Config, string, error) {
+func (e *EmailSettings) Source() (model.Config, string, error) {
 	cfg, err := e.Load()
 	if err != nil {
 		return cfg, "", err
 	}
 	if cfg.Host == "" {
-		return cfg, "", ErrNotConfigured
+		return cfg, "", model.ErrNotConfigured
 	}
 	pw, err := e.Password(cfg)
 	return cfg, pw, err
@@ -54,7 +58,7 @@ func (e *EmailSettings) Source() (Config, string, error) {
 
 // Password is the saved password of cfg's account ("" when cfg has no
 // username or there is no keyring).
-func (e *EmailSettings) Password(cfg Config) (string, error) {
+func (e *EmailSettings) Password(cfg model.Config) (string, error) {
 	if cfg.Username == "" || e.secrets == nil {
 		return "", nil
 	}
@@ -65,14 +69,14 @@ func (e *EmailSettings) Password(cfg Config) (string, error) {
 // neither; the warning says when the password went to the fallback file
 // instead of the keyring. Callers then queue the emails that needed attention
 // again (RequeueEmails): new settings may be the fix.
-func (e *EmailSettings) Save(cfg Config, password string) (string, error) {
+func (e *EmailSettings) Save(cfg model.Config, password string) (string, error) {
 	if err := cfg.Validate(); err != nil {
 		return "", err
 	}
 	if password != "" && strings.TrimSpace(cfg.Username) == "" {
-		return "", &FieldError{Field: "username", Problem: "Enter the username (--user) that goes with the password, usually your email address."}
+		return "", &model.FieldError{Field: "username", Problem: "Enter the username (--user) that goes with the password, usually your email address."}
 	}
-	var prev Config
+	var prev model.Config
 	had, err := e.db.GetSetting(emailKey, &prev)
 	if err != nil {
 		return "", fmt.Errorf("notify: read email settings: %w", err)
@@ -105,7 +109,7 @@ func RequeueEmails(db *storage.DB, now time.Time) (int, error) {
 	}
 	n := 0
 	for _, it := range items {
-		if it.State == storage.OutboxNeedsAttention {
+		if it.State == model.OutboxNeedsAttention {
 			n++
 		}
 	}

@@ -11,6 +11,10 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // openSettingsDB is a real database in dir, closed at the end of the test.
@@ -24,7 +28,7 @@ func openSettingsDB(t *testing.T, dir string) *storage.DB {
 	return db
 }
 
-var gmail = Config{Host: "smtp.gmail.com", Port: 587, Security: SecurityStartTLS,
+var gmail = model.Config{Host: "smtp.gmail.com", Port: 587, Security: model.SecurityStartTLS,
 	Username: "hunter@gmail.com", From: "hunter@gmail.com", To: []string{"hunter@gmail.com"}}
 
 // TestEmailSettingsRoundTrip: what Save keeps, a restart (a new database
@@ -32,10 +36,10 @@ var gmail = Config{Host: "smtp.gmail.com", Port: 587, Security: SecurityStartTLS
 // the keyring and never from the database.
 func TestEmailSettingsRoundTrip(t *testing.T) {
 	keyring.MockInit()
-	t.Setenv(PasswordEnv, "")
+	t.Setenv(secrets.PasswordEnv, "")
 	dir := t.TempDir()
 	db := openSettingsDB(t, dir)
-	warn, err := NewEmailSettings(db, NewSecrets(dir)).Save(gmail, "app-password-1")
+	warn, err := NewEmailSettings(db, secrets.NewSecrets(dir)).Save(gmail, "app-password-1")
 	if err != nil || warn != "" {
 		t.Fatalf("Save = %q, %v", warn, err)
 	}
@@ -44,7 +48,7 @@ func TestEmailSettingsRoundTrip(t *testing.T) {
 	}
 
 	db = openSettingsDB(t, dir)
-	settings := NewEmailSettings(db, NewSecrets(dir))
+	settings := NewEmailSettings(db, secrets.NewSecrets(dir))
 	if got, err := settings.Load(); err != nil || !reflect.DeepEqual(got, gmail) {
 		t.Fatalf("Load after a restart = %+v, %v; want %+v", got, err, gmail)
 	}
@@ -52,7 +56,7 @@ func TestEmailSettingsRoundTrip(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(cfg, gmail) || pw != "app-password-1" {
 		t.Fatalf("Source = %+v, %q, %v; want the saved settings and password", cfg, pw, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, PasswordFile)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, secrets.PasswordFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("with a keyring the password went to a file too (%v)", err)
 	}
 }
@@ -62,19 +66,19 @@ func TestEmailSettingsRoundTrip(t *testing.T) {
 func TestEmailSettingsAllOrNothing(t *testing.T) {
 	keyring.MockInitWithError(errors.New("The name org.freedesktop.secrets was not provided by any .service files"))
 	t.Cleanup(keyring.MockInit)
-	t.Setenv(PasswordEnv, "")
+	t.Setenv(secrets.PasswordEnv, "")
 	dir := t.TempDir()
 	blocker := filepath.Join(dir, "not-a-folder")
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	db := openSettingsDB(t, dir)
-	settings := NewEmailSettings(db, NewSecrets(filepath.Join(blocker, "data")))
+	settings := NewEmailSettings(db, secrets.NewSecrets(filepath.Join(blocker, "data")))
 
 	if _, err := settings.Save(gmail, "pw"); err == nil {
 		t.Fatal("Save succeeded with nowhere to keep the password")
 	}
-	if got, _ := settings.Load(); !reflect.DeepEqual(got, Config{}) {
+	if got, _ := settings.Load(); !reflect.DeepEqual(got, model.Config{}) {
 		t.Fatalf("after a failed first save the settings are %+v, want none", got)
 	}
 	before := gmail
@@ -95,11 +99,11 @@ func TestEmailSettingsRefuseAPasswordWithoutAUser(t *testing.T) {
 	settings := NewEmailSettings(db, nil)
 	cfg := gmail
 	cfg.Username = " "
-	var fe *FieldError
+	var fe *model.FieldError
 	if _, err := settings.Save(cfg, "pw"); !errors.As(err, &fe) || fe.Field != "username" {
 		t.Fatalf("Save with a password and no user = %v, want a FieldError on username", err)
 	}
-	if _, _, err := settings.Source(); !errors.Is(err, ErrNotConfigured) {
+	if _, _, err := settings.Source(); !errors.Is(err, model.ErrNotConfigured) {
 		t.Fatalf("Source with nothing saved = %v, want ErrNotConfigured", err)
 	}
 }
@@ -122,7 +126,7 @@ func TestOpsNewSettingsRequeueAndWake(t *testing.T) {
 	if _, err := ops.SetEmailConfig(cfg, ""); err != nil {
 		t.Fatal(err)
 	}
-	if it, _ := db.GetOutbox(id); it.State != storage.OutboxPending {
+	if it, _ := db.GetOutbox(id); it.State != model.OutboxPending {
 		t.Fatalf("the email is %s after new settings, want pending", it.State)
 	}
 	if wakes != 1 || requeued != 1 {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"notifio/internal/model"
 )
 
 // Item 7: STARTTLS on an implicit-TLS port is named as the wrong security within
@@ -19,7 +21,7 @@ import (
 func TestWrongSecurityBeatsTheCallersDeadline(t *testing.T) {
 	cert, fp := selfSigned(t)
 	ts := startServer(t, serverOpts{mode: modeImplicit, cert: cert})
-	cfg := ts.config(SecurityStartTLS)
+	cfg := ts.config(model.SecurityStartTLS)
 	cfg.PinnedCertSHA256 = fp
 	cfg.Timeout = 0 // DefaultTimeout, as the user's settings have it
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
@@ -88,7 +90,7 @@ func TestUnconfirmedDataIsExplained(t *testing.T) {
 			defer func() { close(b.release); _ = srv.Close() }()
 			host, port, _ := net.SplitHostPort(l.Addr().String())
 			p, _ := strconv.Atoi(port)
-			cfg := Config{Host: host, Port: p, Security: SecurityNone, From: "a@example.org", To: []string{"b@example.org"}, Timeout: time.Second}
+			cfg := model.Config{Host: host, Port: p, Security: model.SecurityNone, From: "a@example.org", To: []string{"b@example.org"}, Timeout: time.Second}
 			s, err := NewSender(cfg, "")
 			if err != nil {
 				t.Fatal(err)

@@ -31,7 +31,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // ---- a real SMTP server on loopback (emersion/go-smtp) ----
@@ -173,8 +173,8 @@ func (ts *testServer) MaxActive() int {
 }
 
 // config is a client Config for this server.
-func (ts *testServer) config(sec Security) Config {
-	return Config{
+func (ts *testServer) config(sec model.Security) model.Config {
+	return model.Config{
 		Host: "127.0.0.1", Port: ts.port, Security: sec,
 		From: "Notifio <alerts@example.com>", To: []string{"me@example.com"},
 		Timeout: 5 * time.Second,
@@ -388,14 +388,14 @@ func walkPart(t *testing.T, ct, cte string, body io.Reader, p *parsedMsg) {
 
 type memOutbox struct {
 	mu     sync.Mutex
-	items  map[uint64]*storage.OutboxItem
+	items  map[uint64]*model.OutboxItem
 	nextID uint64
 	// counts of calls, for assertions
 	retries int
 }
 
 func newMemOutbox() *memOutbox {
-	return &memOutbox{items: map[uint64]*storage.OutboxItem{}}
+	return &memOutbox{items: map[uint64]*model.OutboxItem{}}
 }
 
 // Add queues a digest for n listings of a search on example-immo.de, due at due.
@@ -404,14 +404,14 @@ func (m *memOutbox) Add(name string, n int, due time.Time) uint64 {
 	defer m.mu.Unlock()
 	m.nextID++
 	id := m.nextID
-	item := &storage.OutboxItem{
+	item := &model.OutboxItem{
 		ID: id, SearchID: "s1", SearchName: name,
 		SearchURL: "https://www.example-immo.de/search?city=berlin",
 		Created:   due, MessageID: fmt.Sprintf("<outbox-%d.s1.test@notifio.local>", id),
-		State: storage.OutboxPending, NextAttempt: due,
+		State: model.OutboxPending, NextAttempt: due,
 	}
 	for i := range n {
-		item.Listings = append(item.Listings, storage.Listing{
+		item.Listings = append(item.Listings, model.Listing{
 			ID:    "example-immo.de:" + strconv.Itoa(int(id)*100+i),
 			URL:   fmt.Sprintf("https://www.example-immo.de/expose/%d", int(id)*100+i),
 			Title: fmt.Sprintf("Flat %d-%d", id, i), Price: "1.200 €", Size: "65 m²", Rooms: "2",
@@ -422,25 +422,25 @@ func (m *memOutbox) Add(name string, n int, due time.Time) uint64 {
 	return id
 }
 
-func (m *memOutbox) Put(item storage.OutboxItem) {
+func (m *memOutbox) Put(item model.OutboxItem) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.items[item.ID] = &item
 	m.nextID = max(m.nextID, item.ID)
 }
 
-func (m *memOutbox) Get(id uint64) storage.OutboxItem {
+func (m *memOutbox) Get(id uint64) model.OutboxItem {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return *m.items[id]
 }
 
-func (m *memOutbox) DueOutbox(now time.Time, limit int) ([]storage.OutboxItem, error) {
+func (m *memOutbox) DueOutbox(now time.Time, limit int) ([]model.OutboxItem, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []storage.OutboxItem
+	var out []model.OutboxItem
 	for _, it := range m.items {
-		if it.State == storage.OutboxPending && !it.NextAttempt.After(now) {
+		if it.State == model.OutboxPending && !it.NextAttempt.After(now) {
 			out = append(out, *it)
 		}
 	}
@@ -458,7 +458,7 @@ func (m *memOutbox) MarkSent(id uint64, at time.Time) error {
 	if !ok {
 		return fmt.Errorf("no item %d", id)
 	}
-	it.State, it.SentAt, it.LastError, it.Hint = storage.OutboxSent, at, "", ""
+	it.State, it.SentAt, it.LastError, it.Hint = model.OutboxSent, at, "", ""
 	return nil
 }
 
@@ -470,7 +470,7 @@ func (m *memOutbox) MarkRetry(id uint64, attempts int, next time.Time, lastErr s
 		return fmt.Errorf("no item %d", id)
 	}
 	m.retries++
-	it.State, it.Attempts, it.NextAttempt, it.LastError = storage.OutboxPending, attempts, next, lastErr
+	it.State, it.Attempts, it.NextAttempt, it.LastError = model.OutboxPending, attempts, next, lastErr
 	return nil
 }
 
@@ -481,7 +481,7 @@ func (m *memOutbox) MarkNeedsAttention(id uint64, lastErr, hint string) error {
 	if !ok {
 		return fmt.Errorf("no item %d", id)
 	}
-	it.State, it.LastError, it.Hint = storage.OutboxNeedsAttention, lastErr, hint
+	it.State, it.LastError, it.Hint = model.OutboxNeedsAttention, lastErr, hint
 	return nil
 }
 
@@ -491,7 +491,7 @@ func (m *memOutbox) NextOutboxDue() (time.Time, bool) {
 	var next time.Time
 	found := false
 	for _, it := range m.items {
-		if it.State == storage.OutboxPending && (!found || it.NextAttempt.Before(next)) {
+		if it.State == model.OutboxPending && (!found || it.NextAttempt.Before(next)) {
 			next, found = it.NextAttempt, true
 		}
 	}
@@ -522,6 +522,6 @@ func (c *fakeClock) Advance(d time.Duration) {
 }
 
 // staticCfg is a cfgFn for NewRelay.
-func staticCfg(cfg Config, password string) func() (Config, string, error) {
-	return func() (Config, string, error) { return cfg, password, nil }
+func staticCfg(cfg model.Config, password string) func() (model.Config, string, error) {
+	return func() (model.Config, string, error) { return cfg, password, nil }
 }

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // headline is an item's subject and the words its body starts with, before the
 // search's name: new listings, or a price change (issue 22).
-func headline(item storage.OutboxItem, n int, search string) (subject, head string) {
-	if item.Event != storage.EventPriceDrop {
+func headline(item model.OutboxItem, n int, search string) (subject, head string) {
+	if item.Event != model.EventPriceDrop {
 		if n == 1 {
 			return fmt.Sprintf("1 new on %s", search), "1 new listing on"
 		}
@@ -18,7 +18,7 @@ func headline(item storage.OutboxItem, n int, search string) (subject, head stri
 	}
 	rises := 0
 	for _, l := range item.Listings {
-		if l.Change == storage.ChangePriceRise {
+		if l.Change == model.ChangePriceRise {
 			rises++
 		}
 	}
@@ -32,26 +32,26 @@ func headline(item storage.OutboxItem, n int, search string) (subject, head stri
 	}
 	if n == 1 {
 		l := item.Listings[0]
-		return fmt.Sprintf("%s: %s → %s", sanitizeLine(l.Title, maxSubjectName), sanitizeLine(l.OldPrice, 40), sanitizeLine(l.Price, 40)), head
+		return fmt.Sprintf("%s: %s → %s", model.SanitizeLine(l.Title, maxSubjectName), model.SanitizeLine(l.OldPrice, 40), model.SanitizeLine(l.Price, 40)), head
 	}
 	return fmt.Sprintf("%s %s (%d listings)", head, search, n), head
 }
 
 // listingNotes are the lines under a listing's title: what changed, values
 // the page did not show, and where else the flat was found.
-func listingNotes(l storage.Listing) []string {
+func listingNotes(l model.Listing) []string {
 	var out []string
 	line := func(s string) {
-		if s = sanitizeLine(s, maxTitle); s != "" {
+		if s = model.SanitizeLine(s, maxTitle); s != "" {
 			out = append(out, s)
 		}
 	}
 	switch l.Change {
-	case storage.ChangePriceDrop:
+	case model.ChangePriceDrop:
 		line(fmt.Sprintf("Price dropped from %s to %s", l.OldPrice, l.Price))
-	case storage.ChangePriceRise:
+	case model.ChangePriceRise:
 		line(fmt.Sprintf("Price went up from %s to %s", l.OldPrice, l.Price))
-	case storage.ChangeRelisted:
+	case model.ChangeRelisted:
 		line("Back on the market")
 	}
 	if len(l.Marks) > 0 {
@@ -79,9 +79,9 @@ func quoteJoin(names []string) string {
 	return strings.Join(q, " and ")
 }
 
-func allPriceChanges(items []storage.OutboxItem) bool {
+func allPriceChanges(items []model.OutboxItem) bool {
 	for _, it := range items {
-		if it.Event != storage.EventPriceDrop {
+		if it.Event != model.EventPriceDrop {
 			return false
 		}
 	}
@@ -89,10 +89,10 @@ func allPriceChanges(items []storage.OutboxItem) bool {
 }
 
 // pushCount is "3 new", or "3 new, 1 price change" when a summary holds both.
-func pushCount(items []storage.OutboxItem) string {
+func pushCount(items []model.OutboxItem) string {
 	fresh, changed := 0, 0
 	for _, it := range items {
-		if it.Event == storage.EventPriceDrop {
+		if it.Event == model.EventPriceDrop {
 			changed += len(it.Listings)
 		} else {
 			fresh += len(it.Listings)

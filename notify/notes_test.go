@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
-func renderText(t *testing.T, item storage.OutboxItem) (subject, body string) {
+func renderText(t *testing.T, item model.OutboxItem) (subject, body string) {
 	t.Helper()
-	m, err := ComposeDigest(item, Config{From: "notifio@example.org", To: []string{"me@example.org"}})
+	m, err := ComposeDigest(item, model.Config{From: "notifio@example.org", To: []string{"me@example.org"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,10 +28,10 @@ func renderText(t *testing.T, item storage.OutboxItem) (subject, body string) {
 
 // A price drop says from what to what, in the subject and the body.
 func TestDigestSaysPriceDropped(t *testing.T) {
-	item := storage.OutboxItem{ID: 7, Event: storage.EventPriceDrop, SearchName: "Kreuzberg", SearchURL: "https://www.example-immo.de/s",
+	item := model.OutboxItem{ID: 7, Event: model.EventPriceDrop, SearchName: "Kreuzberg", SearchURL: "https://www.example-immo.de/s",
 		Created: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC),
-		Listings: []storage.Listing{{ID: "example-immo.de:1", Title: "Altbau mit Balkon", Price: "1.100 €", PriceValue: 1100,
-			Verdict: storage.Verdict{Change: storage.ChangePriceDrop, OldPrice: "1.200 €"}}}}
+		Listings: []model.Listing{{ID: "example-immo.de:1", Title: "Altbau mit Balkon", Price: "1.100 €", PriceValue: 1100,
+			Verdict: model.Verdict{Change: model.ChangePriceDrop, OldPrice: "1.200 €"}}}}
 	subject, body := renderText(t, item)
 	if subject != "Altbau mit Balkon: 1.200 € → 1.100 €" {
 		t.Errorf("subject = %q", subject)
@@ -39,24 +41,24 @@ func TestDigestSaysPriceDropped(t *testing.T) {
 			t.Errorf("body lacks %q:\n%s", want, body)
 		}
 	}
-	push, err := ComposePush([]storage.OutboxItem{item})
+	push, err := ComposePush([]model.OutboxItem{item})
 	if err != nil || push.Title != "Price dropped on Kreuzberg" || !strings.Contains(push.Body, "Price dropped from 1.200 € to 1.100 €") {
 		t.Errorf("push = %+v, %v", push, err)
 	}
 	// After quiet hours one summary holds new listings and the drop.
-	fresh := storage.OutboxItem{ID: 6, SearchName: "Kreuzberg", SearchURL: item.SearchURL,
-		Listings: []storage.Listing{{ID: "example-immo.de:2", Title: "Dachgeschoss"}, {ID: "example-immo.de:3", Title: "Souterrain"}}}
-	if push, err := ComposePush([]storage.OutboxItem{fresh, item}); err != nil || push.Title != "2 new, 1 price change on Kreuzberg" {
+	fresh := model.OutboxItem{ID: 6, SearchName: "Kreuzberg", SearchURL: item.SearchURL,
+		Listings: []model.Listing{{ID: "example-immo.de:2", Title: "Dachgeschoss"}, {ID: "example-immo.de:3", Title: "Souterrain"}}}
+	if push, err := ComposePush([]model.OutboxItem{fresh, item}); err != nil || push.Title != "2 new, 1 price change on Kreuzberg" {
 		t.Errorf("summary title %q, %v", push.Title, err)
 	}
 }
 
 // New listings carry their marks and the other searches and sites that found them.
 func TestDigestNotesMarksAndDuplicates(t *testing.T) {
-	item := storage.OutboxItem{ID: 8, SearchName: "Kreuzberg", SearchURL: "https://www.example-immo.de/s",
-		Listings: []storage.Listing{{ID: "example-immo.de:2", Title: "Dachgeschoss", Verdict: storage.Verdict{
+	item := model.OutboxItem{ID: 8, SearchName: "Kreuzberg", SearchURL: "https://www.example-immo.de/s",
+		Listings: []model.Listing{{ID: "example-immo.de:2", Title: "Dachgeschoss", Verdict: model.Verdict{
 			Marks: []string{"price not shown"}, AlsoIn: []string{"Altbau"},
-			AlsoOn: []storage.SameFlat{{Site: "immowelt.de", URL: "https://www.immowelt.de/expose/9"}, {Site: "evil.example", URL: "https://phish.example/x"}}}}}}
+			AlsoOn: []model.SameFlat{{Site: "immowelt.de", URL: "https://www.immowelt.de/expose/9"}, {Site: "evil.example", URL: "https://phish.example/x"}}}}}}
 	subject, body := renderText(t, item)
 	if subject != "1 new on Kreuzberg" {
 		t.Errorf("subject = %q", subject)
@@ -82,9 +84,9 @@ func TestTwoSearchesOneEmailNamingBoth(t *testing.T) {
 	}
 	defer db.Close()
 	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	x := []storage.Listing{{ID: "example-immo.de:77", URL: "https://www.example-immo.de/expose/77", Title: "Altbau mit Balkon", Price: "1.100 €", PriceValue: 1100}}
+	x := []model.Listing{{ID: "example-immo.de:77", URL: "https://www.example-immo.de/expose/77", Title: "Altbau mit Balkon", Price: "1.100 €", PriceValue: 1100}}
 	for _, name := range []string{"Kreuzberg", "Altbau"} {
-		s, err := db.AddSearch(storage.Search{Name: name, URL: "https://www.example-immo.de/s?q=" + name})
+		s, err := db.AddSearch(model.Search{Name: name, URL: "https://www.example-immo.de/s?q=" + name})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +97,7 @@ func TestTwoSearchesOneEmailNamingBoth(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	r := NewRelay(db, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("sent %d, %v; want one email", sent, err)
 	}

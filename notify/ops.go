@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // The delivery operations of the window: its email settings, test email,
@@ -20,7 +24,7 @@ var errNoSecrets = errors.New("notify: push channels cannot be saved: no keyring
 type OpsOptions struct {
 	// Secrets keeps the SMTP password and the push URLs; nil means neither
 	// can be saved.
-	Secrets *Secrets
+	Secrets *secrets.Secrets
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 	// Wake wakes the relays after emails went back in the queue.
@@ -51,12 +55,12 @@ func NewOps(db *storage.DB, opts OpsOptions) *Ops {
 }
 
 // EmailConfig returns the saved SMTP settings (zero Config when none).
-func (o *Ops) EmailConfig() (Config, error) { return o.email.Load() }
+func (o *Ops) EmailConfig() (model.Config, error) { return o.email.Load() }
 
 // SetEmailConfig validates and saves the SMTP settings; the password goes to the
 // OS keyring (or its fallback, with the warning returned). Emails that needed
 // attention go back in the queue: the new settings may be the fix.
-func (o *Ops) SetEmailConfig(cfg Config, password string) (string, error) {
+func (o *Ops) SetEmailConfig(cfg model.Config, password string) (string, error) {
 	warn, err := o.email.Save(cfg, password)
 	if err != nil {
 		return "", err
@@ -68,7 +72,7 @@ func (o *Ops) SetEmailConfig(cfg Config, password string) (string, error) {
 // the saved password) and returns an error the user can act on. When it gets
 // through with the saved settings, the emails that needed attention go back in
 // the queue.
-func (o *Ops) SendTestEmail(ctx context.Context, cfg Config, password string) error {
+func (o *Ops) SendTestEmail(ctx context.Context, cfg model.Config, password string) error {
 	if password == "" {
 		if p, err := o.email.Password(cfg); err == nil {
 			password = p
@@ -95,7 +99,7 @@ func (o *Ops) RetryOutbox() error {
 }
 
 // Channels returns the push channels with how their pushes are doing.
-func (o *Ops) Channels() ([]ChannelState, error) {
+func (o *Ops) Channels() ([]model.ChannelState, error) {
 	chans, err := o.db.ListChannels()
 	if err != nil {
 		return nil, err
@@ -109,9 +113,9 @@ func (o *Ops) Channels() ([]ChannelState, error) {
 
 // AddChannel saves a push channel and keeps its URL in the keyring; the
 // warning says when there is no keyring.
-func (o *Ops) AddChannel(in NewChannel) (storage.Channel, string, error) {
+func (o *Ops) AddChannel(in model.NewChannel) (model.Channel, string, error) {
 	if o.opts.Secrets == nil {
-		return storage.Channel{}, "", errNoSecrets
+		return model.Channel{}, "", errNoSecrets
 	}
 	return AddChannel(o.db, o.opts.Secrets, in, o.opts.Now())
 }

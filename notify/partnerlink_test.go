@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // partnerListing is a listing of a search on example-immo.de whose link is on
@@ -24,7 +26,7 @@ func TestPartnerSiteLinkArrivesByEmailAndPush(t *testing.T) {
 	item := ob.Get(id)
 	item.Listings[0].URL = partnerURL
 	ob.Put(item)
-	relay := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger()})
+	relay := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger()})
 	if sent, err := relay.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("email: sent %d, %v", sent, err)
 	}
@@ -43,18 +45,18 @@ func TestPartnerSiteLinkArrivesByEmailAndPush(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := db.AddChannel(storage.Channel{Name: "phone", Service: "ntfy"}); err != nil {
+	if err := db.AddChannel(model.Channel{Name: "phone", Service: "ntfy"}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := db.AddSearch(storage.Search{Name: "Kreuzberg flats", URL: "https://www.example-immo.de/search?q=kreuzberg"})
+	s, err := db.AddSearch(model.Search{Name: "Kreuzberg flats", URL: "https://www.example-immo.de/search?q=kreuzberg"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := []storage.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old one"}}
+	base := []model.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old one"}}
 	if _, err := db.CommitPoll(s.ID, base, now); err != nil {
 		t.Fatal(err)
 	}
-	fresh := append(base, storage.Listing{ID: "example-immo.de:77-" + s.ID, URL: partnerURL, Title: "Partner flat"})
+	fresh := append(base, model.Listing{ID: "example-immo.de:77-" + s.ID, URL: partnerURL, Title: "Partner flat"})
 	if _, err := db.CommitPoll(s.ID, fresh, now); err != nil {
 		t.Fatal(err)
 	}

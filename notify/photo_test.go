@@ -5,21 +5,21 @@ import (
 	"strings"
 	"testing"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Issue 37, item 9: the digest shows each listing's own photo (an <img> of its
 // address, which may be on the portal's image host); a listing without one,
 // or with an address that is not http(s), gets no image and a full-width cell.
 func TestDigestShowsTheListingsPhoto(t *testing.T) {
-	item := storage.OutboxItem{ID: 1, SearchName: "Kreuzberg", SearchURL: "https://www.example-immo.de/s",
+	item := model.OutboxItem{ID: 1, SearchName: "Kreuzberg", SearchURL: "https://www.example-immo.de/s",
 		MessageID: "<outbox-1@notifio.local>",
-		Listings: []storage.Listing{
+		Listings: []model.Listing{
 			{Title: "Altbau", URL: "https://www.example-immo.de/e/1", Image: "https://img.example-cdn.net/p/1.jpg?w=400&h=300"},
 			{Title: "No photo", URL: "https://www.example-immo.de/e/2"},
 			{Title: "Bad photo", URL: "https://www.example-immo.de/e/3", Image: "javascript:alert(1)"},
 		}}
-	msg, err := ComposeDigest(item, Config{From: "me@example.com", To: []string{"me@example.com"}})
+	msg, err := ComposeDigest(item, model.Config{From: "me@example.com", To: []string{"me@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"regexp"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -19,105 +15,13 @@ import (
 	"github.com/nicholas-fedor/shoutrrr/pkg/types"
 	"github.com/nicholas-fedor/shoutrrr/pkg/util/jsonclient"
 
-	"notifio/storage"
+	"notifio/internal/model"
+
+	"notifio/internal/pushurl"
 )
 
 // PushTimeout bounds one push to a service.
 const PushTimeout = 30 * time.Second
-
-// pushSchemes are the services offered by name in errors and help; shoutrrr
-// knows more, and every scheme it knows is accepted.
-var pushSchemes = []string{"ntfy", "telegram", "pushover", "gotify", "discord", "slack", "matrix", "generic"}
-
-// CheckServiceURL checks a push service URL the user gave and returns its
-// scheme, or an error that says what to fix (an unknown scheme lists the known
-// ones). It contacts nothing.
-func CheckServiceURL(raw string) (string, error) {
-	raw = strings.TrimSpace(raw)
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
-		return "", fmt.Errorf("%q is not a service URL: write it like ntfy://ntfy.sh/your-topic (services: %s)",
-			sanitizeLine(maskURL(raw), 80), strings.Join(pushSchemes, ", "))
-	}
-	scheme := strings.ToLower(strings.SplitN(u.Scheme, "+", 2)[0])
-	r, _ := router.New(nil)
-	if !slices.Contains(r.ListServices(), scheme) {
-		return "", fmt.Errorf("unknown push service %q: use one of %s (e.g. ntfy://ntfy.sh/your-topic)",
-			sanitizeLine(scheme, 30), strings.Join(pushSchemes, ", "))
-	}
-	svc, err := r.Locate(raw)
-	if err != nil {
-		return "", fmt.Errorf("the %s URL is not complete or not valid (%v): see the service's URL format in Notifio's README", scheme, redactURL(err.Error(), raw))
-	}
-	if err := checkServiceConfig(scheme, svc); err != nil {
-		return "", err
-	}
-	return scheme, nil
-}
-
-// DisplayURL is the service URL with everything that may be a secret masked
-// (user info, path and query values): for lists and logs.
-func DisplayURL(raw string) string { return maskURL(raw) }
-
-func maskURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" {
-		return "(not a URL)"
-	}
-	out := u.Scheme + "://"
-	if u.User != nil {
-		out += "***@"
-	}
-	out += u.Host
-	if strings.Trim(u.Path, "/") != "" {
-		out += "/***"
-	}
-	if u.RawQuery != "" {
-		keys := make([]string, 0)
-		for k := range u.Query() {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		out += "?" + strings.Join(keys, "=…&") + "=…"
-	}
-	return out
-}
-
-// urlSecrets are the parts of a service URL that may be secret: user info,
-// path segments, query values, and the host (Discord and Pushover keep tokens
-// there). Short ones are left alone (see redact).
-func urlSecrets(raw string) []string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return []string{raw}
-	}
-	out := []string{raw}
-	if u.User != nil {
-		out = append(out, u.User.Username())
-		if p, ok := u.User.Password(); ok {
-			out = append(out, p)
-		}
-	}
-	out = append(out, u.Hostname())
-	out = append(out, strings.Split(u.Path, "/")...)
-	for _, vs := range u.Query() {
-		out = append(out, vs...)
-	}
-	return out
-}
-
-// redactURL removes every secret part of raw from s.
-func redactURL(s, raw string) string {
-	parts := urlSecrets(raw)
-	sort.Slice(parts, func(i, j int) bool { return len(parts[i]) > len(parts[j]) })
-	for _, p := range parts {
-		if ip := net.ParseIP(p); ip != nil || p == "localhost" {
-			continue // an address is not a secret, and it helps the user
-		}
-		s = redact(s, p)
-	}
-	return s
-}
 
 // PushMessage is what one push says: fit for a lock screen.
 type PushMessage struct {
@@ -130,12 +34,12 @@ type PushMessage struct {
 // ComposePush builds one push for items (one channel's due items): for one
 // listing its title, price, size and rooms, district and link; for several the
 // count and the first three. Several items (after quiet hours) make one summary.
-func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
+func ComposePush(items []model.OutboxItem) (PushMessage, error) {
 	if len(items) > 0 && items[0].Alert != nil {
 		return composeAlertPush(items)
 	}
 	type entry struct {
-		l    storage.Listing
+		l    model.Listing
 		link string
 	}
 	var all []entry
@@ -168,7 +72,7 @@ func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
 			fmt.Fprintf(&b, "… and %d more\n", len(all)-3)
 			break
 		}
-		b.WriteString(orDefault(sanitizeLine(e.l.Title, 120), "(no title)") + "\n")
+		b.WriteString(orDefault(model.SanitizeLine(e.l.Title, 120), "(no title)") + "\n")
 		if facts := pushFacts(e.l); facts != "" {
 			b.WriteString(facts + "\n")
 		}
@@ -187,9 +91,9 @@ func ComposePush(items []storage.OutboxItem) (PushMessage, error) {
 }
 
 // pushFacts is "900 € · 60 m² · 2 rooms · Kreuzberg".
-func pushFacts(l storage.Listing) string {
+func pushFacts(l model.Listing) string {
 	var parts []string
-	for _, s := range []string{sanitizeLine(l.Price, 40), details(l), sanitizeLine(l.Location, 60)} {
+	for _, s := range []string{model.SanitizeLine(l.Price, 40), details(l), model.SanitizeLine(l.Location, 60)} {
 		if s != "" {
 			parts = append(parts, s)
 		}
@@ -252,7 +156,7 @@ const (
 // pushFail classifies a push error as temporary or not, with a hint.
 func pushFail(err error, rawURL string) *DeliveryError {
 	code := httpStatus(err)
-	d := &DeliveryError{Err: &redactedError{msg: redactURL(err.Error(), rawURL), err: err}, Code: code}
+	d := &DeliveryError{Err: &redactedError{msg: pushurl.RedactURL(err.Error(), rawURL), err: err}, Code: code}
 	msg := strings.ToLower(err.Error())
 	switch {
 	case errors.Is(err, router.ErrUnknownService) || errors.Is(err, router.ErrInitializeFailed) ||

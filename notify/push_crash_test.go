@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The push relay's crash tests, as the email relay's (crash_test.go): a child
@@ -28,7 +30,7 @@ func TestPushCrashAfterServiceAcceptedBeforeMarkedSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AddChannel(storage.Channel{Name: "phone", Service: "ntfy"}); err != nil {
+	if err := db.AddChannel(model.Channel{Name: "phone", Service: "ntfy"}); err != nil {
 		t.Fatal(err)
 	}
 	id := queueDigest(t, db, time.Now())
@@ -55,7 +57,7 @@ func TestPushCrashAfterServiceAcceptedBeforeMarkedSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if it, _ := db.GetOutbox(id); it.State != storage.OutboxPending {
+	if it, _ := db.GetOutbox(id); it.State != model.OutboxPending {
 		t.Fatalf("after the crash: %+v", it)
 	}
 	r := NewPushRelay(db, urlsOf(map[string]string{"phone": ps.ntfyURL()}), RelayOptions{Logger: quietLogger()})
@@ -64,7 +66,7 @@ func TestPushCrashAfterServiceAcceptedBeforeMarkedSent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if it, _ := db.GetOutbox(id); it.State != storage.OutboxSent {
+	if it, _ := db.GetOutbox(id); it.State != model.OutboxSent {
 		t.Fatalf("not sent after the restart: %+v", it)
 	}
 	posts := ps.Posts()
@@ -84,7 +86,7 @@ func TestPushCrashAfterPollCommitBeforeSending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.AddChannel(storage.Channel{Name: "phone", Service: "ntfy"}); err != nil {
+	if err := db.AddChannel(model.Channel{Name: "phone", Service: "ntfy"}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -114,7 +116,7 @@ func TestPushCrashAfterPollCommitBeforeSending(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if it, _ := db.GetOutbox(id); it.State != storage.OutboxSent || it.Channel != "phone" {
+	if it, _ := db.GetOutbox(id); it.State != model.OutboxSent || it.Channel != "phone" {
 		t.Fatalf("item after restart: %+v", it)
 	}
 	if n := len(ps.Posts()); n != 1 {

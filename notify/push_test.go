@@ -12,6 +12,10 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/internal/pushurl"
 )
 
 // pushServer stands in for a push service on loopback: an ntfy-compatible
@@ -61,7 +65,7 @@ func (ps *pushServer) ntfyURL() string {
 
 // pushSetup is a real database with one push channel and one digest queued
 // for it (email not set up: push alone).
-func pushSetup(t *testing.T, ch storage.Channel, now time.Time) (*storage.DB, uint64) {
+func pushSetup(t *testing.T, ch model.Channel, now time.Time) (*storage.DB, uint64) {
 	t.Helper()
 	db, err := storage.Open(t.TempDir(), storage.Options{})
 	if err != nil {
@@ -83,14 +87,14 @@ func urlsOf(m map[string]string) func(string) (string, error) {
 		if u, ok := m[name]; ok {
 			return u, nil
 		}
-		return "", ErrNoServiceURL
+		return "", model.ErrNoServiceURL
 	}
 }
 
 func TestPushDeliveredOnceToNtfy(t *testing.T) {
 	ps := startPushServer(t, nil)
 	now := time.Now()
-	db, id := pushSetup(t, storage.Channel{Name: "phone", Service: "ntfy"}, now)
+	db, id := pushSetup(t, model.Channel{Name: "phone", Service: "ntfy"}, now)
 	r := NewPushRelay(db, urlsOf(map[string]string{"phone": ps.ntfyURL()}), RelayOptions{Logger: quietLogger()})
 	if sent, err := r.SendDue(context.Background()); sent != 1 || err != nil {
 		t.Fatalf("sent %d, %v", sent, err)
@@ -111,7 +115,7 @@ func TestPushDeliveredOnceToNtfy(t *testing.T) {
 			t.Errorf("body lacks %q:\n%s", want, p.Body)
 		}
 	}
-	if it, _ := db.GetOutbox(id); it.State != storage.OutboxSent {
+	if it, _ := db.GetOutbox(id); it.State != model.OutboxSent {
 		t.Errorf("item %+v, want sent", it)
 	}
 }
@@ -124,7 +128,7 @@ func TestPushGenericWebhookRetriesA500ThenDeliversOnce(t *testing.T) {
 		return http.StatusOK, "ok"
 	})
 	clock := &fakeClock{t: time.Now()}
-	db, id := pushSetup(t, storage.Channel{Name: "hook", Service: "generic"}, clock.Now())
+	db, id := pushSetup(t, model.Channel{Name: "hook", Service: "generic"}, clock.Now())
 	hook := "generic://" + strings.TrimPrefix(ps.URL, "http://") + "/hook?disabletls=yes"
 	r := NewPushRelay(db, urlsOf(map[string]string{"hook": hook}), RelayOptions{Logger: quietLogger(),
 		Now: clock.Now, Random: func() float64 { return 0 }})
@@ -132,7 +136,7 @@ func TestPushGenericWebhookRetriesA500ThenDeliversOnce(t *testing.T) {
 		t.Fatalf("first pass: sent %d, %v", sent, err)
 	}
 	it, _ := db.GetOutbox(id)
-	if it.State != storage.OutboxPending || it.Attempts != 1 || !it.NextAttempt.Equal(clock.Now().Add(30*time.Second)) ||
+	if it.State != model.OutboxPending || it.Attempts != 1 || !it.NextAttempt.Equal(clock.Now().Add(30*time.Second)) ||
 		!strings.Contains(it.LastError, "500") {
 		t.Fatalf("after the 500: %+v", it)
 	}
@@ -149,7 +153,7 @@ func TestPushGenericWebhookRetriesA500ThenDeliversOnce(t *testing.T) {
 	if !strings.Contains(ps.Posts()[1].Body, "New one") {
 		t.Errorf("webhook body %q", ps.Posts()[1].Body)
 	}
-	if it, _ := db.GetOutbox(id); it.State != storage.OutboxSent {
+	if it, _ := db.GetOutbox(id); it.State != model.OutboxSent {
 		t.Errorf("item %+v, want sent", it)
 	}
 }
@@ -158,14 +162,14 @@ func TestPush401NeedsAttentionWithAHint(t *testing.T) {
 	ps := startPushServer(t, func(int) (int, string) {
 		return http.StatusUnauthorized, `{"code":40101,"http":401,"error":"unauthorized","link":"https://ntfy.sh/docs/publish/#authentication"}`
 	})
-	db, id := pushSetup(t, storage.Channel{Name: "phone", Service: "ntfy"}, time.Now())
+	db, id := pushSetup(t, model.Channel{Name: "phone", Service: "ntfy"}, time.Now())
 	secretURL := "ntfy://alice:s3cret-passw0rd@" + strings.TrimPrefix(ps.URL, "http://") + "/flats?scheme=http"
 	r := NewPushRelay(db, urlsOf(map[string]string{"phone": secretURL}), RelayOptions{Logger: quietLogger()})
 	if _, err := r.SendDue(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	it, _ := db.GetOutbox(id)
-	if it.State != storage.OutboxNeedsAttention || !strings.Contains(it.LastError, "unauthorized") || it.Hint != hintPushAuth {
+	if it.State != model.OutboxNeedsAttention || !strings.Contains(it.LastError, "unauthorized") || it.Hint != hintPushAuth {
 		t.Fatalf("after the 401: %+v", it)
 	}
 	if strings.Contains(it.LastError, "s3cret-passw0rd") {
@@ -182,7 +186,7 @@ func TestPushQuietHoursHoldThenOneSummary(t *testing.T) {
 	ps := startPushServer(t, nil)
 	night := time.Date(2026, 3, 10, 23, 30, 0, 0, time.Local)
 	clock := &fakeClock{t: night}
-	db, first := pushSetup(t, storage.Channel{Name: "phone", Service: "ntfy", Quiet: "23:00-07:00"}, night)
+	db, first := pushSetup(t, model.Channel{Name: "phone", Service: "ntfy", Quiet: "23:00-07:00"}, night)
 	second := queueDigest(t, db, night.Add(time.Hour)) // another search, later that night
 	r := NewPushRelay(db, urlsOf(map[string]string{"phone": ps.ntfyURL()}), RelayOptions{Logger: quietLogger(), Now: clock.Now})
 	for range 2 { // at 23:30 and at 00:30, when the second one is due
@@ -193,7 +197,7 @@ func TestPushQuietHoursHoldThenOneSummary(t *testing.T) {
 	}
 	morning := time.Date(2026, 3, 11, 7, 0, 0, 0, time.Local)
 	for _, id := range []uint64{first, second} {
-		if it, _ := db.GetOutbox(id); it.State != storage.OutboxPending || it.Attempts != 0 || !it.NextAttempt.Equal(morning) {
+		if it, _ := db.GetOutbox(id); it.State != model.OutboxPending || it.Attempts != 0 || !it.NextAttempt.Equal(morning) {
 			t.Fatalf("held item %+v, want pending until %s", it, morning)
 		}
 	}
@@ -212,7 +216,7 @@ func TestPushQuietHoursHoldThenOneSummary(t *testing.T) {
 }
 
 func TestCheckServiceURL(t *testing.T) {
-	if s, err := CheckServiceURL("ntfy://127.0.0.1:8080/flats?scheme=http"); err != nil || s != "ntfy" {
+	if s, err := pushurl.CheckServiceURL("ntfy://127.0.0.1:8080/flats?scheme=http"); err != nil || s != "ntfy" {
 		t.Fatalf("ntfy: %q %v", s, err)
 	}
 	for raw, want := range map[string]string{
@@ -221,11 +225,11 @@ func TestCheckServiceURL(t *testing.T) {
 		"telegram://telegram":   "not complete or not valid",
 		"https://ntfy.sh/flats": `unknown push service "https"`,
 	} {
-		if _, err := CheckServiceURL(raw); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := pushurl.CheckServiceURL(raw); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", raw, err, want)
 		}
 	}
-	if d := DisplayURL("telegram://123456:ABCDEF@telegram?chats=@flats"); strings.Contains(d, "ABCDEF") || strings.Contains(d, "@flats") {
+	if d := pushurl.DisplayURL("telegram://123456:ABCDEF@telegram?chats=@flats"); strings.Contains(d, "ABCDEF") || strings.Contains(d, "@flats") {
 		t.Errorf("display shows a secret: %q", d)
 	}
 }

@@ -8,15 +8,15 @@ import (
 	"sync"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // PushOutbox is the part of the storage the push relay needs; storage.DB
 // implements it.
 type PushOutbox interface {
-	DueChannelOutbox(now time.Time, limit int) ([]storage.OutboxItem, error)
+	DueChannelOutbox(now time.Time, limit int) ([]model.OutboxItem, error)
 	NextChannelDue() (time.Time, bool)
-	ListChannels() ([]storage.Channel, error)
+	ListChannels() ([]model.Channel, error)
 	MarkSent(id uint64, at time.Time) error
 	MarkRetry(id uint64, attempts int, next time.Time, lastErr string) error
 	MarkNeedsAttention(id uint64, lastErr, hint string) error
@@ -118,7 +118,7 @@ func (r *PushRelay) SendDue(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("reading the push channels: %w", err)
 	}
-	byName := map[string]storage.Channel{}
+	byName := map[string]model.Channel{}
 	for _, c := range chans {
 		byName[c.Name] = c
 	}
@@ -129,7 +129,7 @@ func (r *PushRelay) SendDue(ctx context.Context) (int, error) {
 		alerts  bool
 	}
 	var order []group
-	groups := map[group][]storage.OutboxItem{}
+	groups := map[group][]model.OutboxItem{}
 	for _, it := range items {
 		g := group{it.Channel, it.Alert != nil}
 		if groups[g] == nil {
@@ -153,12 +153,12 @@ func (r *PushRelay) SendDue(ctx context.Context) (int, error) {
 
 // deliver sends one channel's due items as one push, or holds them for its
 // quiet hours.
-func (r *PushRelay) deliver(ctx context.Context, ch storage.Channel, name string, items []storage.OutboxItem) (int, error) {
+func (r *PushRelay) deliver(ctx context.Context, ch model.Channel, name string, items []model.OutboxItem) (int, error) {
 	if ch.Name == "" {
 		return 0, r.markAll(items, &DeliveryError{Err: fmt.Errorf("the push channel %q no longer exists", name),
 			Hint: "Add the channel again with \"notifio push add\""})
 	}
-	quiet, err := ParseQuiet(ch.Quiet)
+	quiet, err := model.ParseQuiet(ch.Quiet)
 	if err != nil {
 		return 0, r.markAll(items, &DeliveryError{Err: err, Hint: hintPushURL})
 	}
@@ -198,7 +198,7 @@ func (r *PushRelay) deliver(ctx context.Context, ch storage.Channel, name string
 
 // markAll records one failure for every item of a push: retry later (backoff
 // with jitter) if temporary, else needs attention.
-func (r *PushRelay) markAll(items []storage.OutboxItem, err error) error {
+func (r *PushRelay) markAll(items []model.OutboxItem, err error) error {
 	temp, hint := Classify(err)
 	words := errWords(err)
 	for _, it := range items {

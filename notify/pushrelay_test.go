@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // failingPushOutbox is a real database whose reads of due pushes fail while
@@ -18,7 +20,7 @@ type failingPushOutbox struct {
 	failing bool
 }
 
-func (f *failingPushOutbox) DueChannelOutbox(now time.Time, limit int) ([]storage.OutboxItem, error) {
+func (f *failingPushOutbox) DueChannelOutbox(now time.Time, limit int) ([]model.OutboxItem, error) {
 	f.mu.Lock()
 	failing := f.failing
 	f.mu.Unlock()
@@ -34,7 +36,7 @@ func (f *failingPushOutbox) DueChannelOutbox(now time.Time, limit int) ([]storag
 func TestPushRelayBacksOffWhileStorageFails(t *testing.T) {
 	ps := startPushServer(t, nil)
 	now := time.Now()
-	db, id := pushSetup(t, storage.Channel{Name: "phone", Service: "ntfy"}, now)
+	db, id := pushSetup(t, model.Channel{Name: "phone", Service: "ntfy"}, now)
 	ob := &failingPushOutbox{DB: db, failing: true}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -73,7 +75,7 @@ func TestPushRelayBacksOffWhileStorageFails(t *testing.T) {
 	if waits[3] != maxIdle {
 		t.Errorf("after storage recovered and the push went out the loop sleeps %v, want %v", waits[3], maxIdle)
 	}
-	if it, _ := db.GetOutbox(id); it.State != storage.OutboxSent || len(ps.Posts()) != 1 {
+	if it, _ := db.GetOutbox(id); it.State != model.OutboxSent || len(ps.Posts()) != 1 {
 		t.Errorf("item %s, %d posts: want sent once after storage recovered", it.State, len(ps.Posts()))
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // TestPushHonoursRetryAfter (issue 35 item 6): a push service answering 429
@@ -29,7 +29,7 @@ func TestPushHonoursRetryAfter(t *testing.T) {
 			w.Write([]byte(`{"code":42901,"http":429,"error":"limit reached: too many requests"}`))
 		}))
 		now := time.Now()
-		db, id := pushSetup(t, storage.Channel{Name: "phone", Service: "ntfy"}, now)
+		db, id := pushSetup(t, model.Channel{Name: "phone", Service: "ntfy"}, now)
 		url := "ntfy://" + strings.TrimPrefix(srv.URL, "http://") + "/flats?scheme=http"
 		r := NewPushRelay(db, urlsOf(map[string]string{"phone": url}), RelayOptions{
 			Logger: quietLogger(), Now: func() time.Time { return now }, Random: func() float64 { return 0 },
@@ -41,7 +41,7 @@ func TestPushHonoursRetryAfter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := it.NextAttempt.Sub(now); it.State != storage.OutboxPending || got != tc.want || hits.Load() != 1 {
+		if got := it.NextAttempt.Sub(now); it.State != model.OutboxPending || got != tc.want || hits.Load() != 1 {
 			t.Errorf("Retry-After %s: next try in %s (state %s, %d requests), want in %s", tc.header, got, it.State, hits.Load(), tc.want)
 		}
 		srv.Close()
@@ -72,7 +72,7 @@ func TestGotifyAndWebhookHonourRetryAfter(t *testing.T) {
 			}))
 			defer srv.Close()
 			now := time.Now()
-			db, id := pushSetup(t, storage.Channel{Name: "phone", Service: tc.service}, now)
+			db, id := pushSetup(t, model.Channel{Name: "phone", Service: tc.service}, now)
 			r := NewPushRelay(db, urlsOf(map[string]string{"phone": tc.url(strings.TrimPrefix(srv.URL, "http://"))}), RelayOptions{
 				Logger: quietLogger(), Now: func() time.Time { return now }, Random: func() float64 { return 0 },
 			})
@@ -83,7 +83,7 @@ func TestGotifyAndWebhookHonourRetryAfter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := it.NextAttempt.Sub(now); it.State != storage.OutboxPending || got < 120*time.Second || hits.Load() != 1 {
+			if got := it.NextAttempt.Sub(now); it.State != model.OutboxPending || got < 120*time.Second || hits.Load() != 1 {
 				t.Errorf("next try in %s (state %s, %d requests, last error %q), want not before 120 s", got, it.State, hits.Load(), it.LastError)
 			}
 		})

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 	_ "time/tzdata" // Europe/Berlin on any machine
+
+	"notifio/internal/model"
 )
 
 func berlin(t testing.TB) *time.Location {
@@ -21,7 +23,7 @@ func berlin(t testing.TB) *time.Location {
 // the wall, and 07:30 is never quiet.
 func TestQuietHoursOnDaylightSavingDays(t *testing.T) {
 	loc := berlin(t)
-	q, err := ParseQuiet("23:00-07:00")
+	q, err := model.ParseQuiet("23:00-07:00")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +53,7 @@ func TestQuietHoursOnDaylightSavingDays(t *testing.T) {
 		}
 	}
 	// An end that the spring night skips (02:30) ends when the clock jumps to 03:00.
-	early, _ := ParseQuiet("01:00-02:30")
+	early, _ := model.ParseQuiet("01:00-02:30")
 	until, quiet := early.Until(at(time.March, 29, 1, 45))
 	if want := time.Date(2026, time.March, 29, 1, 0, 0, 0, time.UTC); !quiet || !until.Equal(want) {
 		t.Errorf("01:00-02:30 at 01:45 on the spring day: quiet %v until %s, want until %s (03:00 summer time)", quiet, until, want.In(loc))

@@ -11,14 +11,14 @@ import (
 	"sync"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Outbox is the part of the storage the relay needs. storage.DB implements it.
 type Outbox interface {
 	// DueOutbox returns up to limit pending items whose next attempt is due at
 	// now, oldest first.
-	DueOutbox(now time.Time, limit int) ([]storage.OutboxItem, error)
+	DueOutbox(now time.Time, limit int) ([]model.OutboxItem, error)
 	// MarkSent records that the server accepted the item.
 	MarkSent(id uint64, at time.Time) error
 	// MarkRetry keeps the item pending, to be tried again at next.
@@ -105,7 +105,7 @@ func jittered(attempts int, random func() float64) time.Duration {
 // cause, the UI puts them back (storage's RetryOutbox) and calls Wake.
 type Relay struct {
 	outbox Outbox
-	cfgFn  func() (Config, string, error)
+	cfgFn  func() (model.Config, string, error)
 	now    func() time.Time
 	random func() float64
 	after  func(time.Duration) <-chan time.Time
@@ -133,7 +133,7 @@ type blockState struct {
 // NewRelay makes a relay over outbox. cfgFn is asked for the settings and the
 // password at the start of every pass, so changed settings take effect at once
 // (call Wake after saving them).
-func NewRelay(outbox Outbox, cfgFn func() (Config, string, error), opts RelayOptions) *Relay {
+func NewRelay(outbox Outbox, cfgFn func() (model.Config, string, error), opts RelayOptions) *Relay {
 	opts = opts.withDefaults()
 	r := &Relay{
 		outbox: outbox,
@@ -225,7 +225,7 @@ func (r *Relay) step(ctx context.Context) time.Duration {
 		r.stallRuns++
 		n := r.stallRuns
 		r.mu.Unlock()
-		if errors.Is(err, ErrNotConfigured) {
+		if errors.Is(err, model.ErrNotConfigured) {
 			return maxIdle
 		}
 		return min(Backoff(n+1), maxIdle)
@@ -309,7 +309,7 @@ func (r *Relay) pass(ctx context.Context) (sent int, stalled bool, err error) {
 // message is ready) and what it has sent.
 type relayPass struct {
 	r      *Relay
-	cfg    Config
+	cfg    model.Config
 	sender *Sender
 	key    [32]byte
 	sess   *Session
@@ -323,7 +323,7 @@ func (r *Relay) startPass() (*relayPass, error) {
 		return nil, fmt.Errorf("email settings: %w", err)
 	}
 	if !cfg.Configured() {
-		return nil, ErrNotConfigured
+		return nil, model.ErrNotConfigured
 	}
 	sender, err := NewSender(cfg, password)
 	if err != nil {
@@ -345,7 +345,7 @@ func (p *relayPass) close() {
 // deliver sends rest[0], the next due item, on the pass's connection. goOn is
 // false when the pass must stop, with stalled and err as pass returns them;
 // rest is the items not yet handled, which share a failure of the connection.
-func (p *relayPass) deliver(ctx context.Context, rest []storage.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
+func (p *relayPass) deliver(ctx context.Context, rest []model.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
 	r, item := p.r, rest[0]
 	if err := ctx.Err(); err != nil {
 		return false, false, err // untouched items stay due
@@ -389,7 +389,7 @@ func (p *relayPass) deliver(ctx context.Context, rest []storage.OutboxItem, seen
 // dial opens the pass's connection. When it cannot, nothing can be sent on
 // this pass: every due item shares the failure (one connection attempt, one
 // AUTH, per pass).
-func (p *relayPass) dial(ctx context.Context, rest []storage.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
+func (p *relayPass) dial(ctx context.Context, rest []model.OutboxItem, seen map[uint64]bool) (goOn, stalled bool, err error) {
 	sess, err := p.sender.Dial(ctx)
 	if err == nil {
 		p.sess = sess
@@ -408,7 +408,7 @@ func (p *relayPass) dial(ctx context.Context, rest []storage.OutboxItem, seen ma
 }
 
 // recordSent marks an accepted item sent.
-func (p *relayPass) recordSent(item storage.OutboxItem) (goOn, stalled bool, err error) {
+func (p *relayPass) recordSent(item model.OutboxItem) (goOn, stalled bool, err error) {
 	r := p.r
 	p.sent++
 	if err := r.outbox.MarkSent(item.ID, r.now()); err != nil {
@@ -438,7 +438,7 @@ func (r *Relay) rememberDelivery(id uint64) {
 // recordEarlierDelivery records an item that was delivered earlier in this
 // process but could not be marked sent then. done reports that the item needs
 // no sending.
-func (r *Relay) recordEarlierDelivery(item storage.OutboxItem) (done bool, err error) {
+func (r *Relay) recordEarlierDelivery(item model.OutboxItem) (done bool, err error) {
 	r.mu.Lock()
 	at, ok := r.unrecorded[item.ID]
 	r.mu.Unlock()
@@ -455,7 +455,7 @@ func (r *Relay) recordEarlierDelivery(item storage.OutboxItem) (done bool, err e
 }
 
 // fresh returns due items not yet handled in this pass.
-func (r *Relay) fresh(seen map[uint64]bool) ([]storage.OutboxItem, error) {
+func (r *Relay) fresh(seen map[uint64]bool) ([]model.OutboxItem, error) {
 	items, err := r.outbox.DueOutbox(r.now(), r.batch)
 	if err != nil {
 		return nil, fmt.Errorf("reading the outbox: %w", err)
@@ -472,7 +472,7 @@ func (r *Relay) fresh(seen map[uint64]bool) ([]storage.OutboxItem, error) {
 
 // failAll records err for items and for every other item due now. It returns
 // a storage error, if recording failed.
-func (r *Relay) failAll(items []storage.OutboxItem, seen map[uint64]bool, err error) error {
+func (r *Relay) failAll(items []model.OutboxItem, seen map[uint64]bool, err error) error {
 	for {
 		for _, it := range items {
 			if serr := r.fail(it, err); serr != nil {
@@ -492,7 +492,7 @@ func (r *Relay) failAll(items []storage.OutboxItem, seen map[uint64]bool, err er
 
 // fail records a failed attempt: retry later if temporary, else needs
 // attention. It returns a storage error, if recording failed.
-func (r *Relay) fail(item storage.OutboxItem, err error) error {
+func (r *Relay) fail(item model.OutboxItem, err error) error {
 	temp, hint := Classify(err)
 	if !temp {
 		return r.needsAttention(item, err, hint)
@@ -510,7 +510,7 @@ func (r *Relay) fail(item storage.OutboxItem, err error) error {
 	return nil
 }
 
-func (r *Relay) needsAttention(item storage.OutboxItem, err error, hint string) error {
+func (r *Relay) needsAttention(item model.OutboxItem, err error, hint string) error {
 	words := errWords(err)
 	if merr := r.outbox.MarkNeedsAttention(item.ID, words, hint); merr != nil {
 		r.log.Error("could not record a failed email", "item", item.ID, "err", merr)
@@ -543,7 +543,7 @@ func (r *Relay) blockedFor(key [32]byte) error {
 }
 
 // settingsKey identifies settings plus password without keeping the password.
-func settingsKey(cfg Config, password string) [32]byte {
+func settingsKey(cfg model.Config, password string) [32]byte {
 	b, _ := json.Marshal(cfg)
 	h := sha256.New()
 	h.Write(b)
@@ -576,5 +576,5 @@ func errWords(err error) string {
 	if errors.As(err, &de) {
 		s = de.Words()
 	}
-	return sanitizeLine(s, maxErrLen)
+	return model.SanitizeLine(s, maxErrLen)
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
@@ -34,7 +36,7 @@ func TestRelayRetries421And451ThenDeliversOnce(t *testing.T) {
 	clock := newFakeClock()
 	ob := newMemOutbox()
 	id := ob.Add("Berlin", 2, clock.Now())
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{
 		Now: clock.Now, Random: func() float64 { return 0 }, Logger: quietLogger(),
 	})
 	ctx := context.Background()
@@ -44,7 +46,7 @@ func TestRelayRetries421And451ThenDeliversOnce(t *testing.T) {
 		t.Fatalf("pass 1: sent %d, err %v", sent, err)
 	}
 	it := ob.Get(id)
-	if it.State != storage.OutboxPending || it.Attempts != 1 || !it.NextAttempt.Equal(clock.Now().Add(30*time.Second)) ||
+	if it.State != model.OutboxPending || it.Attempts != 1 || !it.NextAttempt.Equal(clock.Now().Add(30*time.Second)) ||
 		!strings.Contains(it.LastError, "421") {
 		t.Fatalf("after 421: %+v", it)
 	}
@@ -66,7 +68,7 @@ func TestRelayRetries421And451ThenDeliversOnce(t *testing.T) {
 	if sent, err := r.SendDue(ctx); sent != 1 || err != nil {
 		t.Fatalf("pass 3: sent %d, err %v", sent, err)
 	}
-	if it := ob.Get(id); it.State != storage.OutboxSent || !it.SentAt.Equal(clock.Now()) {
+	if it := ob.Get(id); it.State != model.OutboxSent || !it.SentAt.Equal(clock.Now()) {
 		t.Fatalf("after success: %+v", it)
 	}
 	if msgs := ts.Messages(); len(msgs) != 1 {
@@ -82,13 +84,13 @@ func TestRelayRetries421And451ThenDeliversOnce(t *testing.T) {
 func TestRelay535NeedsAttentionWithoutHotLoop(t *testing.T) {
 	cert, fp := selfSigned(t)
 	ts := startServer(t, serverOpts{mode: modeStartTLS, cert: cert, user: "me@example.com", pass: "correct-horse"})
-	cfg := ts.config(SecurityStartTLS)
+	cfg := ts.config(model.SecurityStartTLS)
 	cfg.Username = "me@example.com"
 	cfg.PinnedCertSHA256 = fp
 
 	var mu sync.Mutex
 	password := "wrong-battery-staple"
-	cfgFn := func() (Config, string, error) {
+	cfgFn := func() (model.Config, string, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		return cfg, password, nil
@@ -123,7 +125,7 @@ func TestRelay535NeedsAttentionWithoutHotLoop(t *testing.T) {
 
 	for _, id := range ids {
 		it := ob.Get(id)
-		if it.State != storage.OutboxNeedsAttention || !strings.Contains(it.LastError, "535") ||
+		if it.State != model.OutboxNeedsAttention || !strings.Contains(it.LastError, "535") ||
 			!strings.Contains(it.LastError, "Username and Password not accepted") ||
 			!strings.Contains(it.Hint, "username and password") {
 			t.Errorf("item %d: %+v", id, it)
@@ -161,7 +163,7 @@ func TestRelay535NeedsAttentionWithoutHotLoop(t *testing.T) {
 		t.Errorf("%d messages after fixing the password, want 5", got)
 	}
 	for _, id := range ids {
-		if ob.Get(id).State != storage.OutboxNeedsAttention {
+		if ob.Get(id).State != model.OutboxNeedsAttention {
 			t.Errorf("item %d changed state by itself", id)
 		}
 	}
@@ -188,7 +190,7 @@ func TestRelayLongOutageEndsWithEverythingDelivered(t *testing.T) {
 	for i := range 4 {
 		ids = append(ids, ob.Add("S", 1+i, clock.Now()))
 	}
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
 	ctx := context.Background()
 
 	start := clock.Now()
@@ -202,7 +204,7 @@ func TestRelayLongOutageEndsWithEverythingDelivered(t *testing.T) {
 		}
 		for _, id := range ids {
 			it := ob.Get(id)
-			if it.State != storage.OutboxPending {
+			if it.State != model.OutboxPending {
 				t.Fatalf("item %d gave up during the outage: %+v", id, it)
 			}
 			if wait := it.NextAttempt.Sub(clock.Now()); wait > 30*time.Minute {
@@ -232,7 +234,7 @@ func TestRelayLongOutageEndsWithEverythingDelivered(t *testing.T) {
 		clock.Advance(time.Minute)
 	}
 	for _, id := range ids {
-		if it := ob.Get(id); it.State != storage.OutboxSent {
+		if it := ob.Get(id); it.State != model.OutboxSent {
 			t.Errorf("item %d not delivered after the outage: %+v", id, it)
 		}
 	}
@@ -286,7 +288,7 @@ func TestRelayRunSleepsUntilDueAndWakes(t *testing.T) {
 		ch chan time.Time
 	}
 	timers := make(chan timer, 10)
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{
 		Now: clock.Now, Logger: quietLogger(),
 		After: func(d time.Duration) <-chan time.Time {
 			ch := make(chan time.Time, 1)
@@ -345,7 +347,7 @@ func TestRelayRunSleepsUntilDueAndWakes(t *testing.T) {
 }
 
 func TestWakeNeverBlocks(t *testing.T) {
-	r := NewRelay(newMemOutbox(), staticCfg(Config{}, ""), RelayOptions{})
+	r := NewRelay(newMemOutbox(), staticCfg(model.Config{}, ""), RelayOptions{})
 	for range 100 {
 		r.Wake()
 	}
@@ -358,7 +360,7 @@ func TestRelayOneSendAtATime(t *testing.T) {
 	for range 6 {
 		ob.Add("x", 1, now)
 	}
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Logger: quietLogger(), BatchSize: 2})
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Logger: quietLogger(), BatchSize: 2})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	total := 0
@@ -389,7 +391,7 @@ func TestRelayPermanentRecipientErrorKeepsItem(t *testing.T) {
 		}
 		return nil
 	}})
-	cfg := ts.config(SecurityNone)
+	cfg := ts.config(model.SecurityNone)
 	cfg.To = []string{"typo@exmaple.com"}
 	clock := newFakeClock()
 	ob := newMemOutbox()
@@ -399,7 +401,7 @@ func TestRelayPermanentRecipientErrorKeepsItem(t *testing.T) {
 		t.Fatalf("sent %d err %v", sent, err)
 	}
 	it := ob.Get(id)
-	if it.State != storage.OutboxNeedsAttention || !strings.Contains(it.LastError, "Recipient address rejected") ||
+	if it.State != model.OutboxNeedsAttention || !strings.Contains(it.LastError, "Recipient address rejected") ||
 		!strings.Contains(it.Hint, "To address") || len(it.Listings) != 1 {
 		t.Fatalf("item %+v", it)
 	}
@@ -409,11 +411,11 @@ func TestRelayNotConfiguredLeavesOutboxAlone(t *testing.T) {
 	clock := newFakeClock()
 	ob := newMemOutbox()
 	id := ob.Add("x", 1, clock.Now())
-	r := NewRelay(ob, staticCfg(Config{}, ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
+	r := NewRelay(ob, staticCfg(model.Config{}, ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
 	if _, err := r.SendDue(context.Background()); err == nil {
 		t.Fatal("no error without settings")
 	}
-	if it := ob.Get(id); it.State != storage.OutboxPending || it.Attempts != 0 {
+	if it := ob.Get(id); it.State != model.OutboxPending || it.Attempts != 0 {
 		t.Fatalf("item touched: %+v", it)
 	}
 	if d := r.step(context.Background()); d != maxIdle {
@@ -441,12 +443,12 @@ func TestRelayOverRealStorage(t *testing.T) {
 	defer db.Close()
 	outboxID := queueDigest(t, db, clock.Now())
 
-	r := NewRelay(db, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
+	r := NewRelay(db, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
 	if sent, _ := r.SendDue(context.Background()); sent != 0 {
 		t.Fatalf("sent %d on a 451", sent)
 	}
 	it, err := db.GetOutbox(outboxID)
-	if err != nil || it.State != storage.OutboxPending || it.Attempts != 1 || !strings.Contains(it.LastError, "451") {
+	if err != nil || it.State != model.OutboxPending || it.Attempts != 1 || !strings.Contains(it.LastError, "451") {
 		t.Fatalf("after 451: %+v %v", it, err)
 	}
 	if next, ok := db.NextOutboxDue(); !ok || next.Sub(clock.Now()) > 30*time.Second {
@@ -457,7 +459,7 @@ func TestRelayOverRealStorage(t *testing.T) {
 		t.Fatalf("sent %d err %v", sent, err)
 	}
 	it, _ = db.GetOutbox(outboxID)
-	if it.State != storage.OutboxSent {
+	if it.State != model.OutboxSent {
 		t.Fatalf("not marked sent: %+v", it)
 	}
 	msgs := ts.Messages()
@@ -477,19 +479,19 @@ func TestRelayOverRealStorage(t *testing.T) {
 // two new listings, and returns the outbox item that poll queued.
 func queueDigest(t *testing.T, db *storage.DB, now time.Time) uint64 {
 	t.Helper()
-	s, err := db.AddSearch(storage.Search{Name: "Kreuzberg flats", URL: "https://www.example-immo.de/search?q=kreuzberg"})
+	s, err := db.AddSearch(model.Search{Name: "Kreuzberg flats", URL: "https://www.example-immo.de/search?q=kreuzberg"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := []storage.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old one"}}
+	base := []model.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old one"}}
 	if _, err := db.CommitPoll(s.ID, base, now); err != nil {
 		t.Fatal(err)
 	}
 	// IDs of this search's own: the same listing found by a second search is
 	// one alert, not two (issue 22).
 	fresh := append(base,
-		storage.Listing{ID: "example-immo.de:2-" + s.ID, URL: "https://www.example-immo.de/expose/2", Title: "New one", Price: "900 €"},
-		storage.Listing{ID: "example-immo.de:3-" + s.ID, URL: "https://www.example-immo.de/expose/3", Title: "Newer one", Rooms: "3"},
+		model.Listing{ID: "example-immo.de:2-" + s.ID, URL: "https://www.example-immo.de/expose/2", Title: "New one", Price: "900 €"},
+		model.Listing{ID: "example-immo.de:3-" + s.ID, URL: "https://www.example-immo.de/expose/3", Title: "Newer one", Rooms: "3"},
 	)
 	res, err := db.CommitPoll(s.ID, fresh, now)
 	if err != nil {
@@ -537,20 +539,20 @@ func TestRelayStorageFailureCausesNoResendAndNoBusyLoop(t *testing.T) {
 	clock := newFakeClock()
 	ob := &flakyOutbox{memOutbox: newMemOutbox(), failMarks: 1}
 	id := ob.Add("x", 1, clock.Now())
-	r := NewRelay(ob, staticCfg(ts.config(SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
+	r := NewRelay(ob, staticCfg(ts.config(model.SecurityNone), ""), RelayOptions{Now: clock.Now, Logger: quietLogger()})
 
 	// Delivered, but "sent" cannot be recorded: the loop backs off.
 	if d := r.step(context.Background()); d < time.Minute {
 		t.Errorf("after a storage failure the loop sleeps only %v", d)
 	}
-	if len(ts.Messages()) != 1 || ob.Get(id).State != storage.OutboxPending {
+	if len(ts.Messages()) != 1 || ob.Get(id).State != model.OutboxPending {
 		t.Fatalf("messages %d, state %s", len(ts.Messages()), ob.Get(id).State)
 	}
 	// Storage recovers: the delivery is recorded, not repeated.
 	if _, err := r.SendDue(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(ts.Messages()) != 1 || ob.Get(id).State != storage.OutboxSent {
+	if len(ts.Messages()) != 1 || ob.Get(id).State != model.OutboxSent {
 		t.Fatalf("messages %d, state %s: the item was sent twice or not recorded", len(ts.Messages()), ob.Get(id).State)
 	}
 

@@ -12,6 +12,8 @@ import (
 
 	mail "github.com/wneessen/go-mail"
 	gmsmtp "github.com/wneessen/go-mail/smtp"
+
+	"notifio/internal/model"
 )
 
 // Sender sends mail through the SMTP server of one Config. It is cheap to make;
@@ -23,15 +25,15 @@ import (
 // password is only sent with a challenge-response mechanism (go-mail's
 // auto-discovery never picks PLAIN or LOGIN on an unencrypted connection).
 type Sender struct {
-	cfg      Config
+	cfg      model.Config
 	password string
 }
 
 // NewSender checks cfg and returns a Sender, or a *DeliveryError that says what to
 // fix in the settings.
-func NewSender(cfg Config, password string) (*Sender, error) {
+func NewSender(cfg model.Config, password string) (*Sender, error) {
 	if !cfg.Configured() {
-		return nil, classify(ErrNotConfigured, cfg)
+		return nil, classify(model.ErrNotConfigured, cfg)
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, &DeliveryError{Err: fmt.Errorf("email settings: %w", err), Hint: hintNotSetUp}
@@ -74,18 +76,18 @@ func (s *Sender) Dial(ctx context.Context) (*Session, error) {
 	}
 	opts := []mail.Option{
 		mail.WithPort(cfg.Port),
-		mail.WithTimeout(cfg.timeout()),
+		mail.WithTimeout(cfg.StepTimeout()),
 		mail.WithTLSConfig(tc),
 	}
 	switch cfg.Security {
-	case SecurityTLS:
+	case model.SecurityTLS:
 		opts = append(opts, mail.WithSSL())
-	case SecurityStartTLS:
+	case model.SecurityStartTLS:
 		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
-	case SecurityNone:
+	case model.SecurityNone:
 		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
 	default:
-		return nil, s.fail(&FieldError{Field: "security", Problem: "Choose the security: starttls or tls."})
+		return nil, s.fail(&model.FieldError{Field: "security", Problem: "Choose the security: starttls or tls."})
 	}
 
 	// For the plain-text start (starttls, none) we dial ourselves: to notice a
@@ -95,18 +97,18 @@ func (s *Sender) Dial(ctx context.Context) (*Session, error) {
 	// encrypted (which auth auto-discovery depends on).
 	var conn *watchedConn
 	var stop func() bool
-	if cfg.Security != SecurityTLS {
+	if cfg.Security != model.SecurityTLS {
 		opts = append(opts, mail.WithDialContextFunc(func(dctx context.Context, network, addr string) (net.Conn, error) {
 			var d net.Dialer
 			c, err := d.DialContext(dctx, network, addr)
 			if err != nil {
 				return nil, err
 			}
-			if cfg.Security == SecurityNone && !isLoopbackAddr(c.RemoteAddr()) {
+			if cfg.Security == model.SecurityNone && !isLoopbackAddr(c.RemoteAddr()) {
 				// "localhost" is only a name: refuse an unencrypted connection
 				// that has left this computer after all.
 				_ = c.Close()
-				return nil, &FieldError{Field: "security", Problem: fmt.Sprintf(
+				return nil, &model.FieldError{Field: "security", Problem: fmt.Sprintf(
 					"security \"none\" is only for a server on this computer, but %s is %s", cfg.Host, c.RemoteAddr())}
 			}
 			conn = &watchedConn{Conn: c}
@@ -127,7 +129,7 @@ func (s *Sender) Dial(ctx context.Context) (*Session, error) {
 		)
 	}
 
-	client, err := mail.NewClient(strings.Trim(normalizeHost(cfg.Host), "[]"), opts...)
+	client, err := mail.NewClient(strings.Trim(model.NormalizeHost(cfg.Host), "[]"), opts...)
 	if err != nil {
 		return nil, s.fail(err)
 	}
@@ -152,18 +154,18 @@ func (s *Sender) Dial(ctx context.Context) (*Session, error) {
 func (s *Sender) explainDialError(ctx context.Context, err error, conn *watchedConn) error {
 	cfg := s.cfg
 	var rhe tls.RecordHeaderError
-	if cfg.Security == SecurityTLS && errors.As(err, &rhe) {
+	if cfg.Security == model.SecurityTLS && errors.As(err, &rhe) {
 		// We said hello in TLS and the server answered in plain text (its "220"
 		// greeting): a STARTTLS or plain port.
-		return &WrongSecurityError{Addr: cfg.addr(), Configured: cfg.Security, ServerSpeaksTLS: false}
+		return &WrongSecurityError{Addr: cfg.Addr(), Configured: cfg.Security, ServerSpeaksTLS: false}
 	}
 	if conn != nil && conn.read.Load() == 0 && isTimeout(err) {
 		// Connected, but not a byte of greeting: a server that expects TLS first
 		// waits for our handshake just as we wait for its greeting. Find out.
 		if s.speaksTLS(ctx) {
-			return &WrongSecurityError{Addr: cfg.addr(), Configured: cfg.Security, ServerSpeaksTLS: true}
+			return &WrongSecurityError{Addr: cfg.Addr(), Configured: cfg.Security, ServerSpeaksTLS: true}
 		}
-		return fmt.Errorf("the server at %s accepted the connection but sent no greeting within %s: %w", cfg.addr(), cfg.timeout(), err)
+		return fmt.Errorf("the server at %s accepted the connection but sent no greeting within %s: %w", cfg.Addr(), cfg.StepTimeout(), err)
 	}
 	return err
 }
@@ -179,7 +181,7 @@ const greetingWait = 3 * time.Second
 // reported at once, whatever deadline the caller has: `email test`, the relay and
 // `once` all say the same, within seconds.
 func (s *Sender) awaitGreeting(ctx context.Context, c *watchedConn) error {
-	_ = c.Conn.SetReadDeadline(time.Now().Add(min(greetingWait, s.cfg.timeout())))
+	_ = c.Conn.SetReadDeadline(time.Now().Add(min(greetingWait, s.cfg.StepTimeout())))
 	n, err := c.Conn.Read(c.first[:])
 	_ = c.Conn.SetReadDeadline(time.Time{})
 	if n == 1 {
@@ -191,7 +193,7 @@ func (s *Sender) awaitGreeting(ctx context.Context, c *watchedConn) error {
 		return err
 	}
 	if s.speaksTLS(ctx) {
-		return &WrongSecurityError{Addr: s.cfg.addr(), Configured: s.cfg.Security, ServerSpeaksTLS: true}
+		return &WrongSecurityError{Addr: s.cfg.Addr(), Configured: s.cfg.Security, ServerSpeaksTLS: true}
 	}
 	return nil
 }
@@ -204,10 +206,10 @@ func (s *Sender) speaksTLS(ctx context.Context) bool {
 	if err != nil {
 		return false
 	}
-	ctx, cancel := context.WithTimeout(ctx, min(s.cfg.timeout(), 5*time.Second))
+	ctx, cancel := context.WithTimeout(ctx, min(s.cfg.StepTimeout(), 5*time.Second))
 	defer cancel()
 	d := tls.Dialer{Config: tc}
-	c, err := d.DialContext(ctx, "tcp", s.cfg.addr())
+	c, err := d.DialContext(ctx, "tcp", s.cfg.Addr())
 	if err == nil {
 		_ = c.Close()
 		return true
@@ -282,7 +284,7 @@ func (c *watchedConn) Read(p []byte) (int, error) {
 // or a *DeliveryError: the server's words plus what to do about them (e.g. "Use an
 // app password: ..." for a Gmail 535, "Port 465 uses TLS, 587 uses STARTTLS" for
 // the wrong security). It does not touch the outbox.
-func SendTestEmail(ctx context.Context, cfg Config, password string) error {
+func SendTestEmail(ctx context.Context, cfg model.Config, password string) error {
 	s, err := NewSender(cfg, password)
 	if err != nil {
 		return err

@@ -9,17 +9,17 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
-func digestItem() storage.OutboxItem {
-	return storage.OutboxItem{
+func digestItem() model.OutboxItem {
+	return model.OutboxItem{
 		ID: 7, SearchID: "s1", SearchName: "Berlin 2 rooms",
 		SearchURL: "https://www.example-immo.de/search?city=berlin",
 		Created:   time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC),
 		MessageID: "<outbox-7.s1.abc123@notifio.local>",
-		State:     storage.OutboxPending,
-		Listings: []storage.Listing{
+		State:     model.OutboxPending,
+		Listings: []model.Listing{
 			{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Sunny flat near the park",
 				Price: "1.250 €", Size: "68 m²", Rooms: "2", Location: "Berlin-Neukölln"},
 			{ID: "example-immo.de:2", URL: "/expose/2", Title: "Altbau mit Balkon",
@@ -30,7 +30,7 @@ func digestItem() storage.OutboxItem {
 
 func TestDigestDeliveredWithBothParts(t *testing.T) {
 	ts := startServer(t, serverOpts{mode: modePlain})
-	cfg := ts.config(SecurityNone)
+	cfg := ts.config(model.SecurityNone)
 	item := digestItem()
 	msg, err := ComposeDigest(item, cfg)
 	if err != nil {
@@ -83,7 +83,7 @@ func TestDigestDeliveredWithBothParts(t *testing.T) {
 func TestStartTLSAuthPlainWithPinnedSelfSignedCert(t *testing.T) {
 	cert, fp := selfSigned(t)
 	ts := startServer(t, serverOpts{mode: modeStartTLS, cert: cert, user: "bridge-user", pass: "s3cret-pw"})
-	cfg := ts.config(SecurityStartTLS)
+	cfg := ts.config(model.SecurityStartTLS)
 	cfg.Username = "bridge-user"
 	// A user pastes the fingerprint with colons and in upper case.
 	cfg.PinnedCertSHA256 = strings.ToUpper(formatFingerprint(mustHex(t, fp)))
@@ -129,7 +129,7 @@ func TestStartTLSAuthPlainWithPinnedSelfSignedCert(t *testing.T) {
 }
 
 func mustHex(t *testing.T, s string) []byte {
-	b, err := parseFingerprint(s)
+	b, err := model.ParseFingerprint(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func mustHex(t *testing.T, s string) []byte {
 func TestImplicitTLS(t *testing.T) {
 	cert, fp := selfSigned(t)
 	ts := startServer(t, serverOpts{mode: modeImplicit, cert: cert, user: "me@example.com", pass: "app-password"})
-	cfg := ts.config(SecurityTLS)
+	cfg := ts.config(model.SecurityTLS)
 	cfg.Username = "me@example.com"
 	cfg.PinnedCertSHA256 = fp
 	msg, err := ComposeDigest(digestItem(), cfg)
@@ -165,7 +165,7 @@ func TestWrongSecurityForPortFailsFastWithHint(t *testing.T) {
 
 	t.Run("starttls on an implicit-TLS port", func(t *testing.T) {
 		ts := startServer(t, serverOpts{mode: modeImplicit, cert: cert})
-		cfg := ts.config(SecurityStartTLS)
+		cfg := ts.config(model.SecurityStartTLS)
 		cfg.PinnedCertSHA256 = fp
 		cfg.Timeout = timeout
 		start := time.Now()
@@ -192,7 +192,7 @@ func TestWrongSecurityForPortFailsFastWithHint(t *testing.T) {
 
 	t.Run("tls on a STARTTLS port", func(t *testing.T) {
 		ts := startServer(t, serverOpts{mode: modeStartTLS, cert: cert})
-		cfg := ts.config(SecurityTLS)
+		cfg := ts.config(model.SecurityTLS)
 		cfg.PinnedCertSHA256 = fp
 		cfg.Timeout = timeout
 		start := time.Now()
@@ -225,7 +225,7 @@ func TestWrongSecurityForPortFailsFastWithHint(t *testing.T) {
 				defer c.Close() // accept, say nothing
 			}
 		}()
-		cfg := Config{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, Security: SecurityNone,
+		cfg := model.Config{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, Security: model.SecurityNone,
 			From: "a@example.com", To: []string{"b@example.com"}, Timeout: 500 * time.Millisecond}
 		err = SendTestEmail(context.Background(), cfg, "")
 		var wse *WrongSecurityError
@@ -241,7 +241,7 @@ func TestWrongSecurityForPortFailsFastWithHint(t *testing.T) {
 func TestNeverPlainTextWithCredentials(t *testing.T) {
 	t.Run("starttls mode, server offers no STARTTLS", func(t *testing.T) {
 		ts := startServer(t, serverOpts{mode: modePlain, user: "u", pass: "pw", allowInsecureAuth: true})
-		cfg := ts.config(SecurityStartTLS)
+		cfg := ts.config(model.SecurityStartTLS)
 		cfg.Username = "u"
 		err := SendTestEmail(context.Background(), cfg, "pw")
 		if err == nil {
@@ -256,7 +256,7 @@ func TestNeverPlainTextWithCredentials(t *testing.T) {
 	})
 	t.Run("none on loopback, server offers only PLAIN", func(t *testing.T) {
 		ts := startServer(t, serverOpts{mode: modePlain, user: "u", pass: "pw", allowInsecureAuth: true})
-		cfg := ts.config(SecurityNone)
+		cfg := ts.config(model.SecurityNone)
 		cfg.Username = "u"
 		err := SendTestEmail(context.Background(), cfg, "pw")
 		if err == nil {
@@ -274,7 +274,7 @@ func TestNeverPlainTextWithCredentials(t *testing.T) {
 func TestAuthFailureIsPermanentWithProviderHint(t *testing.T) {
 	cert, fp := selfSigned(t)
 	ts := startServer(t, serverOpts{mode: modeStartTLS, cert: cert, user: "me@gmail.com", pass: "right"})
-	cfg := ts.config(SecurityStartTLS)
+	cfg := ts.config(model.SecurityStartTLS)
 	cfg.Username = "me@gmail.com"
 	cfg.PinnedCertSHA256 = fp
 	err := SendTestEmail(context.Background(), cfg, "wrong-password-123")
@@ -328,9 +328,9 @@ func TestClassify(t *testing.T) {
 		{"refused", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}, true, "reach"},
 		{"dns", &net.DNSError{Err: "no such host", Name: "smtp.example.invalid", IsNotFound: true}, true, "server name"},
 		{"deadline", context.DeadlineExceeded, true, "in time"},
-		{"not configured", ErrNotConfigured, false, "Settings"},
+		{"not configured", model.ErrNotConfigured, false, "Settings"},
 		{"pin", &PinMismatchError{Got: "aa", Want: "bb"}, false, "fingerprint"},
-		{"wrong security", &WrongSecurityError{Addr: "x:465", Configured: SecurityStartTLS, ServerSpeaksTLS: true}, false, "Port 465 uses TLS, 587 uses STARTTLS"},
+		{"wrong security", &WrongSecurityError{Addr: "x:465", Configured: model.SecurityStartTLS, ServerSpeaksTLS: true}, false, "Port 465 uses TLS, 587 uses STARTTLS"},
 	}
 	for _, c := range cases {
 		temp, hint := Classify(c.err)
@@ -353,7 +353,7 @@ func TestRecipientRefusedIsPermanent(t *testing.T) {
 	ts := startServer(t, serverOpts{mode: modePlain, onRcpt: func(to string) error {
 		return smtpErr(550, "No such user here")
 	}})
-	err := SendTestEmail(context.Background(), ts.config(SecurityNone), "")
+	err := SendTestEmail(context.Background(), ts.config(model.SecurityNone), "")
 	temp, hint := Classify(err)
 	if err == nil || temp || !strings.Contains(hint, "To address") || !strings.Contains(err.Error(), "No such user here") {
 		t.Fatalf("err = %v, temporary %v, hint %q", err, temp, hint)
@@ -376,7 +376,7 @@ func TestGreeting421IsTemporary(t *testing.T) {
 			_ = c.Close()
 		}
 	}()
-	cfg := Config{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, Security: SecurityNone,
+	cfg := model.Config{Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port, Security: model.SecurityNone,
 		From: "a@example.com", To: []string{"b@example.com"}, Timeout: 2 * time.Second}
 	err = SendTestEmail(context.Background(), cfg, "")
 	var de *DeliveryError
@@ -386,16 +386,16 @@ func TestGreeting421IsTemporary(t *testing.T) {
 }
 
 func TestSenderRefusesBadSettings(t *testing.T) {
-	_, err := NewSender(Config{}, "")
-	if !errors.Is(err, ErrNotConfigured) {
+	_, err := NewSender(model.Config{}, "")
+	if !errors.Is(err, model.ErrNotConfigured) {
 		t.Errorf("empty config: %v", err)
 	}
-	cfg := Config{Host: "smtp.example.com", Port: 587, Security: SecurityStartTLS, Username: "me",
+	cfg := model.Config{Host: "smtp.example.com", Port: 587, Security: model.SecurityStartTLS, Username: "me",
 		From: "me@example.com", To: []string{"me@example.com"}}
 	if _, err := NewSender(cfg, ""); err == nil || !strings.Contains(err.Error(), "password") {
 		t.Errorf("missing password: %v", err)
 	}
-	cfg.Security = SecurityNone
+	cfg.Security = model.SecurityNone
 	if _, err := NewSender(cfg, "pw"); err == nil || !strings.Contains(err.Error(), "unencrypted") {
 		t.Errorf("none to a remote host: %v", err)
 	}

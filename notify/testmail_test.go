@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"notifio/internal/model"
 )
 
 // A test email is a single attempt, so its hint must not promise retries.
@@ -18,7 +20,7 @@ func TestSendTestEmailHintPromisesNoRetry(t *testing.T) {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close() // nothing listens there now: the connection is refused
-	cfg := Config{Host: "127.0.0.1", Port: port, Security: SecurityNone,
+	cfg := model.Config{Host: "127.0.0.1", Port: port, Security: model.SecurityNone,
 		From: "a@example.test", To: []string{"b@example.test"}, Timeout: 2 * time.Second}
 	err = SendTestEmail(context.Background(), cfg, "")
 	var de *DeliveryError

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"notifio/internal/model"
 )
 
 // CertFingerprint is the SHA-256 fingerprint of a certificate's DER bytes, as
@@ -46,15 +48,15 @@ var errNoPeerCert = errors.New("the server presented no certificate")
 // certificate is accepted: the default chain verification is replaced (that is
 // the only reason InsecureSkipVerify is set) by VerifyConnection, which compares
 // the leaf's fingerprint in constant time and refuses everything else.
-func tlsConfig(cfg Config) (*tls.Config, error) {
-	host := strings.Trim(normalizeHost(cfg.Host), "[]")
+func tlsConfig(cfg model.Config) (*tls.Config, error) {
+	host := strings.Trim(model.NormalizeHost(cfg.Host), "[]")
 	tc := &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12}
 	if cfg.PinnedCertSHA256 == "" {
 		return tc, nil
 	}
-	want, err := parseFingerprint(cfg.PinnedCertSHA256)
+	want, err := model.ParseFingerprint(cfg.PinnedCertSHA256)
 	if err != nil {
-		return nil, &FieldError{Field: "pinned_cert_sha256", Problem: "The pinned certificate fingerprint must be 64 hex digits (SHA-256)."}
+		return nil, &model.FieldError{Field: "pinned_cert_sha256", Problem: "The pinned certificate fingerprint must be 64 hex digits (SHA-256)."}
 	}
 	tc.InsecureSkipVerify = true // replaced by the pin check below, never used without it
 	tc.VerifyConnection = func(cs tls.ConnectionState) error {

@@ -6,8 +6,11 @@ import (
 	"sync"
 	"time"
 
-	"notifio/notify"
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // healthState is what the health alerts told, keyed by search ID or
@@ -15,9 +18,9 @@ import (
 // for the daily summary. healthMu serialises checkHealth.
 type healthState struct {
 	healthMu        sync.Mutex
-	alerts          map[string]storage.AlertState
-	alertCfg        AlertSettings
-	failingBySearch map[string]*ChannelFailure
+	alerts          map[string]model.AlertState
+	alertCfg        model.AlertSettings
+	failingBySearch map[string]*model.ChannelFailure
 	day             dayCounts
 	lastHealth      time.Time // the loop's last checkHealth (loop goroutine only)
 }
@@ -41,7 +44,7 @@ type healthSubject struct {
 	searchID string
 	name     string
 	link     string
-	health   Health
+	health   model.Health
 	newCount int             // new listings found by its last check
 	skip     map[string]bool // channels the alert must not go through
 }
@@ -55,7 +58,7 @@ type alertPlan struct {
 
 type alertGroupKey struct {
 	site      string
-	kind      HealthKind
+	kind      model.HealthKind
 	reminder  bool
 	recovered bool
 }
@@ -69,7 +72,7 @@ type alertGroup struct {
 // planAlerts compares each subject's health with what was told before and
 // decides the changes. Several searches of one site that are told at once make
 // one alert naming them.
-func planAlerts(states map[string]storage.AlertState, subjects []healthSubject, cfg AlertSettings, now time.Time) alertPlan {
+func planAlerts(states map[string]model.AlertState, subjects []healthSubject, cfg model.AlertSettings, now time.Time) alertPlan {
 	var plan alertPlan
 	var groups []*alertGroup
 	add := func(k alertGroupKey, sub healthSubject, since time.Time) {
@@ -86,15 +89,15 @@ func planAlerts(states map[string]storage.AlertState, subjects []healthSubject, 
 		seen[sub.key] = true
 		st, had := states[sub.key]
 		k := sub.health.Kind
-		if k == HealthOffline {
+		if k == model.HealthOffline {
 			continue // offline says nothing about the site: no spell starts or ends
 		}
 		if !k.NeedsUser() {
 			if had {
 				// Paused: the user chose it. Delivery: the stuck messages
 				// arriving say it works again.
-				if !st.AlertedAt.IsZero() && !cfg.Off && k != HealthPaused && st.Kind != string(HealthDelivery) {
-					add(alertGroupKey{site: sub.site, kind: HealthKind(st.Kind), recovered: true}, sub, st.Since)
+				if !st.AlertedAt.IsZero() && !cfg.Off && k != model.HealthPaused && st.Kind != string(model.HealthDelivery) {
+					add(alertGroupKey{site: sub.site, kind: model.HealthKind(st.Kind), recovered: true}, sub, st.Since)
 				}
 				plan.changes = append(plan.changes, storage.AlertChange{Key: sub.key, Delete: true})
 			}
@@ -102,12 +105,12 @@ func planAlerts(states map[string]storage.AlertState, subjects []healthSubject, 
 		}
 		changed := false
 		if !had || st.Kind != string(k) {
-			st, changed = storage.AlertState{Kind: string(k), Site: sub.site, Since: sub.health.Since}, true
+			st, changed = model.AlertState{Kind: string(k), Site: sub.site, Since: sub.health.Since}, true
 		}
 		if !cfg.Off {
 			remind := cfg.RemindEvery()
 			switch {
-			case st.AlertedAt.IsZero() && now.Sub(st.Since) >= cfg.threshold(k):
+			case st.AlertedAt.IsZero() && now.Sub(st.Since) >= threshold(cfg, k):
 				st.AlertedAt, changed = now, true
 				add(alertGroupKey{site: sub.site, kind: k}, sub, st.Since)
 			case !st.AlertedAt.IsZero() && remind > 0 && now.Sub(later(st.AlertedAt, st.RemindedAt)) >= remind:
@@ -147,15 +150,15 @@ func (g *alertGroup) alert(now time.Time) storage.QueuedAlert {
 	}
 	slices.Sort(names)
 	first := g.subjects[0]
-	a := storage.Alert{Kind: string(g.key.kind), Site: g.key.site, Searches: names, Link: first.link,
+	a := model.Alert{Kind: string(g.key.kind), Site: g.key.site, Searches: names, Link: first.link,
 		Recovered: g.key.recovered}
 	if g.key.recovered {
-		a.Subject, a.Lines = recoveryLines(g.key.site, names, g.since, newCount, now)
+		a.Subject, a.Lines = words.RecoveryLines(g.key.site, names, g.since, newCount, now)
 	} else {
 		h := first.health
 		h.Since = g.since
-		a.Subject = alertSubject(h, g.key.site, names, g.key.reminder)
-		a.Lines = alertLines(h, g.key.site, names, now)
+		a.Subject = words.AlertSubject(h, g.key.site, names, g.key.reminder)
+		a.Lines = words.AlertLines(h, g.key.site, names, now)
 	}
 	return storage.QueuedAlert{Alert: a, SearchID: first.searchID, Skip: skip}
 }
@@ -172,7 +175,7 @@ func (s *Service) checkHealth(now time.Time) {
 	plan := planAlerts(s.alerts, s.healthSubjectsLocked(now), cfg, now)
 	if sum, ok := s.summaryDueLocked(cfg, now); ok {
 		plan.changes = append(plan.changes, storage.AlertChange{Key: summaryKey,
-			State: storage.AlertState{Kind: "summary", Since: now, AlertedAt: now}})
+			State: model.AlertState{Kind: "summary", Since: now, AlertedAt: now}})
 		plan.queued = append(plan.queued, sum)
 	}
 	s.mu.Unlock()
@@ -213,8 +216,8 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 	out := make([]healthSubject, 0, len(s.searches)+len(s.outboxSnap.Failing))
 	for _, r := range s.searches {
 		h := s.searchHealthLocked(r, now)
-		if h.Kind == HealthDelivery {
-			h = Health{Kind: HealthOK} // told once per channel, below, not per search
+		if h.Kind == model.HealthDelivery {
+			h = model.Health{Kind: model.HealthOK} // told once per channel, below, not per search
 		}
 		sub := healthSubject{key: r.s.ID, site: r.s.Site, searchID: r.s.ID, name: r.s.Name, link: r.s.URL, health: h}
 		if !r.lastChecked.Before(s.alerts[r.s.ID].Since) {
@@ -226,20 +229,20 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 	failing := map[string]bool{}
 	for _, f := range s.outboxSnap.Failing {
 		failing[f.Channel] = true
-		h := Health{Kind: HealthDelivery, Signal: f.Error, Hint: f.Hint, Since: now}
-		if st, ok := s.alerts[deliveryKey(f.Channel)]; ok && st.Kind == string(HealthDelivery) {
+		h := model.Health{Kind: model.HealthDelivery, Signal: f.Error, Hint: f.Hint, Since: now}
+		if st, ok := s.alerts[deliveryKey(f.Channel)]; ok && st.Kind == string(model.HealthDelivery) {
 			h.Since = st.Since
 		}
-		h.Problem = ChannelProblem(f.Channel)
+		h.Problem = words.ChannelProblem(f.Channel)
 		if h.Hint == "" {
 			h.Hint = "See Settings: fix the settings, then send a test."
 		}
-		out = append(out, healthSubject{key: deliveryKey(f.Channel), site: channelWords(f.Channel),
+		out = append(out, healthSubject{key: deliveryKey(f.Channel), site: words.ChannelWords(f.Channel),
 			searchID: f.SearchID, health: h, skip: map[string]bool{f.Channel: true}})
 	}
 	for key, st := range s.alerts { // a channel that recovered
 		if ch, ok := strings.CutPrefix(key, deliveryKey("")); ok && !failing[ch] {
-			out = append(out, healthSubject{key: key, site: st.Site, health: Health{Kind: HealthOK}})
+			out = append(out, healthSubject{key: key, site: st.Site, health: model.Health{Kind: model.HealthOK}})
 		}
 	}
 	return out
@@ -247,7 +250,7 @@ func (s *Service) healthSubjectsLocked(now time.Time) []healthSubject {
 
 // searchHealthLocked is one search's health with its words. Called with s.mu
 // held.
-func (s *Service) searchHealthLocked(r *searchRun, now time.Time) Health {
+func (s *Service) searchHealthLocked(r *searchRun, now time.Time) model.Health {
 	sr := s.site(r.s.Site)
 	in := healthInput{
 		paused: r.s.Paused, offline: now.Before(s.offline.until),
@@ -260,19 +263,11 @@ func (s *Service) searchHealthLocked(r *searchRun, now time.Time) Health {
 		in.entry = &e
 	}
 	if st, ok := s.alerts[r.s.ID]; ok {
-		in.since, in.sinceKind = st.Since, HealthKind(st.Kind)
+		in.since, in.sinceKind = st.Since, model.HealthKind(st.Kind)
 	}
 	h := healthOf(in, now)
-	h.describe(r.s.Site)
+	words.Describe(&h, r.s.Site)
 	return h
-}
-
-// channelWords names a delivery channel for the user: "Emails", "Pushes to “phone”".
-func channelWords(channel string) string {
-	if channel == "" {
-		return "Emails"
-	}
-	return "Pushes to “" + channel + "”"
 }
 
 // healthEvery is how often the loop looks at health between polls: a
@@ -302,18 +297,18 @@ const minFailedAttempts = 3
 // that have kept failing for failingFor (the newest problem of each), and
 // the failure by search. Health alerts that failed are left out: they must
 // not announce themselves.
-func failingChannels(items []storage.OutboxItem, chans map[string]storage.Channel, now time.Time) ([]ChannelFailure, map[string]*ChannelFailure) {
-	failing := func(it storage.OutboxItem) bool {
-		if it.Event == storage.EventHealth {
+func failingChannels(items []model.OutboxItem, chans map[string]model.Channel, now time.Time) ([]model.ChannelFailure, map[string]*model.ChannelFailure) {
+	failing := func(it model.OutboxItem) bool {
+		if it.Event == model.EventHealth {
 			return false
 		}
-		if it.State == storage.OutboxNeedsAttention {
+		if it.State == model.OutboxNeedsAttention {
 			return true
 		}
-		return it.State == storage.OutboxPending && it.LastError != "" && it.Attempts >= minFailedAttempts &&
-			now.Sub(it.Created) >= failingFor && !(it.Channel != "" && notify.HeldForQuiet(it, chans[it.Channel], now))
+		return it.State == model.OutboxPending && it.LastError != "" && it.Attempts >= minFailedAttempts &&
+			now.Sub(it.Created) >= failingFor && !(it.Channel != "" && model.HeldForQuiet(it, chans[it.Channel], now))
 	}
-	newest := map[string]storage.OutboxItem{}
+	newest := map[string]model.OutboxItem{}
 	for _, it := range items {
 		if !failing(it) {
 			continue
@@ -322,16 +317,16 @@ func failingChannels(items []storage.OutboxItem, chans map[string]storage.Channe
 			newest[it.Channel] = it
 		}
 	}
-	out := make([]ChannelFailure, 0, len(newest))
+	out := make([]model.ChannelFailure, 0, len(newest))
 	for ch, it := range newest {
-		out = append(out, ChannelFailure{Channel: ch, Error: it.LastError, Hint: it.Hint, SearchID: it.SearchID})
+		out = append(out, model.ChannelFailure{Channel: ch, Error: it.LastError, Hint: it.Hint, SearchID: it.SearchID})
 	}
-	slices.SortFunc(out, func(a, b ChannelFailure) int { return strings.Compare(a.Channel, b.Channel) })
-	byChannel := map[string]*ChannelFailure{}
+	slices.SortFunc(out, func(a, b model.ChannelFailure) int { return strings.Compare(a.Channel, b.Channel) })
+	byChannel := map[string]*model.ChannelFailure{}
 	for i := range out {
 		byChannel[out[i].Channel] = &out[i]
 	}
-	bySearch := map[string]*ChannelFailure{}
+	bySearch := map[string]*model.ChannelFailure{}
 	for _, it := range items {
 		if failing(it) {
 			bySearch[it.SearchID] = byChannel[it.Channel]

@@ -8,14 +8,14 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/notify"
-	"notifio/poll/extract"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // withEmail sets up email (as the user would have) so alerts are queued for it.
 func (h *harness) withEmail() {
 	h.t.Helper()
-	cfg := notify.Config{Host: "127.0.0.1", Port: 2525, Security: notify.SecurityNone,
+	cfg := model.Config{Host: "127.0.0.1", Port: 2525, Security: model.SecurityNone,
 		From: "notifio@example.test", To: []string{"hunter@example.test"}}
 	if _, err := notify.NewEmailSettings(h.db, nil).Save(cfg, ""); err != nil {
 		h.t.Fatal(err)
@@ -23,9 +23,9 @@ func (h *harness) withEmail() {
 }
 
 // alerts are the health alert items in the outbox, oldest first.
-func (h *harness) alerts() []storage.OutboxItem {
+func (h *harness) alerts() []model.OutboxItem {
 	h.t.Helper()
-	var out []storage.OutboxItem
+	var out []model.OutboxItem
 	for _, it := range h.outbox() {
 		if it.Alert != nil {
 			out = append(out, it)
@@ -72,7 +72,7 @@ func TestBlockedSiteIsToldAfterAnHourNotBefore(t *testing.T) {
 			t.Errorf("alert body lacks %q:\n%s", want, body)
 		}
 	}
-	if got[0].Channel != "" || got[0].Event != storage.EventHealth {
+	if got[0].Channel != "" || got[0].Event != model.EventHealth {
 		t.Errorf("item %+v: want an email health item", got[0])
 	}
 	if h.notesWith("captcha") != 1 {
@@ -80,7 +80,7 @@ func TestBlockedSiteIsToldAfterAnHourNotBefore(t *testing.T) {
 	}
 	// The window, the CLI and the alert read the same health.
 	ss := h.svc.Snapshot().Searches[0]
-	if ss.Health.Kind != HealthBlocked || ss.Health.Refusal != "challenge" || ss.Health.Since.IsZero() {
+	if ss.Health.Kind != model.HealthBlocked || ss.Health.Refusal != "challenge" || ss.Health.Since.IsZero() {
 		t.Errorf("snapshot health %+v, want blocked by a challenge with its start", ss.Health)
 	}
 }
@@ -132,7 +132,7 @@ func TestRecoveryIsToldOnceWithWhatArrived(t *testing.T) {
 	if body := strings.Join(got[1].Alert.Lines, " "); !strings.Contains(body, "1 new listing") {
 		t.Errorf("recovery says %q, want how many listings arrived since", body)
 	}
-	if h.svc.Snapshot().Searches[0].Health.Kind != HealthOK {
+	if h.svc.Snapshot().Searches[0].Health.Kind != model.HealthOK {
 		t.Errorf("health after recovery %+v", h.svc.Snapshot().Searches[0].Health)
 	}
 }
@@ -204,7 +204,7 @@ func TestPausedOfflineAndOffSayNothing(t *testing.T) {
 		}
 	}
 	// Alerts off: a blocked search is shown but not told.
-	if err := h.svc.SetAlertSettings(AlertSettings{Off: true}); err != nil {
+	if err := h.svc.SetAlertSettings(model.AlertSettings{Off: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.svc.SetPaused(s.ID, false); err != nil {
@@ -219,10 +219,10 @@ func TestPausedOfflineAndOffSayNothing(t *testing.T) {
 func TestAlertAfterIsTheUsersChoice(t *testing.T) {
 	h := newHarness(t, "")
 	h.withEmail()
-	if err := h.svc.SetAlertSettings(AlertSettings{After: 30 * time.Second}); err == nil {
+	if err := h.svc.SetAlertSettings(model.AlertSettings{After: 30 * time.Second}); err == nil {
 		t.Fatal("an alert threshold of 30 s was accepted")
 	}
-	if err := h.svc.SetAlertSettings(AlertSettings{After: time.Minute}); err != nil {
+	if err := h.svc.SetAlertSettings(model.AlertSettings{After: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
 	a := newSite(t, "127.0.0.2", "1")
@@ -242,7 +242,7 @@ func TestAlertAfterIsTheUsersChoice(t *testing.T) {
 func TestFailingEmailIsToldThroughTheOtherChannels(t *testing.T) {
 	h := newHarness(t, "")
 	h.withEmail()
-	if err := h.db.AddChannel(storage.Channel{Name: "phone", Service: "ntfy", Created: t0}); err != nil {
+	if err := h.db.AddChannel(model.Channel{Name: "phone", Service: "ntfy", Created: t0}); err != nil {
 		t.Fatal(err)
 	}
 	a := newSite(t, "127.0.0.2", "1")
@@ -250,7 +250,7 @@ func TestFailingEmailIsToldThroughTheOtherChannels(t *testing.T) {
 	h.runFor(70 * time.Second)
 	a.add("2")
 	h.runFor(60 * time.Second)
-	var email storage.OutboxItem
+	var email model.OutboxItem
 	for _, it := range h.outbox() {
 		if it.Channel == "" && it.Alert == nil {
 			email = it
@@ -274,7 +274,7 @@ func TestFailingEmailIsToldThroughTheOtherChannels(t *testing.T) {
 	if h.notesWith("Emails are not going out") != 1 {
 		t.Errorf("desktop notifications %q: want one about email", h.notes)
 	}
-	if ss := h.svc.Snapshot().Searches[0]; ss.Health.Kind != HealthDelivery {
+	if ss := h.svc.Snapshot().Searches[0]; ss.Health.Kind != model.HealthDelivery {
 		t.Errorf("the search's health %s, want delivery failing", ss.Health.Kind)
 	}
 	// Fixed: the stuck email itself says so; no "back to normal" on top, and
@@ -311,29 +311,29 @@ func TestAlertWaitsInTheOutboxWhileTheMailServerIsDown(t *testing.T) {
 		t.Logf("relay: %v", err)
 	}
 	it := h.alerts()[0]
-	if it.State != storage.OutboxPending || it.Attempts == 0 {
+	if it.State != model.OutboxPending || it.Attempts == 0 {
 		t.Fatalf("alert after a failed send: %s, %d attempts; want pending and retried like a digest", it.State, it.Attempts)
 	}
 }
 
 func TestHealthOfRules(t *testing.T) {
 	now := t0
-	challenge := &hostbackoff.Entry{Kind: hostbackoff.Challenge, Failures: 2, NextRetry: now.Add(time.Minute)}
-	failing := &hostbackoff.Entry{Kind: hostbackoff.Error, Failures: 1, NextRetry: now.Add(time.Minute)}
+	challenge := &hostbackoff.Entry{Kind: model.RefusalChallenge, Failures: 2, NextRetry: now.Add(time.Minute)}
+	failing := &hostbackoff.Entry{Kind: model.RefusalError, Failures: 1, NextRetry: now.Add(time.Minute)}
 	cases := []struct {
 		name string
 		in   healthInput
-		want HealthKind
+		want model.HealthKind
 	}{
-		{"fresh", healthInput{}, HealthOK},
-		{"paused beats blocked", healthInput{paused: true, entry: challenge}, HealthPaused},
-		{"login beats blocked", healthInput{needsLogin: true, entry: challenge}, HealthSessionExpired},
-		{"blocked site", healthInput{lastOutcome: "ok", entry: challenge}, HealthBlocked},
-		{"one page not results", healthInput{lastOutcome: "unexpected_page", entry: failing}, HealthNotResults},
-		{"another search's bad page is not this one's problem", healthInput{lastOutcome: "ok", siteOutcome: "unexpected_page", entry: failing}, HealthOK},
-		{"site errors", healthInput{lastOutcome: "ok", siteOutcome: "error", entry: failing}, HealthSiteErrors},
-		{"offline", healthInput{lastOutcome: "offline"}, HealthOffline},
-		{"delivery", healthInput{lastOutcome: "ok", delivery: &ChannelFailure{Error: "535"}}, HealthDelivery},
+		{"fresh", healthInput{}, model.HealthOK},
+		{"paused beats blocked", healthInput{paused: true, entry: challenge}, model.HealthPaused},
+		{"login beats blocked", healthInput{needsLogin: true, entry: challenge}, model.HealthSessionExpired},
+		{"blocked site", healthInput{lastOutcome: "ok", entry: challenge}, model.HealthBlocked},
+		{"one page not results", healthInput{lastOutcome: "unexpected_page", entry: failing}, model.HealthNotResults},
+		{"another search's bad page is not this one's problem", healthInput{lastOutcome: "ok", siteOutcome: "unexpected_page", entry: failing}, model.HealthOK},
+		{"site errors", healthInput{lastOutcome: "ok", siteOutcome: "error", entry: failing}, model.HealthSiteErrors},
+		{"offline", healthInput{lastOutcome: "offline"}, model.HealthOffline},
+		{"delivery", healthInput{lastOutcome: "ok", delivery: &model.ChannelFailure{Error: "535"}}, model.HealthDelivery},
 	}
 	for _, c := range cases {
 		if got := healthOf(c.in, now); got.Kind != c.want {
@@ -341,7 +341,7 @@ func TestHealthOfRules(t *testing.T) {
 		}
 	}
 	since := now.Add(-time.Hour)
-	if h := healthOf(healthInput{entry: challenge, since: since, sinceKind: HealthBlocked}, now); !h.Since.Equal(since) {
+	if h := healthOf(healthInput{entry: challenge, since: since, sinceKind: model.HealthBlocked}, now); !h.Since.Equal(since) {
 		t.Errorf("a spell's start was not kept: %s", h.Since)
 	}
 }
@@ -351,13 +351,13 @@ func TestSavedChoiceThatNoLongerFitsIsToldLikeTheOthers(t *testing.T) {
 	h.withEmail()
 	a := newSite(t, "127.0.0.2", "1", "2")
 	s := h.add("Shown one", a.srv.URL+"/s", time.Minute)
-	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, SearchInput{Name: s.Name, URL: s.URL,
-		Interval: time.Minute, Selectors: extract.Selectors{Item: "div.old-card", Link: "a", Title: "h3"}}); err != nil {
+	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, model.SearchInput{Name: s.Name, URL: s.URL,
+		Interval: time.Minute, Selectors: model.PageSelectors{Item: "div.old-card", Link: "a", Title: "h3"}}); err != nil {
 		t.Fatal(err)
 	}
 	h.runStep(30*time.Minute, 5*time.Second)
 	ss := h.svc.Snapshot().Searches[0]
-	if ss.Health.Kind != HealthSelectorsStale || ss.Baselined != true {
+	if ss.Health.Kind != model.HealthSelectorsStale || ss.Baselined != true {
 		t.Fatalf("health %s (baselined %v), want the saved choice reported stale while listings are still read",
 			ss.Health.Kind, ss.Baselined)
 	}
@@ -381,7 +381,7 @@ func TestDailySummaryOnRequestOnceADay(t *testing.T) {
 		t.Fatalf("summary off by default, but %d messages", n)
 	}
 	at := h.clock.Now().Add(time.Hour).Local().Format("15:04")
-	if err := h.svc.SetAlertSettings(AlertSettings{Summary: true, SummaryAt: at}); err != nil {
+	if err := h.svc.SetAlertSettings(model.AlertSettings{Summary: true, SummaryAt: at}); err != nil {
 		t.Fatal(err)
 	}
 	h.runStep(50*time.Minute, time.Minute)

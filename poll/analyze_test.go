@@ -5,9 +5,10 @@ import (
 	"net/url"
 	"testing"
 
-	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
+
+	"notifio/internal/model"
 )
 
 // analyze, the pipeline after the fetch, as a function of the job and the
@@ -26,16 +27,16 @@ func response(status int, body string) *fetch.Response {
 func TestAnalyzeReadsAPageAndSkipsItWhenUnchanged(t *testing.T) {
 	j := job{url: "https://flats.example/search"}
 	res := analyze(j, response(200, twoFlats), nil, t0)
-	if res.outcome.Kind != classify.OK || len(res.ext.Listings) != 2 || res.title != "Wohnungen" {
+	if res.outcome.Kind != model.OutcomeOK || len(res.ext.Listings) != 2 || res.title != "Wohnungen" {
 		t.Fatalf("a results page: %s, %d listings, title %q; want ok, 2, Wohnungen", res.outcome.Kind, len(res.ext.Listings), res.title)
 	}
 	j.prevHash = extract.Fingerprint([]byte(twoFlats), j.url, j.sel)
 	res = analyze(j, response(200, twoFlats), nil, t0)
-	if !res.unchanged || len(res.ext.Listings) != 0 || res.outcome.Kind != classify.OK {
+	if !res.unchanged || len(res.ext.Listings) != 0 || res.outcome.Kind != model.OutcomeOK {
 		t.Fatalf("the same page again: unchanged %v, %d listings read; want it skipped unread", res.unchanged, len(res.ext.Listings))
 	}
 	res = analyze(j, response(429, "<html><body>Too many requests</body></html>"), nil, t0)
-	if res.outcome.Kind != classify.RateLimited || res.unchanged {
+	if res.outcome.Kind != model.OutcomeRateLimited || res.unchanged {
 		t.Fatalf("a 429: %s (unchanged %v), want rate limited", res.outcome.Kind, res.unchanged)
 	}
 }

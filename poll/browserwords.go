@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"notifio/poll/browser"
+
+	"notifio/internal/model"
 )
 
 // BrowserError gives an error of the user's browser the user's words, as a
@@ -21,12 +23,12 @@ func BrowserError(err error, site string) error {
 		if errors.As(err, &ni) && ni.Hint != "" {
 			hint = sentence(ni.Hint)
 		}
-		return userErr(err, "No browser that Notifio can use is installed (Chrome, Chromium, Edge or Brave).",
+		return model.NewUserError(err, "No browser that Notifio can use is installed (Chrome, Chromium, Edge or Brave).",
 			hint+" Until then Notifio reads pages without a browser.")
 	case errors.Is(err, browser.ErrWindowOpen):
-		return userErr(err, "A window for solving a check is open already.", "Finish there and close it first.")
+		return model.NewUserError(err, "A window for solving a check is open already.", "Finish there and close it first.")
 	case errors.Is(err, browser.ErrNoWindow):
-		return userErr(err, "Notifio cannot open a browser window on this computer.",
+		return model.NewUserError(err, "Notifio cannot open a browser window on this computer.",
 			"Open "+site+" in your own browser, solve the check there, then press “I solved it — probe now”.")
 	}
 	return err

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"notifio/poll/browser"
+
+	"notifio/poll/words"
 )
 
 func TestBrowserErrorsSpeakToTheUser(t *testing.T) {
@@ -21,7 +23,7 @@ func TestBrowserErrorsSpeakToTheUser(t *testing.T) {
 	}
 	for _, c := range cases {
 		err := fmt.Errorf("poll: open a window to solve the check: %w", BrowserError(c.err, "idealista.com"))
-		words, ok := UserWords(err)
+		words, ok := words.UserWords(err)
 		if c.want == "" {
 			if ok {
 				t.Errorf("%v: worded as %q, want it left to the log", c.err, words)

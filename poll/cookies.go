@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"strings"
 
-	"notifio/notify"
+	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // The cookie a user pasted for a site: one per site, every search of the site
 // sends it. It is a secret (a login in all but name), so it is kept where the
-// SMTP password and push URLs are, in the keyring (notify.Secrets); a search
+// SMTP password and push URLs are, in the keyring (secrets.Secrets); a search
 // keeps only a reference to it (CookieRef). Older databases kept it in plain
 // text in the settings: it moves to the keyring when it is first read.
 
@@ -19,14 +21,14 @@ func cookieRef(site string) string { return "cookie:" + site }
 
 // secrets is where cookies are kept: Options.Secrets, else the data folder's;
 // nil without either (a dry run without a data folder keeps no cookie).
-func (s *Service) secrets() *notify.Secrets {
+func (s *Service) secrets() *secrets.Secrets {
 	if s.opts.Secrets != nil {
 		return s.opts.Secrets
 	}
 	if s.opts.DataDir == "" {
 		return nil
 	}
-	s.secretsOnce.Do(func() { s.ownSecrets = notify.NewSecrets(s.opts.DataDir) })
+	s.secretsOnce.Do(func() { s.ownSecrets = secrets.NewSecrets(s.opts.DataDir) })
 	return s.ownSecrets
 }
 
@@ -35,7 +37,7 @@ func (s *Service) secrets() *notify.Secrets {
 func (s *Service) saveCookie(site, cookie string) (string, error) {
 	cookie = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cookie), "Cookie:"))
 	if strings.ContainsAny(cookie, "\r\n") {
-		return "", userErr(nil, "The cookie must be on one line.", "Copy the value of the Cookie header.")
+		return "", model.NewUserError(nil, "The cookie must be on one line.", "Copy the value of the Cookie header.")
 	}
 	sec := s.secrets()
 	if sec == nil {
@@ -66,7 +68,7 @@ func (s *Service) siteCookie(site string) string {
 	if err == nil {
 		return c
 	}
-	if !errors.Is(err, notify.ErrNoCookie) {
+	if !errors.Is(err, model.ErrNoCookie) {
 		s.log.Warn("could not read the site's cookie", "site", site, "err", err)
 		return ""
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // cookieSite serves a's pages and records the Cookie header of each request.
@@ -36,7 +38,7 @@ func TestPastedCookieIsKeptInTheKeyringNotTheDatabase(t *testing.T) {
 	a := newSite(t, "127.0.0.2", "1")
 	srv, sent := cookieSite(t, a)
 	const secret = "sid=very-secret-session-4711"
-	s, err := h.svc.AddSearch(context.Background(), SearchInput{URL: srv.URL + "/s", Interval: time.Minute, Cookie: secret})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: srv.URL + "/s", Interval: time.Minute, Cookie: secret})
 	if err != nil {
 		t.Fatal(err)
 	}

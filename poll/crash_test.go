@@ -14,6 +14,8 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The crash test runs this test binary as a child (TestPollCrashChild) that
@@ -177,7 +179,7 @@ func checkBackoff(t *testing.T, db *storage.DB, site string) time.Time {
 // checkListings checks that every listing found after the baseline is in
 // exactly one digest, and the newest digest is the newest listing's, and
 // returns when that listing was first seen (zero: none yet).
-func checkListings(t *testing.T, db *storage.DB, s storage.Search) time.Time {
+func checkListings(t *testing.T, db *storage.DB, s model.Search) time.Time {
 	t.Helper()
 	all, err := db.ListListings(s.ID)
 	must(t, err)

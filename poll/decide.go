@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"notifio/poll/extract"
 	"notifio/poll/filter"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // This file is the decide step of a poll (DESIGN.md, step 6): the search's
@@ -17,8 +18,8 @@ import (
 var pollRules = storage.PollRules{SameFlat: filter.SameFlat}
 
 // judged returns the page's listings as stored, each with its filter verdict.
-func judged(f storage.Filters, site string, page []extract.Listing, now time.Time) []storage.Listing {
-	found := make([]storage.Listing, 0, len(page))
+func judged(f model.Filters, site string, page []model.PageListing, now time.Time) []model.Listing {
+	found := make([]model.Listing, 0, len(page))
 	for _, l := range page {
 		sl := toStored(site, l, now)
 		r := filter.Match(f, sl)
@@ -29,7 +30,7 @@ func judged(f storage.Filters, site string, page []extract.Listing, now time.Tim
 }
 
 // announceChanges tells the relay and the desktop about price changes queued.
-func (s *Service) announceChanges(search storage.Search, cr storage.CommitResult) {
+func (s *Service) announceChanges(search model.Search, cr storage.CommitResult) {
 	if cr.Held > 0 || cr.Merged > 0 {
 		s.log.Info("listings held back or already announced", "search_id", search.ID, "held", cr.Held, "merged", cr.Merged)
 	}
@@ -43,7 +44,7 @@ func (s *Service) announceChanges(search storage.Search, cr storage.CommitResult
 	if s.opts.Notify != nil { // the words are made only for a notifier
 		l := cr.Changed[0]
 		title := fmt.Sprintf("Price dropped on %s", search.Name)
-		if l.Change == storage.ChangePriceRise {
+		if l.Change == model.ChangePriceRise {
 			title = fmt.Sprintf("Price went up on %s", search.Name)
 		}
 		s.notifyDesktop(title, fmt.Sprintf("%s: %s → %s", l.Title, l.OldPrice, l.Price))
@@ -51,8 +52,8 @@ func (s *Service) announceChanges(search storage.Search, cr storage.CommitResult
 }
 
 // judge is the dry run's verdicts, parallel to page.
-func judge(f storage.Filters, site string, page []extract.Listing) []filter.Result {
-	out := make([]filter.Result, len(page))
+func judge(f model.Filters, site string, page []model.PageListing) []model.FilterResult {
+	out := make([]model.FilterResult, len(page))
 	for i, l := range page {
 		out[i] = filter.Match(f, toStored(site, l, time.Time{}))
 	}
@@ -62,7 +63,7 @@ func judge(f storage.Filters, site string, page []extract.Listing) []filter.Resu
 // HeldNowPassing returns the listings the search's filters held back that its
 // filters as saved now let through: after loosening a filter, the window and
 // the CLI offer to show them (never by email).
-func (s *Service) HeldNowPassing(searchID string) ([]storage.Listing, error) {
+func (s *Service) HeldNowPassing(searchID string) ([]model.Listing, error) {
 	sr, err := s.db.GetSearch(searchID)
 	if err != nil {
 		return nil, fmt.Errorf("poll: find search %s: %w", searchID, err)
@@ -71,7 +72,7 @@ func (s *Service) HeldNowPassing(searchID string) ([]storage.Listing, error) {
 	if err != nil {
 		return nil, fmt.Errorf("poll: read held-back listings: %w", err)
 	}
-	var out []storage.Listing
+	var out []model.Listing
 	for _, l := range held {
 		if r := filter.Match(sr.Filters, l); r.Pass() {
 			l.Held, l.Marks = "", r.Marks
@@ -83,7 +84,7 @@ func (s *Service) HeldNowPassing(searchID string) ([]storage.Listing, error) {
 
 // ShowHeld moves held-back listings into the search's listings, without an
 // alert, and counts them as new in the window.
-func (s *Service) ShowHeld(searchID string, ls []storage.Listing) (int, error) {
+func (s *Service) ShowHeld(searchID string, ls []model.Listing) (int, error) {
 	ids := make([]string, len(ls))
 	for i, l := range ls {
 		ids[i] = l.ID

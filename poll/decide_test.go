@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // priceSite is a loopback site whose listings and prices the test sets.
@@ -53,8 +53,8 @@ func newPriceSite(t *testing.T) (*priceSite, string) {
 func TestHeldBackThenPriceDropAlertsOnce(t *testing.T) {
 	h := newHarness(t, "")
 	site, url := newPriceSite(t)
-	s, err := h.svc.AddSearch(context.Background(), SearchInput{Name: "Kreuzberg", URL: url + "/s", Interval: time.Minute,
-		Filters: storage.Filters{MaxPrice: 1000}})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Kreuzberg", URL: url + "/s", Interval: time.Minute,
+		Filters: model.Filters{MaxPrice: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestHeldBackThenPriceDropAlertsOnce(t *testing.T) {
 	site.set("x", 950)
 	h.runFor(70 * time.Second)
 	items := h.outbox()
-	if len(items) != 1 || items[0].Event != storage.EventPriceDrop || items[0].Listings[0].OldPrice != "1200 €" {
+	if len(items) != 1 || items[0].Event != model.EventPriceDrop || items[0].Listings[0].OldPrice != "1200 €" {
 		t.Fatalf("outbox = %+v; want one price drop from 1200 €", items)
 	}
 	h.runFor(70 * time.Second)
@@ -90,7 +90,7 @@ func TestTestSearchJudgesListings(t *testing.T) {
 	h := newHarness(t, "")
 	site, url := newPriceSite(t)
 	site.set("x", 1200)
-	dr, err := h.svc.TestSearch(context.Background(), SearchInput{URL: url + "/s", Filters: storage.Filters{MaxPrice: 1000}})
+	dr, err := h.svc.TestSearch(context.Background(), model.SearchInput{URL: url + "/s", Filters: model.Filters{MaxPrice: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // TestDefaultNameIsShortAndTellsSearchesApart (issue 35 item 8): a
@@ -16,7 +20,7 @@ import (
 func TestDefaultNameIsShortAndTellsSearchesApart(t *testing.T) {
 	h := newHarness(t, "")
 	long := "https://www.example-immo.de/" + strings.Repeat("wohnung-", 1250)
-	s, err := h.svc.AddSearch(context.Background(), SearchInput{URL: long, Interval: time.Minute})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: long, Interval: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +29,7 @@ func TestDefaultNameIsShortAndTellsSearchesApart(t *testing.T) {
 	}
 	names := map[string]bool{}
 	for _, q := range []string{"q=balkon", "q=garten", "q=altbau"} {
-		s, err := h.svc.AddSearch(context.Background(), SearchInput{URL: "https://www.example-immo.de/suche?" + q, Interval: time.Minute})
+		s, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: "https://www.example-immo.de/suche?" + q, Interval: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +41,7 @@ func TestDefaultNameIsShortAndTellsSearchesApart(t *testing.T) {
 	// Even when the query says nothing a name can show, no two are the same.
 	names = map[string]bool{}
 	for _, q := range []string{"id=1", "id=2", "id=3"} {
-		s, err := h.svc.AddSearch(context.Background(), SearchInput{URL: "https://www.other-immo.de/suche?" + q, Interval: time.Minute})
+		s, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: "https://www.other-immo.de/suche?" + q, Interval: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +63,7 @@ func TestDefaultName(t *testing.T) {
 	} {
 		u, _ := url.Parse(raw)
 		site := strings.TrimPrefix(u.Hostname(), "www.")
-		if got := DefaultName(u, site); got != want {
+		if got := words.DefaultName(u, site); got != want {
 			t.Errorf("DefaultName(%s) = %q, want %q", raw, got, want)
 		}
 	}
@@ -69,11 +73,11 @@ func TestDefaultName(t *testing.T) {
 // again".
 func TestRecoveryWordsAgreeInNumber(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	_, lines := recoveryLines("example-immo.de", []string{"A", "B", "C"}, now.Add(-2*time.Hour), 0, now)
+	_, lines := words.RecoveryLines("example-immo.de", []string{"A", "B", "C"}, now.Add(-2*time.Hour), 0, now)
 	if !strings.Contains(lines[0], "“A”, “B” and “C” work again. They had stopped") {
 		t.Errorf("three searches: %q", lines[0])
 	}
-	_, lines = recoveryLines("example-immo.de", []string{"A"}, now.Add(-2*time.Hour), 0, now)
+	_, lines = words.RecoveryLines("example-immo.de", []string{"A"}, now.Add(-2*time.Hour), 0, now)
 	if !strings.Contains(lines[0], "“A” works again. It had stopped") {
 		t.Errorf("one search: %q", lines[0])
 	}

@@ -8,28 +8,30 @@ import (
 	"unicode/utf8"
 
 	"notifio/hostbackoff"
-	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/storage"
+
+	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // "Test this search": one poll that saves nothing.
 
 // TestSearch runs one dry-run poll of a URL: fetch, classify, extract, saving
 // nothing. A site that is backing off is not fetched: the result says "waiting".
-func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error) {
-	site, u, err := siteOf(in.URL)
+func (s *Service) TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error) {
+	site, u, err := words.SearchSite(in.URL)
 	if err != nil {
-		return DryRun{}, err
+		return model.DryRun{}, err
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
-		return DryRun{}, badSelectors(err)
+		return model.DryRun{}, badSelectors(err)
 	}
 	if err := CheckExample(in.Example); err != nil {
-		return DryRun{}, err
+		return model.DryRun{}, err
 	}
 	now := s.clock.Now()
-	dr := DryRun{URL: u.String(), Site: site}
+	dr := model.DryRun{URL: u.String(), Site: site}
 	if w := s.waitFor(site, now); w != nil {
 		dr.Outcome = "waiting"
 		dr.WaitUntil = w.Until
@@ -45,7 +47,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 	defer res.resp.Release()
 	dr = dryRunOf(dr, res)
 	s.offerBrowser(ctx, j, &dr, res)
-	if res.outcome.Kind != classify.OK || res.resp == nil || len(res.resp.Body) == 0 {
+	if res.outcome.Kind != model.OutcomeOK || res.resp == nil || len(res.resp.Body) == 0 {
 		return dr, nil
 	}
 	page := res.resp.FinalURL
@@ -63,7 +65,7 @@ func (s *Service) TestSearch(ctx context.Context, in SearchInput) (DryRun, error
 		}
 		dr.Derived, dr.Listings, dr.Method, dr.Note = sel, r.Listings, r.Method, r.Note
 		dr.Judged = judge(in.Filters, site, dr.Listings)
-		dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
+		dr.Message = words.OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
 	}
 	return dr, nil
 }
@@ -76,7 +78,7 @@ const MaxExample = 300
 // or link, without repeating it (a 120 KB paste is not echoed back).
 func CheckExample(example string) error {
 	if n := utf8.RuneCountInString(strings.TrimSpace(example)); n > MaxExample {
-		return userErr(nil, fmt.Sprintf("The example is %d characters long: that is more than one listing's title, price or link.", n),
+		return model.NewUserError(nil, fmt.Sprintf("The example is %d characters long: that is more than one listing's title, price or link.", n),
 			fmt.Sprintf("Paste the title, price or link of one listing as the page shows it (at most %d characters).", MaxExample))
 	}
 	return nil
@@ -84,13 +86,13 @@ func CheckExample(example string) error {
 
 // DryRunOnce is `notifio check`: one dry-run poll with a fresh fetcher, saving
 // nothing, respecting the backoff state in db when db is not nil.
-func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Options) (DryRun, error) {
+func DryRunOnce(ctx context.Context, db *storage.DB, in model.SearchInput, opts Options) (model.DryRun, error) {
 	var s *Service
 	var err error
 	if db != nil {
 		s, err = New(db, opts)
 		if err != nil {
-			return DryRun{}, err
+			return model.DryRun{}, err
 		}
 		defer s.Close()
 	} else {
@@ -106,8 +108,8 @@ func DryRunOnce(ctx context.Context, db *storage.DB, in SearchInput, opts Option
 	return s.TestSearch(ctx, in)
 }
 
-func dryRunOf(dr DryRun, res result) DryRun {
-	dr.Outcome = res.outcomeName()
+func dryRunOf(dr model.DryRun, res result) model.DryRun {
+	dr.Outcome = model.Outcome(res.outcomeName())
 	dr.Status = res.outcome.Status
 	dr.RetryAfter = res.outcome.RetryAfter
 	dr.Signal = res.outcome.Signal
@@ -115,46 +117,18 @@ func dryRunOf(dr DryRun, res result) DryRun {
 	dr.Method = res.ext.Method
 	dr.Note = res.ext.Note
 	dr.NoResults = res.ext.NoResults
-	if res.outcome.Kind == classify.OK {
+	if res.outcome.Kind == model.OutcomeOK {
 		dr.Listings = res.ext.Listings
 	}
 	if res.offline {
 		dr.Outcome = "offline"
 	}
-	dr.Message = OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
+	dr.Message = words.OutcomeMessage(dr.Site, dr.Outcome, len(dr.Listings), dr.NoResults)
 	switch {
-	case NeedsBrowser(dr.Outcome, dr.Signal):
-		dr.Message = MessageNeedsBrowser // the words of the rows and `status`, not "did not look like results"
-	case res.outcome.Detail != "" && dr.Outcome != string(classify.OK):
+	case words.NeedsBrowser(dr.Outcome, dr.Signal):
+		dr.Message = words.MessageNeedsBrowser // the words of the rows and `status`, not "did not look like results"
+	case res.outcome.Detail != "" && dr.Outcome != model.OutcomeOK:
 		dr.Message += " (" + res.outcome.Detail + ")"
 	}
 	return dr
-}
-
-// OutcomeMessage says what an outcome means for the user.
-func OutcomeMessage(site, outcome string, n int, noResults bool) string {
-	switch outcome {
-	case string(classify.OK):
-		if n == 0 && noResults {
-			return "The page says there are no results right now; Notifio will tell you when one appears."
-		}
-		return fmt.Sprintf("Found %d listings on the page.", n)
-	case string(classify.Challenge):
-		return site + " showed a captcha/challenge page instead of results. Notifio will wait and try again; if it keeps happening, open the page in your browser and solve it."
-	case string(classify.RateLimited):
-		return site + " says we are asking too often (rate limit). Notifio will wait before asking again."
-	case string(classify.Denied):
-		return site + " refused access. Notifio will wait before asking again."
-	case string(classify.SessionExpired):
-		return site + " sent us to a login page: the session expired. Log in again in your browser and paste a fresh cookie."
-	case string(classify.UnexpectedPage):
-		return "The page did not look like results (a layout change or a soft block). Check the URL in your browser, or set CSS selectors."
-	case OutcomeHostNotFound:
-		return site + " was not found: no server is known by that name, while other sites answer. Check the address for a typo."
-	case "offline":
-		return "No connection: " + site + " could not be reached. Check your internet connection."
-	case string(classify.Error):
-		return site + " could not be read (network error or server error). Notifio will try again shortly."
-	}
-	return outcome
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // flatSite is a loopback portal whose cards the test sets, with size and rooms.
@@ -61,7 +61,7 @@ func TestSameFlatOnTwoPortalsOneAlert(t *testing.T) {
 	if len(second) != 1 || !strings.Contains(second[0].Title, "Hinterhaus") {
 		t.Errorf("the second alert should be the near miss alone: %+v", second)
 	}
-	var bs []storage.Listing
+	var bs []model.Listing
 	for _, s := range h.svc.Snapshot().Searches {
 		if s.Name == "Portal B" {
 			bs, _ = h.db.ListListings(s.ID)

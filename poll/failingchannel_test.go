@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // TestAChannelFailingForAnHourNeedsAttention (issue 35 item 6): pushes to an
@@ -16,14 +16,14 @@ import (
 func TestAChannelFailingForAnHourNeedsAttention(t *testing.T) {
 	h := newHarness(t, "")
 	for _, name := range []string{"phone", "laptop"} {
-		must(t, h.db.AddChannel(storage.Channel{Name: name, Service: "ntfy", Created: t0}))
+		must(t, h.db.AddChannel(model.Channel{Name: name, Service: "ntfy", Created: t0}))
 	}
 	s := h.add("Flats", "https://www.example-immo.de/suche", time.Minute)
-	base := []storage.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old"}}
+	base := []model.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old"}}
 	if _, err := h.db.CommitPoll(s.ID, base, t0); err != nil {
 		t.Fatal(err)
 	}
-	fresh := append(base, storage.Listing{ID: "example-immo.de:2", URL: "https://www.example-immo.de/expose/2", Title: "New"})
+	fresh := append(base, model.Listing{ID: "example-immo.de:2", URL: "https://www.example-immo.de/expose/2", Title: "New"})
 	if _, err := h.db.CommitPoll(s.ID, fresh, t0); err != nil {
 		t.Fatal(err)
 	}

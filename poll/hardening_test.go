@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"notifio/poll/extract"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // Items 4, 5, 10: the window saves through AddSearch and UpdateSearch, which
@@ -20,36 +22,36 @@ func TestSavingASearchChecksItsInput(t *testing.T) {
 	a := h.add("a", "https://www.x.de/s?q=1", time.Minute)
 	b := h.add("b", "https://www.x.de/s?q=2", time.Minute)
 	for _, tc := range []struct {
-		in   SearchInput
+		in   model.SearchInput
 		want string
 	}{
-		{SearchInput{URL: "https://www.x.de/s?q=3", Selectors: extract.Selectors{Item: "###bad["}}, "###bad["},
-		{SearchInput{URL: "https://www.x.de/s?q=3", Selectors: extract.Selectors{Item: "li", Title: "h2[x"}}, "h2[x"},
-		{SearchInput{URL: "HTTPS://WWW.X.DE/s?q=1#top"}, `already watches this page`},
-		{SearchInput{URL: "https://www.x.de/s?q=3", Name: "two\nlines"}, "one line"},
-		{SearchInput{URL: "https://www.x.de/s?q=3", Interval: 8 * 24 * time.Hour}, "too long"},
-		{SearchInput{URL: "https://www.x.de:0/s"}, "from 1 to 65535"},
+		{model.SearchInput{URL: "https://www.x.de/s?q=3", Selectors: model.PageSelectors{Item: "###bad["}}, "###bad["},
+		{model.SearchInput{URL: "https://www.x.de/s?q=3", Selectors: model.PageSelectors{Item: "li", Title: "h2[x"}}, "h2[x"},
+		{model.SearchInput{URL: "HTTPS://WWW.X.DE/s?q=1#top"}, `already watches this page`},
+		{model.SearchInput{URL: "https://www.x.de/s?q=3", Name: "two\nlines"}, "one line"},
+		{model.SearchInput{URL: "https://www.x.de/s?q=3", Interval: 8 * 24 * time.Hour}, "too long"},
+		{model.SearchInput{URL: "https://www.x.de:0/s"}, "from 1 to 65535"},
 	} {
 		_, err := h.svc.AddSearch(ctx, tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("AddSearch(%+v) = %v, want an error with %q", tc.in, err, tc.want)
 		}
 		// Worded for the user, with no package prefix for the window or CLI to cut.
-		if w, ok := UserWords(err); !ok || !strings.Contains(w, tc.want) || strings.Contains(w, "poll:") {
+		if w, ok := words.UserWords(err); !ok || !strings.Contains(w, tc.want) || strings.Contains(w, "poll:") {
 			t.Errorf("AddSearch(%+v): the user reads %q (worded %v)", tc.in, w, ok)
 		}
 		if _, err := h.svc.UpdateSearch(ctx, b.ID, tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("UpdateSearch(%+v) = %v, want an error with %q", tc.in, err, tc.want)
 		}
 	}
-	if _, err := h.svc.AddSearch(ctx, SearchInput{URL: "https://www.x.de/s?q=1"}); !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), a.ID) {
+	if _, err := h.svc.AddSearch(ctx, model.SearchInput{URL: "https://www.x.de/s?q=1"}); !errors.Is(err, model.ErrDuplicate) || !strings.Contains(err.Error(), a.ID) {
 		t.Errorf("duplicate: %v, want ErrDuplicate naming %s", err, a.ID)
 	}
 	if list, _ := h.db.ListSearches(); len(list) != 2 {
 		t.Fatalf("%d searches saved, want the 2 good ones", len(list))
 	}
 	// Editing a search keeps its own URL; a raw query is saved encoded.
-	s, err := h.svc.UpdateSearch(ctx, b.ID, SearchInput{URL: "https://www.x.de/s?q=2 neu&ort=Köln", Interval: time.Minute})
+	s, err := h.svc.UpdateSearch(ctx, b.ID, model.SearchInput{URL: "https://www.x.de/s?q=2 neu&ort=Köln", Interval: time.Minute})
 	if err != nil || s.URL != "https://www.x.de/s?q=2%20neu&ort=K%C3%B6ln" {
 		t.Fatalf("UpdateSearch = %q, %v", s.URL, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"notifio/poll/words"
 )
 
 // A mistyped host (it does not resolve) beside a site that answers is that
@@ -41,7 +43,7 @@ func TestHostNotFoundBesideAGoodSiteIsTheSitesProblem(t *testing.T) {
 		}
 	}
 	for _, st := range snap.Sites {
-		if st.Site == typo.Site && SiteWords(st, snap.At) == "reads normally" {
+		if st.Site == typo.Site && words.SiteWords(st, snap.At) == "reads normally" {
 			t.Errorf("sites says the mistyped host %q reads normally", st.Site)
 		}
 	}

@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/poll/extract"
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // listSite serves a result list of cards behind a menu of many links, with a
@@ -70,17 +69,17 @@ func TestPollReadsTheLearntList(t *testing.T) {
 		}
 		return res
 	}
-	if res := poll(extract.MethodCards); len(res.ext.Listings) != 10 { // the baseline
+	if res := poll(model.MethodCards); len(res.ext.Listings) != 10 { // the baseline
 		t.Fatalf("baseline: %d listings, want 10", len(res.ext.Listings))
 	}
-	poll(extract.MethodLearnt)
+	poll(model.MethodLearnt)
 
 	a.change(func(s *listSite) { s.priceUp = -100 })
-	if res := poll(extract.MethodLearnt); res.ext.Listings[0].PriceValue != 800 {
+	if res := poll(model.MethodLearnt); res.ext.Listings[0].PriceValue != 800 {
 		t.Fatalf("a new price read from the learnt list: %v, want 800", res.ext.Listings[0].PriceValue)
 	}
 	items := h.outbox()
-	if len(items) != 1 || items[0].Event != storage.EventPriceDrop || len(items[0].Listings) != 10 {
+	if len(items) != 1 || items[0].Event != model.EventPriceDrop || len(items[0].Listings) != 10 {
 		t.Fatalf("outbox = %+v, want one price-drop digest of the 10 listings", items)
 	}
 
@@ -93,11 +92,11 @@ func TestPollReadsTheLearntList(t *testing.T) {
 		{"other URL shape", func(s *listSite) { s.path = "/de/wohnung/expose/" }},
 	} {
 		a.change(change.f)
-		res := poll(extract.MethodCards)
+		res := poll(model.MethodCards)
 		if len(res.ext.Listings) != a.cards {
 			t.Fatalf("%s: %d listings, want %d", change.name, len(res.ext.Listings), a.cards)
 		}
-		poll(extract.MethodLearnt)
+		poll(model.MethodLearnt)
 	}
 	if n := len(h.outbox()); n != 1 {
 		t.Errorf("%d outbox items after the layout changes, want still the one price drop", n)
@@ -105,9 +104,9 @@ func TestPollReadsTheLearntList(t *testing.T) {
 	// The learnt list is kept over a restart (the page prints).
 	h.svc.Close()
 	h.svc = h.open()
-	poll(extract.MethodLearnt)
+	poll(model.MethodLearnt)
 	a.change(func(s *listSite) { s.cards = 11 })
-	if res := poll(extract.MethodLearnt); len(res.ext.Listings) != 11 {
+	if res := poll(model.MethodLearnt); len(res.ext.Listings) != 11 {
 		t.Fatalf("a new listing: %d listings, want 11", len(res.ext.Listings))
 	}
 	if items := h.outbox(); len(items) != 2 || len(items[1].Listings) != 1 || !strings.Contains(items[1].Listings[0].Title, "Wohnung 110") {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/poll/classify"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // tokenSite serves a results page whose bytes differ on every request (a CSRF
@@ -132,7 +132,7 @@ func TestOnlyTheSamePageIsSkipped(t *testing.T) {
 	a.set("static")
 	h.add("Kreuzberg", a.srv.URL+"/search", time.Minute)
 	_, res := h.lastPoll(h.clock.Now()) // baseline
-	if res.outcome.Kind != classify.OK || len(res.ext.Listings) != 5 || res.bodyHash == 0 {
+	if res.outcome.Kind != model.OutcomeOK || len(res.ext.Listings) != 5 || res.bodyHash == 0 {
 		t.Fatalf("baseline: outcome %s, %d listings, bodyHash %x; want ok, 5, set", res.outcome.Kind, len(res.ext.Listings), res.bodyHash)
 	}
 	c0 := h.db.Commits()
@@ -140,7 +140,7 @@ func TestOnlyTheSamePageIsSkipped(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		at = at.Add(2 * time.Minute)
 		_, res := h.lastPoll(at)
-		if !res.unchanged || res.outcome.Kind != classify.OK || res.outcome.Signal != "page unchanged" {
+		if !res.unchanged || res.outcome.Kind != model.OutcomeOK || res.outcome.Signal != "page unchanged" {
 			t.Fatalf("poll %d of the same page: unchanged=%v outcome %s %q", i, res.unchanged, res.outcome.Kind, res.outcome.Signal)
 		}
 	}
@@ -168,7 +168,7 @@ func TestOnlyTheSamePageIsSkipped(t *testing.T) {
 		}
 	}
 	// The lower prices are announced once, as price drops (issue 22).
-	if items := h.outbox(); len(items) != 1 || items[0].Event != storage.EventPriceDrop || len(items[0].Listings) != 5 {
+	if items := h.outbox(); len(items) != 1 || items[0].Event != model.EventPriceDrop || len(items[0].Listings) != 5 {
 		t.Fatalf("outbox = %+v, want one price-drop digest of the 5 listings", items)
 	}
 	a.add("6")
@@ -188,10 +188,10 @@ func TestOnlyTheSamePageIsSkipped(t *testing.T) {
 func TestChallengeAfterUnchangedPagesIsClassified(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
-		want classify.Kind // "" : anything but unchanged
+		want model.Outcome // "" : anything but unchanged
 	}{
-		{"challenge", classify.Challenge},
-		{"challenge200", classify.Challenge},
+		{"challenge", model.OutcomeChallenge},
+		{"challenge200", model.OutcomeChallenge},
 		{"captcha-script", ""},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
@@ -224,7 +224,7 @@ func TestChallengeAfterUnchangedPagesIsClassified(t *testing.T) {
 				h.svc.mu.Unlock()
 				h.svc.reg = hostbackoff.NewRegistry() // the wait after the refusal is over
 				at = at.Add(2 * time.Minute)
-				if _, res := h.lastPoll(at); res.unchanged || res.outcome.Kind != classify.OK {
+				if _, res := h.lastPoll(at); res.unchanged || res.outcome.Kind != model.OutcomeOK {
 					t.Errorf("the good page after a %s: unchanged=%v outcome %s", tc.mode, res.unchanged, res.outcome.Kind)
 				}
 			}
@@ -241,7 +241,7 @@ func TestJSONOnlyListingsAreParsedEveryTime(t *testing.T) {
 	h.add("Kreuzberg", a.srv.URL+"/search", time.Minute)
 	at := h.clock.Now()
 	_, res := h.lastPoll(at)
-	if res.outcome.Kind != classify.OK || len(res.ext.Listings) != 5 {
+	if res.outcome.Kind != model.OutcomeOK || len(res.ext.Listings) != 5 {
 		t.Fatalf("baseline: outcome %s, %d listings", res.outcome.Kind, len(res.ext.Listings))
 	}
 	a.add("6")
@@ -314,8 +314,8 @@ func TestPrintsSurviveARestartAndOnce(t *testing.T) {
 func TestPublishSoonCoalesces(t *testing.T) {
 	h := newHarness(t, "")
 	var mu sync.Mutex
-	var got []Snapshot
-	cancel := h.svc.Subscribe(func(s Snapshot) {
+	var got []model.Snapshot
+	cancel := h.svc.Subscribe(func(s model.Snapshot) {
 		mu.Lock()
 		got = append(got, s)
 		mu.Unlock()
@@ -330,7 +330,7 @@ func TestPublishSoonCoalesces(t *testing.T) {
 	for {
 		mu.Lock()
 		n := len(got)
-		last := Snapshot{}
+		last := model.Snapshot{}
 		if n > 0 {
 			last = got[n-1]
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"notifio/internal/model"
 )
 
 // expireLogin makes a's searches land on a login page of another site until
@@ -57,7 +59,7 @@ func (h *harness) once() []OnceResult {
 }
 
 // healthOfSearch is one search's health in a fresh snapshot.
-func (h *harness) healthOfSearch(id string) Health {
+func (h *harness) healthOfSearch(id string) model.Health {
 	h.t.Helper()
 	for _, s := range h.svc.Snapshot().Searches {
 		if s.ID == id {
@@ -65,7 +67,7 @@ func (h *harness) healthOfSearch(id string) Health {
 		}
 	}
 	h.t.Fatalf("no search %s in the snapshot", id)
-	return Health{}
+	return model.Health{}
 }
 
 // A good answer from the site clears its login state: a search added again
@@ -84,7 +86,7 @@ func TestGoodAnswerClearsTheExpiredLogin(t *testing.T) {
 	if err := h.svc.RemoveSearch(old.ID); err != nil {
 		t.Fatal(err)
 	}
-	again, err := h.svc.AddSearch(context.Background(), SearchInput{Name: "Mitte", URL: a.srv.URL + "/s", Interval: time.Minute, Cookie: "sid=fresh"})
+	again, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Mitte", URL: a.srv.URL + "/s", Interval: time.Minute, Cookie: "sid=fresh"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,12 +97,12 @@ func TestGoodAnswerClearsTheExpiredLogin(t *testing.T) {
 	if n := h.loginAlerts(); n != 1 {
 		t.Errorf("%d “Log in again” alerts, want still the one", n)
 	}
-	if hl := h.healthOfSearch(again.ID); hl.Kind != HealthOK {
+	if hl := h.healthOfSearch(again.ID); hl.Kind != model.HealthOK {
 		t.Errorf("health after a good answer: %s (%s), want ok", hl.Kind, hl.Problem)
 	}
 	h.svc.Close()
 	h.svc = h.open()
-	if hl := h.healthOfSearch(again.ID); hl.Kind != HealthOK {
+	if hl := h.healthOfSearch(again.ID); hl.Kind != model.HealthOK {
 		t.Errorf("health after a restart: %s (%s), want ok", hl.Kind, hl.Problem)
 	}
 }
@@ -136,7 +138,7 @@ func TestOnceAsksASiteWhoseLoginExpired(t *testing.T) {
 		t.Error("once asked the site nothing")
 	}
 	for _, id := range []string{s1.ID, s2.ID} {
-		if hl := h.healthOfSearch(id); hl.Kind != HealthOK {
+		if hl := h.healthOfSearch(id); hl.Kind != model.HealthOK {
 			t.Errorf("%s: health %s, want ok", id, hl.Kind)
 		}
 	}
@@ -162,7 +164,7 @@ func TestEditWithACookieBringsTheSiteBackAfterARestart(t *testing.T) {
 			h.svc = h.open() // `notifio search edit` / `resume`: a process of its own
 			var err error
 			if act == "edit" {
-				_, err = h.svc.UpdateSearch(context.Background(), s.ID, SearchInput{Name: s.Name, URL: s.URL, Interval: s.Interval, Cookie: "sid=fresh"})
+				_, err = h.svc.UpdateSearch(context.Background(), s.ID, model.SearchInput{Name: s.Name, URL: s.URL, Interval: s.Interval, Cookie: "sid=fresh"})
 			} else {
 				if err = h.svc.SetPaused(s.ID, true); err == nil {
 					err = h.svc.SetPaused(s.ID, false)
@@ -178,7 +180,7 @@ func TestEditWithACookieBringsTheSiteBackAfterARestart(t *testing.T) {
 			if a.count() == hits {
 				t.Fatalf("after %s and a restart the site was not asked", act)
 			}
-			if hl := h.healthOfSearch(s.ID); hl.Kind != HealthOK {
+			if hl := h.healthOfSearch(s.ID); hl.Kind != model.HealthOK {
 				t.Errorf("health %s, want ok", hl.Kind)
 			}
 		})

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // A site that sent its searches to its login page and, once the user acted,
@@ -27,7 +30,7 @@ func TestRateLimitAfterAnExpiredLoginIsWordedAsARateLimit(t *testing.T) {
 			h.runFor(3 * time.Minute)
 			h.expireLogin(a)
 			for _, id := range ids {
-				if hl := h.healthOfSearch(id); hl.Kind != HealthSessionExpired {
+				if hl := h.healthOfSearch(id); hl.Kind != model.HealthSessionExpired {
 					t.Fatalf("%s after the login page: %s, want session expired", id, hl.Kind)
 				}
 			}
@@ -39,10 +42,10 @@ func TestRateLimitAfterAnExpiredLoginIsWordedAsARateLimit(t *testing.T) {
 			site := siteSnapOf(t, snap, a)
 			for _, s := range snap.Searches {
 				hl := s.Health
-				if hl.Kind != HealthBlocked || hl.Refusal != "rate_limited" {
+				if hl.Kind != model.HealthBlocked || hl.Refusal != "rate_limited" {
 					t.Errorf("%s: health %s/%s (%q), want blocked/rate_limited", s.Name, hl.Kind, hl.Refusal, hl.Problem)
 				}
-				if words := hl.Problem + " " + hl.Hint + " " + StatusWords(s, &site, asked); strings.Contains(strings.ToLower(words), "login") ||
+				if words := hl.Problem + " " + hl.Hint + " " + words.StatusWords(s, &site, asked); strings.Contains(strings.ToLower(words), "login") ||
 					strings.Contains(words, "log in") || strings.Contains(words, "session") {
 					t.Errorf("%s speaks of the login while the site rate-limits: %q", s.Name, words)
 				}
@@ -50,8 +53,8 @@ func TestRateLimitAfterAnExpiredLoginIsWordedAsARateLimit(t *testing.T) {
 					t.Errorf("%s: next try in %v, want the site's 10 minutes", s.Name, wait)
 				}
 			}
-			if site.Attention != "" || !strings.Contains(SiteWords(site, asked), "rate") {
-				t.Errorf("site: attention %q, words %q; want rate-limited words and no login", site.Attention, SiteWords(site, asked))
+			if site.Attention != "" || !strings.Contains(words.SiteWords(site, asked), "rate") {
+				t.Errorf("site: attention %q, words %q; want rate-limited words and no login", site.Attention, words.SiteWords(site, asked))
 			}
 			if n := h.loginAlerts(); n != 1 {
 				t.Errorf("%d “Log in again” alerts, want the one", n)
@@ -66,7 +69,7 @@ func TestRateLimitAfterAnExpiredLoginIsWordedAsARateLimit(t *testing.T) {
 				t.Fatal("the site was not asked again after its wait")
 			}
 			for _, s := range h.svc.Snapshot().Searches {
-				if s.Health.Kind != HealthOK {
+				if s.Health.Kind != model.HealthOK {
 					t.Errorf("%s after the site's first good answer: %s (%q), want ok", s.Name, s.Health.Kind, s.Health.Problem)
 				}
 			}
@@ -90,7 +93,7 @@ func (h *harness) userActs(act string, ids []string) {
 			if gerr != nil {
 				h.t.Fatal(gerr)
 			}
-			_, err = h.svc.UpdateSearch(context.Background(), id, SearchInput{Name: s.Name, URL: s.URL, Interval: s.Interval, Cookie: "sid=fresh"})
+			_, err = h.svc.UpdateSearch(context.Background(), id, model.SearchInput{Name: s.Name, URL: s.URL, Interval: s.Interval, Cookie: "sid=fresh"})
 			ids = nil // one cookie serves the site
 		}
 		if err != nil {
@@ -102,7 +105,7 @@ func (h *harness) userActs(act string, ids []string) {
 	}
 }
 
-func siteSnapOf(t *testing.T, snap Snapshot, a *site) SiteSnapshot {
+func siteSnapOf(t *testing.T, snap model.Snapshot, a *site) model.SiteSnapshot {
 	t.Helper()
 	for _, st := range snap.Sites {
 		if strings.Contains(a.srv.URL, st.Site) {
@@ -110,5 +113,5 @@ func siteSnapOf(t *testing.T, snap Snapshot, a *site) SiteSnapshot {
 		}
 	}
 	t.Fatalf("no site for %s in the snapshot", a.srv.URL)
-	return SiteSnapshot{}
+	return model.SiteSnapshot{}
 }

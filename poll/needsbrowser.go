@@ -5,36 +5,19 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
-
-	"notifio/poll/classify"
 )
 
 // A page that shows its listings only with JavaScript: plain reading finds
 // an empty shell (a script, a mount point, perhaps a "please enable
 // JavaScript" note) and classify calls it an unexpected page. The pipeline
-// marks it with SignalNeedsBrowser, so that the rows, the Sites tab, `notifio
+// marks it with words.SignalNeedsBrowser, so that the rows, the Sites tab, `notifio
 // search list`/`status` and the alerts all say it needs a browser
-// (WordsNeedsBrowser) instead of "did not look like results" or "had errors
+// (words.WordsNeedsBrowser) instead of "did not look like results" or "had errors
 // (server or network)" (issue 37).
-
-// SignalNeedsBrowser is the evidence of an unexpected page that is a script
-// shell: its text is nearly empty and it runs scripts.
-const SignalNeedsBrowser = "no listings, the page is built by scripts"
-
-// MessageNeedsBrowser is what a test of such a page (Test this search,
-// `notifio check`, `notifio once`) says.
-const MessageNeedsBrowser = "This page needs a browser: it shows its listings only with JavaScript. " +
-	"Tick \u201cRead with a browser\u201d (Edit, then Advanced; notifio search edit ID --browser) and Notifio reads it in your own Chrome, Chromium, Edge or Brave."
 
 // shellText is at most how much text (outside scripts, styles, noscript and
 // the head) a script shell has: a mount point and a short note or footer.
 const shellText = 300
-
-// NeedsBrowser reports whether a last answer (its outcome and evidence) was a
-// page that shows its listings only with a browser.
-func NeedsBrowser(outcome, signal string) bool {
-	return outcome == string(classify.UnexpectedPage) && signal == SignalNeedsBrowser
-}
 
 // scriptShell reports whether doc runs scripts and shows almost no text.
 func scriptShell(doc *html.Node) bool {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+
+	"notifio/poll/words"
 )
 
 // Issue 37: a page only JavaScript fills in reads the same everywhere — the
@@ -22,15 +24,15 @@ func TestAScriptShellNeedsABrowserEverywhere(t *testing.T) {
 	}))
 	s := h.add("Mitte", shell.URL+"/mieten", 5*time.Minute)
 	res := h.once()
-	if len(res) != 1 || res[0].Reason != MessageNeedsBrowser {
-		t.Errorf("once says %+v, want %q", res, MessageNeedsBrowser)
+	if len(res) != 1 || res[0].Reason != words.MessageNeedsBrowser {
+		t.Errorf("once says %+v, want %q", res, words.MessageNeedsBrowser)
 	}
 	snap := h.svc.Snapshot()
 	ss := snap.Searches[0]
-	words := StatusWords(ss, &snap.Sites[0], h.clock.Now()) + " | " + ss.Health.Line(h.clock.Now()) + " | " + ss.Health.Hint
-	if ss.ID != s.ID || !strings.Contains(words, WordsNeedsBrowser) || !strings.Contains(words, "--browser") ||
-		strings.Contains(words, "did not look like results") || strings.Contains(words, "server") {
-		t.Errorf("the search says %q", words)
+	said := words.StatusWords(ss, &snap.Sites[0], h.clock.Now()) + " | " + words.HealthLine(ss.Health, h.clock.Now()) + " | " + ss.Health.Hint
+	if ss.ID != s.ID || !strings.Contains(said, words.WordsNeedsBrowser) || !strings.Contains(said, "--browser") ||
+		strings.Contains(said, "did not look like results") || strings.Contains(said, "server") {
+		t.Errorf("the search says %q", said)
 	}
 }
 

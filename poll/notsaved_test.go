@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // TestAPollThatCouldNotBeSavedIsNotHealthy (issue 35 item 8): after a poll
@@ -31,7 +33,7 @@ func TestAPollThatCouldNotBeSavedIsNotHealthy(t *testing.T) {
 	h.reopen(storage.Options{}) // room again
 	h.pollNext(time.Hour)
 	h.svc.checkHealth(h.clock.Now())
-	if hl := h.svc.Snapshot().Searches[0].Health; hl.Kind != HealthOK {
+	if hl := h.svc.Snapshot().Searches[0].Health; hl.Kind != model.HealthOK {
 		t.Errorf("after a saved poll the health is %+v, want ok", hl)
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"sync"
 
 	"notifio/hostbackoff"
-	"notifio/poll/classify"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 func newDefaultFetcher() *fetch.Fetcher { return fetch.New(fetch.Options{}) }
@@ -28,22 +30,12 @@ type OnceResult struct {
 	SaveErr error `json:"-"`
 }
 
-// OutcomeNotSaved is the outcome of a poll whose page was read but whose
-// listings could not be saved (a full disk, a data folder that cannot be
-// written).
-const OutcomeNotSaved = "not_saved"
-
-// OutcomeHostNotFound is the outcome of a poll whose host does not resolve
-// while other sites answer: a mistyped or vanished address (the error
-// ladder), not this computer being offline.
-const OutcomeHostNotFound = "host_not_found"
-
 // NotSavedReason says in plain words why the listings of a poll were not saved
 // and what to do; nothing is lost, as they count as new at the next check.
 func NotSavedReason(found int, err error) string {
 	const lost = " Nothing is lost: they count as new at the next check that can save them."
 	switch {
-	case errors.Is(err, storage.ErrDiskFull):
+	case errors.Is(err, model.ErrDiskFull):
 		return fmt.Sprintf("Found %d listings but could not save them: the disk holding Notifio's data is full. Free some space on that disk.", found) + lost
 	case errors.Is(err, storage.ErrNotWritable):
 		return fmt.Sprintf("Found %d listings but could not save them: Notifio's data folder cannot be written. Check its permissions (and that the disk is not read-only).", found) + lost
@@ -84,8 +76,8 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 					// The first search asked, and the site still sends it to
 					// its login page: the others wait for the user.
 					mu.Lock()
-					out = append(out, OnceResult{SearchID: r.s.ID, Name: r.s.Name, Site: site, Outcome: string(classify.SessionExpired),
-						Reason: OutcomeMessage(site, string(classify.SessionExpired), 0, false)})
+					out = append(out, OnceResult{SearchID: r.s.ID, Name: r.s.Name, Site: site, Outcome: string(model.OutcomeSessionExpired),
+						Reason: words.OutcomeMessage(site, model.OutcomeSessionExpired, 0, false)})
 					mu.Unlock()
 					continue
 				}
@@ -128,12 +120,12 @@ func (s *Service) Once(ctx context.Context) []OnceResult {
 				if res.offline {
 					or.Outcome = "offline"
 				}
-				or.Reason = OutcomeMessage(site, or.Outcome, count, res.ext.NoResults)
-				if NeedsBrowser(or.Outcome, res.outcome.Signal) {
-					or.Reason = MessageNeedsBrowser
+				or.Reason = words.OutcomeMessage(site, model.Outcome(or.Outcome), count, res.ext.NoResults)
+				if words.NeedsBrowser(model.Outcome(or.Outcome), res.outcome.Signal) {
+					or.Reason = words.MessageNeedsBrowser
 				}
 				if or.SaveErr != nil {
-					or.Outcome, or.Reason = OutcomeNotSaved, NotSavedReason(count, or.SaveErr)
+					or.Outcome, or.Reason = model.OutcomeNotSaved, NotSavedReason(count, or.SaveErr)
 				}
 				mu.Lock()
 				out = append(out, or)

@@ -2,7 +2,6 @@ package poll
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -11,43 +10,44 @@ import (
 	"time"
 	"unicode"
 
-	"notifio/hostbackoff"
-	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/poll/filter"
-	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // The search operations the window and the CLI call.
 
 // AddSearch validates and saves a new search; it is checked as soon as its site
 // admits it, and its first successful poll is a silent baseline.
-func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, error) {
+func (s *Service) AddSearch(_ context.Context, in model.SearchInput) (model.Search, error) {
 	site, u, iv, err := s.checkInput(in, "")
 	if err != nil {
-		return storage.Search{}, err
+		return model.Search{}, err
 	}
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
 		s.mu.Lock()
-		name = s.uniqueName(DefaultName(u, site))
+		name = s.uniqueName(words.DefaultName(u, site))
 		s.mu.Unlock()
 	}
-	sr := storage.Search{
+	sr := model.Search{
 		Name: name, URL: u.String(), Site: site, Interval: iv,
-		Selectors: storage.Selectors(in.Selectors), Browser: in.Browser, Filters: in.Filters,
+		Selectors: model.Selectors(in.Selectors), Browser: in.Browser, Filters: in.Filters,
 	}
 	if in.Cookie != "" {
 		sr.CookieRef, err = s.saveCookie(site, in.Cookie)
 		if err != nil {
-			return storage.Search{}, err
+			return model.Search{}, err
 		}
 	} else {
 		sr.CookieRef = s.existingCookieRef(site)
 	}
 	saved, err := s.db.AddSearch(sr)
 	if err != nil {
-		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
+		return model.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
 	s.rememberBrowser(site, in.Browser)
 	now := s.clock.Now()
@@ -67,25 +67,25 @@ func (s *Service) AddSearch(_ context.Context, in SearchInput) (storage.Search, 
 }
 
 // UpdateSearch changes a search's name, URL, interval, selectors or cookie.
-func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (storage.Search, error) {
+func (s *Service) UpdateSearch(_ context.Context, id string, in model.SearchInput) (model.Search, error) {
 	cur, err := s.db.GetSearch(id)
 	if err != nil {
-		return storage.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
+		return model.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
 	}
 	site, u, iv, err := s.checkInput(in, id)
 	if err != nil {
-		return storage.Search{}, err
+		return model.Search{}, err
 	}
 	urlChanged := u.String() != cur.URL
-	readChanged := cur.Browser != in.Browser || cur.Selectors != storage.Selectors(in.Selectors)
+	readChanged := cur.Browser != in.Browser || cur.Selectors != model.Selectors(in.Selectors)
 	cur.URL, cur.Site, cur.Interval = u.String(), site, iv
 	if n := strings.TrimSpace(in.Name); n != "" {
 		cur.Name = n
 	}
-	cur.Selectors, cur.Browser, cur.Filters = storage.Selectors(in.Selectors), in.Browser, in.Filters
+	cur.Selectors, cur.Browser, cur.Filters = model.Selectors(in.Selectors), in.Browser, in.Filters
 	if in.Cookie != "" {
 		if cur.CookieRef, err = s.saveCookie(site, in.Cookie); err != nil {
-			return storage.Search{}, err
+			return model.Search{}, err
 		}
 	}
 	if urlChanged {
@@ -93,7 +93,7 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 		cur.Baselined = false
 	}
 	if err := s.db.UpdateSearch(cur); err != nil {
-		return storage.Search{}, fmt.Errorf("poll: save search: %w", err)
+		return model.Search{}, fmt.Errorf("poll: save search: %w", err)
 	}
 	s.rememberBrowser(site, cur.Browser)
 	s.mu.Lock()
@@ -107,8 +107,8 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 	// A page that did not look like results put the site on the error ladder;
 	// read another way now (with a browser, other selectors), it is checked at
 	// once instead of after that wait (issue 37).
-	if e, ok := s.reg.Lookup(site); ok && readChanged && e.Kind == hostbackoff.Error &&
-		s.site(site).savedOutcome == string(classify.UnexpectedPage) {
+	if e, ok := s.reg.Lookup(site); ok && readChanged && e.Kind == model.RefusalError &&
+		s.site(site).savedOutcome == string(model.OutcomeUnexpectedPage) {
 		s.reg.Forget(site)
 	}
 	s.mu.Unlock()
@@ -125,8 +125,8 @@ func (s *Service) UpdateSearch(_ context.Context, id string, in SearchInput) (st
 // checkInput validates what a search is saved with, before anything is saved:
 // the URL (normalised; not one another search, except exceptID, watches
 // already), the interval, the name and the CSS selectors.
-func (s *Service) checkInput(in SearchInput, exceptID string) (string, *url.URL, time.Duration, error) {
-	site, u, err := siteOf(in.URL)
+func (s *Service) checkInput(in model.SearchInput, exceptID string) (string, *url.URL, time.Duration, error) {
+	site, u, err := words.SearchSite(in.URL)
 	if err != nil {
 		return "", nil, 0, err
 	}
@@ -135,50 +135,46 @@ func (s *Service) checkInput(in SearchInput, exceptID string) (string, *url.URL,
 		return "", nil, 0, err
 	}
 	if strings.ContainsFunc(in.Name, unicode.IsControl) {
-		return "", nil, 0, userErr(nil, "The name must be on one line, without tabs or control characters.", "")
+		return "", nil, 0, model.NewUserError(nil, "The name must be on one line, without tabs or control characters.", "")
 	}
 	if err := extract.ValidateSelectors(in.Selectors); err != nil {
 		return "", nil, 0, badSelectors(err)
 	}
 	if err := filter.Check(in.Filters); err != nil {
-		return "", nil, 0, userErr(err, sentence(err.Error()), "")
+		return "", nil, 0, model.NewUserError(err, sentence(err.Error()), "")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, r := range s.searches {
-		if id != exceptID && sameSearchURL(r.s.URL, u.String()) {
-			return "", nil, 0, userErr(ErrDuplicate, fmt.Sprintf("The search %s (%q) already watches this page.", id, r.s.Name),
+		if id != exceptID && words.SameSearchURL(r.s.URL, u.String()) {
+			return "", nil, 0, model.NewUserError(model.ErrDuplicate, fmt.Sprintf("The search %s (%q) already watches this page.", id, r.s.Name),
 				"Edit that one instead.")
 		}
 	}
 	return site, u, iv, nil
 }
 
-// ErrDuplicate is wrapped by the error about a search URL another search
-// already watches.
-var ErrDuplicate = errors.New("poll: already watched")
-
 // checkInterval bounds a search's interval; zero means DefaultInterval.
 func checkInterval(iv time.Duration) (time.Duration, error) {
 	if iv == 0 {
-		return DefaultInterval, nil
+		return model.DefaultInterval, nil
 	}
-	if iv < MinInterval {
-		return 0, userErr(nil, fmt.Sprintf("The interval %s is too short: Notifio checks a search at most every %s, so the site does not block you.", iv, MinInterval),
+	if iv < model.MinInterval {
+		return 0, model.NewUserError(nil, fmt.Sprintf("The interval %s is too short: Notifio checks a search at most every %s, so the site does not block you.", iv, model.MinInterval),
 			"Choose 30 seconds or more.")
 	}
-	if iv > MaxInterval {
-		return 0, userErr(nil, fmt.Sprintf("The interval %s is too long: Notifio checks a search at least once every %s (7 days).", iv, MaxInterval),
+	if iv > model.MaxInterval {
+		return 0, model.NewUserError(nil, fmt.Sprintf("The interval %s is too long: Notifio checks a search at least once every %s (7 days).", iv, model.MaxInterval),
 			"Choose 7 days or less, or pause the search instead.")
 	}
 	return iv, nil
 }
 
 // Search returns one saved search.
-func (s *Service) Search(id string) (storage.Search, error) {
+func (s *Service) Search(id string) (model.Search, error) {
 	sr, err := s.db.GetSearch(id)
 	if err != nil {
-		return storage.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
+		return model.Search{}, fmt.Errorf("poll: find search %s: %w", id, err)
 	}
 	return sr, nil
 }
@@ -249,7 +245,7 @@ func (s *Service) CheckNow(id string) error {
 	r, ok := s.searches[id]
 	if !ok {
 		s.mu.Unlock()
-		return userErr(nil, fmt.Sprintf("There is no search with ID %s.", id), "It may have been removed a moment ago.")
+		return model.NewUserError(nil, fmt.Sprintf("There is no search with ID %s.", id), "It may have been removed a moment ago.")
 	}
 	site := r.s.Site
 	s.mu.Unlock()
@@ -273,13 +269,13 @@ func (s *Service) CheckNow(id string) error {
 }
 
 // waitFor reports why a site cannot be asked now, or nil.
-func (s *Service) waitFor(site string, now time.Time) *WaitError {
+func (s *Service) waitFor(site string, now time.Time) *model.WaitError {
 	e, ok := s.reg.Lookup(site)
 	if !ok {
 		return nil
 	}
 	if e.NextRetry.After(now) {
-		return &WaitError{Site: site, Until: e.NextRetry, Wait: WaitSite, Reason: kindReason(site, e.Kind)}
+		return &model.WaitError{Site: site, Until: e.NextRetry, Wait: model.WaitSite, Reason: words.KindReason(site, e.Kind)}
 	}
 	return nil
 }
@@ -288,15 +284,15 @@ func (s *Service) waitFor(site string, now time.Time) *WaitError {
 // with this URL and interval were added, excluding exceptID, with a warning when
 // it adds up to more than one request every 15 seconds.
 func (s *Service) SiteRate(rawURL string, interval time.Duration, exceptID string) (float64, string) {
-	site, _, err := siteOf(rawURL)
+	site, _, err := words.SearchSite(rawURL)
 	if err != nil {
 		return 0, ""
 	}
 	if interval <= 0 {
-		interval = DefaultInterval
+		interval = model.DefaultInterval
 	}
-	if interval < MinInterval {
-		interval = MinInterval
+	if interval < model.MinInterval {
+		interval = model.MinInterval
 	}
 	perMin := float64(time.Minute) / float64(interval)
 	s.mu.Lock()
@@ -313,14 +309,14 @@ func (s *Service) SiteRate(rawURL string, interval time.Duration, exceptID strin
 // RateWarning returns a warning when a site's searches add up to more than one
 // request every 15 seconds, "" otherwise.
 func RateWarning(site string, perMinute float64) string {
-	if perMinute <= float64(time.Minute)/float64(BusySiteRate)+1e-9 {
+	if perMinute <= float64(time.Minute)/float64(model.BusySiteRate)+1e-9 {
 		return ""
 	}
 	return fmt.Sprintf("Your searches on %s add up to %.1f requests a minute (more than one every 15 s); sites may block you. Use longer intervals or fewer searches.", site, perMinute)
 }
 
 // Listings returns a search's seen listings, newest first.
-func (s *Service) Listings(searchID string) ([]storage.Listing, error) {
+func (s *Service) Listings(searchID string) ([]model.Listing, error) {
 	ls, err := s.db.ListListings(searchID)
 	if err != nil {
 		return nil, fmt.Errorf("poll: list listings: %w", err)

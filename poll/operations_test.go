@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // The operations the window and the command line call, over a real database
 // and a loopback site.
 
-func (h *harness) search(id string) SearchSnapshot {
+func (h *harness) search(id string) model.SearchSnapshot {
 	h.t.Helper()
 	for _, s := range h.svc.Snapshot().Searches {
 		if s.ID == id {
@@ -25,15 +25,15 @@ func (h *harness) search(id string) SearchSnapshot {
 		}
 	}
 	h.t.Fatalf("no search %s in the snapshot", id)
-	return SearchSnapshot{}
+	return model.SearchSnapshot{}
 }
 
 func TestLooseningAFilterOffersWhatItHeldBack(t *testing.T) {
 	h := newHarness(t, "")
 	a := newSite(t, "127.0.0.1", "1", "2")
-	s, err := h.svc.AddSearch(context.Background(), SearchInput{
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{
 		Name: "Cheap", URL: a.srv.URL + "/search", Interval: time.Minute,
-		Filters: storage.Filters{MaxPrice: 901},
+		Filters: model.Filters{MaxPrice: 901},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestLooseningAFilterOffersWhatItHeldBack(t *testing.T) {
 	if held, err := h.svc.HeldNowPassing(s.ID); err != nil || len(held) != 0 {
 		t.Fatalf("before loosening the filter %d held listings pass (%v), want 0", len(held), err)
 	}
-	in := SearchInput{Name: s.Name, URL: s.URL, Interval: s.Interval, Filters: storage.Filters{MaxPrice: 1000}}
+	in := model.SearchInput{Name: s.Name, URL: s.URL, Interval: s.Interval, Filters: model.Filters{MaxPrice: 1000}}
 	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, in); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestLooseningAFilterOffersWhatItHeldBack(t *testing.T) {
 	}
 }
 
-func hasTitle(ls []storage.Listing, title string) bool {
+func hasTitle(ls []model.Listing, title string) bool {
 	for _, l := range ls {
 		if l.Title == title {
 			return true
@@ -100,7 +100,7 @@ func TestPauseAllStopsAndResumesEverySearch(t *testing.T) {
 		t.Fatalf("paused searches made %d requests, want 0", a.count()+b.count())
 	}
 	for _, s := range h.svc.Snapshot().Searches {
-		if s.State != StatePaused {
+		if s.State != model.StatePaused {
 			t.Fatalf("%s is %s after pausing all, want paused", s.Name, s.State)
 		}
 	}
@@ -131,7 +131,7 @@ func TestCheckNowWaitsForABackingOffSite(t *testing.T) {
 	}
 	h.runFor(6 * time.Second)
 	err := h.svc.CheckNow(s.ID)
-	var w *WaitError
+	var w *model.WaitError
 	if !errors.As(err, &w) || !w.Until.After(h.clock.Now().Add(9*time.Minute)) {
 		t.Fatalf("check now on a site asking for 10 minutes' rest returned %v, want a wait until then", err)
 	}
@@ -186,7 +186,7 @@ func TestAPastedCookieGoesToItsSiteOnly(t *testing.T) {
 		}))
 	}
 	a, b := record("127.0.0.1"), record("127.0.0.2")
-	if _, err := h.svc.AddSearch(context.Background(), SearchInput{Name: "Mine", URL: a.URL + "/search",
+	if _, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Mine", URL: a.URL + "/search",
 		Interval: time.Minute, Cookie: "Cookie: session=abc"}); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestAPastedCookieGoesToItsSiteOnly(t *testing.T) {
 		!slices.Equal(got["127.0.0.2"], []string{"/search "}) {
 		t.Fatalf("cookies sent: %q; want session=abc to its own site and none elsewhere", got)
 	}
-	if _, err := h.svc.AddSearch(context.Background(), SearchInput{URL: a.URL + "/third", Cookie: "a=1\r\nb=2"}); err == nil {
+	if _, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: a.URL + "/third", Cookie: "a=1\r\nb=2"}); err == nil {
 		t.Fatal("a cookie of two lines was saved, want an error")
 	}
 }

@@ -11,11 +11,14 @@ import (
 	"strings"
 	"time"
 
-	"notifio/hostbackoff"
 	"notifio/poll/classify"
 	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // The pipeline of one poll: fetch, classify and extract (execute), then decide
@@ -25,7 +28,7 @@ import (
 type result struct {
 	resp    *fetch.Response
 	err     error
-	ext     extract.Result
+	ext     model.PageResult
 	extErr  error
 	outcome classify.Outcome
 	title   string
@@ -86,7 +89,7 @@ func (s *Service) otherSiteAnswers(site string, now time.Time) bool {
 // classifier's kind, or OutcomeHostNotFound.
 func (r result) outcomeName() string {
 	if r.hostNotFound {
-		return OutcomeHostNotFound
+		return model.OutcomeHostNotFound
 	}
 	return string(r.outcome.Kind)
 }
@@ -97,17 +100,16 @@ func (r result) outcomeName() string {
 // parsed at all.
 func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
 	res := result{resp: resp, err: err, offline: err != nil && fetch.IsNetworkUnreachable(err)}
-	in := classify.Input{Err: err, Now: start}
+	in := classify.FromFetch(resp, err)
+	in.Now = start
 	if resp != nil {
 		res.elapsed = resp.Elapsed
-		in.Status, in.Header, in.Body = resp.Status, resp.Header, resp.Body
-		in.RequestURL, in.FinalURL, in.Redirect = resp.RequestURL, resp.FinalURL, resp.Redirect
 		if err == nil && resp.Status == 200 && len(resp.Body) > 0 {
 			res.bodyHash = extract.Fingerprint(resp.Body, j.url, j.sel)
 			if res.bodyHash == j.prevHash {
 				resp.Release()
 				res.unchanged = true
-				res.outcome = classify.Outcome{Kind: classify.OK, Status: resp.Status, Signal: SignalUnchanged}
+				res.outcome = classify.Outcome{Kind: model.OutcomeOK, Status: resp.Status, Signal: model.SignalUnchanged}
 				return res
 			}
 		}
@@ -122,11 +124,11 @@ func analyze(j job, resp *fetch.Response, err error, start time.Time) result {
 		}
 	}
 	res.outcome = classify.Classify(in)
-	if res.extErr != nil && res.outcome.Kind == classify.UnexpectedPage {
+	if res.extErr != nil && res.outcome.Kind == model.OutcomeUnexpectedPage {
 		res.outcome.Detail = res.extErr.Error()
 	}
-	if res.outcome.Kind == classify.UnexpectedPage && !j.browser && in.Doc != nil && scriptShell(in.Doc) {
-		res.outcome.Signal = SignalNeedsBrowser // needsbrowser.go
+	if res.outcome.Kind == model.OutcomeUnexpectedPage && !j.browser && in.Doc != nil && scriptShell(in.Doc) {
+		res.outcome.Signal = words.SignalNeedsBrowser // needsbrowser.go
 	}
 	return res
 }
@@ -211,14 +213,14 @@ func (s *Service) finish(j job, res result, now time.Time) {
 		r.lastSignal = out.Signal
 		r.due = now.Add(s.jittered(intervalOf(r.s)))
 		if !res.unchanged {
-			r.stale = out.Kind == classify.OK && res.ext.Fallback == extract.MethodSelectors
+			r.stale = out.Kind == model.OutcomeOK && res.ext.Fallback == model.MethodSelectors
 			r.bodyHash = 0 // set again by commit once this page's listings are saved
 		} else {
 			r.lastNew, r.lastDrops = 0, 0
 			r.s.LastPolled = now
 		}
 	}
-	var search storage.Search
+	var search model.Search
 	if r != nil {
 		search = r.s
 	}
@@ -233,11 +235,11 @@ func (s *Service) finish(j job, res result, now time.Time) {
 // gather applies a fetch's outcome to its site and the backoff registry, and
 // returns what the poll writes: the registry's state when it changed, the page's
 // listings when the search (known) read a new page.
-func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, known bool, now time.Time) storage.PollWrite {
+func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, known bool, now time.Time) storage.PollWrite {
 	out := res.outcome
 	w := storage.PollWrite{SearchID: j.searchID, Now: now}
 	switch {
-	case out.Kind == classify.OK:
+	case out.Kind == model.OutcomeOK:
 		s.mu.Lock()
 		sr.ok++
 		s.clearLoginLocked(j.site) // a good answer: the site's login works (again)
@@ -250,13 +252,13 @@ func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, 
 		if known && !res.unchanged {
 			w.Page = &storage.PollPage{Found: judged(search.Filters, j.site, res.ext.Listings, now), Rules: pollRules}
 		}
-	case out.Kind == classify.SessionExpired:
+	case out.Kind == model.OutcomeSessionExpired:
 		s.mu.Lock()
 		sr.fail++
-		sr.needsLogin = WordsLogin
+		sr.needsLogin = words.WordsLogin
 		for _, o := range s.searches {
 			if o.s.Site == j.site {
-				o.attention = WordsLogin
+				o.attention = words.WordsLogin
 			}
 		}
 		s.mu.Unlock()
@@ -266,7 +268,7 @@ func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, 
 		s.mu.Lock()
 		sr.fail++
 		s.mu.Unlock()
-		kind := refusalKind(out.Kind)
+		kind, _ := out.Kind.Refusal()
 		until := s.reg.Record(j.site, kind, out.RetryAfter, now)
 		w.Backoff = s.backoffState
 		s.keepPage(j.site, res)
@@ -280,26 +282,12 @@ func (s *Service) gather(j job, res result, sr *siteRun, search storage.Search, 
 	return w
 }
 
-// refusalKind maps an outcome to its ladder; an unexpected page climbs the error
-// ladder.
-func refusalKind(k classify.Kind) hostbackoff.Kind {
-	switch k {
-	case classify.Challenge:
-		return hostbackoff.Challenge
-	case classify.RateLimited:
-		return hostbackoff.RateLimited
-	case classify.Denied:
-		return hostbackoff.Denied
-	}
-	return hostbackoff.Error
-}
-
 // save writes one poll in one transaction (storage.SavePoll): its listings and
 // their alerts, the backoff state, the site's and the search's last answers. What
 // the watcher remembers of them changes only once they are written; when the
 // write fails none of it is, the listings are seen again next time and the
 // site's wait stays in memory.
-func (s *Service) save(j job, w storage.PollWrite, search storage.Search, res result, now time.Time) {
+func (s *Service) save(j job, w storage.PollWrite, search model.Search, res result, now time.Time) {
 	ans := s.lastAnswers(j, res.outcome, res.outcomeName(), now)
 	ans.into(&w, j.site)
 	cr, err := s.db.SavePoll(w)
@@ -342,7 +330,7 @@ func (s *Service) saveFailed(j job, w storage.PollWrite, err error) {
 
 // committed updates the search after its listings were saved, and tells of the
 // new ones: the outbox relay is woken when a digest was queued.
-func (s *Service) committed(j job, search storage.Search, res result, count int, cr storage.CommitResult, now time.Time) {
+func (s *Service) committed(j job, search model.Search, res result, count int, cr storage.CommitResult, now time.Time) {
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
 		if r.saveErr != nil {
@@ -378,7 +366,7 @@ func (s *Service) committed(j job, search storage.Search, res result, count int,
 	}
 }
 
-func firstTitles(ls []storage.Listing) string {
+func firstTitles(ls []model.Listing) string {
 	var b strings.Builder
 	for i, l := range ls {
 		if i == 3 {
@@ -396,8 +384,8 @@ func firstTitles(ls []storage.Listing) string {
 	return b.String()
 }
 
-func toStored(site string, l extract.Listing, now time.Time) storage.Listing {
-	return storage.Listing{
+func toStored(site string, l model.PageListing, now time.Time) model.Listing {
+	return model.Listing{
 		ID: site + ":" + l.ID, URL: l.URL, Title: l.Title, Price: l.Price,
 		PriceValue: l.PriceValue, Currency: l.Currency, Location: l.Location,
 		Size: l.Size, Rooms: l.Rooms, Image: l.Image, Promoted: l.Promoted, FirstSeen: now,
@@ -451,10 +439,10 @@ func safeName(s string) string {
 }
 
 // drops counts the price drops among the changed listings.
-func drops(changed []storage.Listing) int {
+func drops(changed []model.Listing) int {
 	n := 0
 	for _, l := range changed {
-		if l.Change == storage.ChangePriceDrop {
+		if l.Change == model.ChangePriceDrop {
 			n++
 		}
 	}

@@ -21,6 +21,8 @@ import (
 	"notifio/poll/fetch"
 	"notifio/storage"
 	"notifio/tools/loadsite"
+
+	"notifio/internal/model"
 )
 
 // The per-page pipeline of one poll against html.Parse alone (docs/PERFORMANCE.md,
@@ -103,7 +105,7 @@ func BenchmarkPipelineParts(b *testing.B) {
 		b.Run("extract/"+pg.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = extract.Extract(pg.body, pg.url, extract.Selectors{})
+				_, _ = extract.Extract(pg.body, pg.url, model.PageSelectors{})
 			}
 		})
 		b.Run("classify/"+pg.name, func(b *testing.B) {

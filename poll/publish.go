@@ -6,21 +6,21 @@ import (
 	"strings"
 	"time"
 
-	"notifio/notify"
-	"notifio/poll/classify"
-	"notifio/storage"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // publisher is who observes the watcher (Subscribe) and the outbox count its
 // snapshots carry. Service.mu guards it.
 type publisher struct {
-	subs    map[int]func(Snapshot)
+	subs    map[int]func(model.Snapshot)
 	nextSub int
 
 	lastPub  time.Time   // real time of the last publish
 	pubTimer *time.Timer // a coalesced publish pending (publishSoon)
 
-	outboxSnap OutboxSnapshot
+	outboxSnap model.OutboxSnapshot
 	outboxAt   time.Time
 }
 
@@ -28,7 +28,7 @@ type publisher struct {
 
 // Subscribe calls fn with a fresh snapshot after every change, from any
 // goroutine, until the returned cancel is called.
-func (s *Service) Subscribe(fn func(Snapshot)) func() {
+func (s *Service) Subscribe(fn func(model.Snapshot)) func() {
 	s.mu.Lock()
 	id := s.nextSub
 	s.nextSub++
@@ -82,7 +82,7 @@ func (s *Service) publish() {
 	}
 	snap := s.Snapshot()
 	s.mu.Lock()
-	fns := make([]func(Snapshot), 0, len(s.subs))
+	fns := make([]func(model.Snapshot), 0, len(s.subs))
 	for _, fn := range s.subs {
 		fns = append(fns, fn)
 	}
@@ -94,11 +94,11 @@ func (s *Service) publish() {
 
 // Snapshot returns a copy of the whole state, as the window and `notifio sites`
 // show it.
-func (s *Service) Snapshot() Snapshot {
+func (s *Service) Snapshot() model.Snapshot {
 	now := s.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	snap := Snapshot{At: now, Offline: now.Before(s.offline.until)}
+	snap := model.Snapshot{At: now, Offline: now.Before(s.offline.until)}
 	snap.Outbox = s.outboxSummary(now) // first: a search's health reads its failing channels
 	siteCount := map[string]int{}
 	probeOf := map[string]string{}
@@ -114,41 +114,41 @@ func (s *Service) Snapshot() Snapshot {
 	}
 	slices.SortFunc(runs, func(a, b *searchRun) int { return strings.Compare(a.s.ID, b.s.ID) })
 	if len(runs) > 0 {
-		snap.Searches = make([]SearchSnapshot, 0, len(runs))
+		snap.Searches = make([]model.SearchSnapshot, 0, len(runs))
 	}
 	for _, r := range runs {
-		ss := SearchSnapshot{
+		ss := model.SearchSnapshot{
 			ID: r.s.ID, Name: r.s.Name, URL: r.s.URL, Site: r.s.Site, Interval: intervalOf(r.s),
-			State: StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
-			LastOutcome: r.lastOutcome, LastSignal: r.lastSignal, LastCount: r.s.LastCount,
+			State: model.StateScheduled, NextCheck: r.due, LastChecked: r.lastChecked,
+			LastOutcome: model.Outcome(r.lastOutcome), LastSignal: r.lastSignal, LastCount: r.s.LastCount,
 			LastNew: r.lastNew, LastDrops: r.lastDrops, Unseen: r.unseen, Baselined: r.s.Baselined, BaselineCount: r.s.BaselineCount, Filters: r.s.Filters,
 			Health: s.searchHealthLocked(r, now),
 		}
 		e, waiting := s.reg.Lookup(r.s.Site)
 		switch {
 		case r.s.Paused:
-			ss.State = StatePaused
+			ss.State = model.StatePaused
 			ss.NextCheck = time.Time{}
 		case r.attention != "":
-			ss.State, ss.Wait = StateAttention, WaitLogin
+			ss.State, ss.Wait = model.StateAttention, model.WaitLogin
 			ss.Reason = r.attention
 			ss.NextCheck = time.Time{}
 		case r.probing:
-			ss.State = StateProbing
-			ss.Reason = probingWords(r.s.Site)
+			ss.State = model.StateProbing
+			ss.Reason = words.ProbingWords(r.s.Site)
 		case r.checking:
-			ss.State = StateChecking
+			ss.State = model.StateChecking
 		case waiting && e.NextRetry.After(now):
-			ss.State, ss.Wait = StateWaiting, WaitSite
-			ss.Reason = kindReason(r.s.Site, e.Kind)
+			ss.State, ss.Wait = model.StateWaiting, model.WaitSite
+			ss.Reason = words.KindReason(r.s.Site, e.Kind)
 			if e.NextRetry.After(ss.NextCheck) {
 				ss.NextCheck = e.NextRetry
 			}
 		case probeOf[r.s.Site] != "":
-			ss.State, ss.Wait = StateWaiting, WaitProbe
-			ss.Reason = probeWaitWords(r.s.Site)
-		case r.lastOutcome == string(classify.UnexpectedPage):
-			ss.Reason = wordsNotResults
+			ss.State, ss.Wait = model.StateWaiting, model.WaitProbe
+			ss.Reason = words.ProbeWaitWords(r.s.Site)
+		case r.lastOutcome == string(model.OutcomeUnexpectedPage):
+			ss.Reason = words.NotResults
 		}
 		snap.Searches = append(snap.Searches, ss)
 	}
@@ -162,8 +162,8 @@ func (s *Service) Snapshot() Snapshot {
 	for n := range names {
 		sr := s.site(n)
 		ok, fail := sr.ok, sr.fail
-		st := SiteSnapshot{
-			Site: n, LastStatus: sr.lastStatus, LastOutcome: sr.savedOutcome, LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
+		st := model.SiteSnapshot{
+			Site: n, LastStatus: sr.lastStatus, LastOutcome: model.Outcome(sr.savedOutcome), LastSignal: sr.lastSignal, RetryAfter: sr.retryAfter,
 			LastRefusal: sr.lastRefusal, AvgResponse: sr.avgResp,
 			SuccessRate: float64(ok+1) / float64(ok+fail+1), Searches: siteCount[n],
 			ProbeInFlight: probeOf[n] != "",
@@ -187,16 +187,16 @@ func (s *Service) Snapshot() Snapshot {
 // outboxSummary counts the outbox, at most once every two seconds: the snapshot
 // is built after every poll, and the outbox keeps sent items for a while.
 // Called with s.mu held.
-func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
+func (s *Service) outboxSummary(now time.Time) model.OutboxSnapshot {
 	if !s.outboxAt.IsZero() && now.Sub(s.outboxAt) < 2*time.Second && now.After(s.outboxAt) {
 		return s.outboxSnap
 	}
-	var sum OutboxSnapshot
+	var sum model.OutboxSnapshot
 	items, err := s.db.ListOutbox()
 	if err != nil {
 		return s.outboxSnap
 	}
-	chans := map[string]storage.Channel{}
+	chans := map[string]model.Channel{}
 	if list, err := s.db.ListChannels(); err == nil {
 		for _, c := range list {
 			chans[c.Name] = c
@@ -206,8 +206,8 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 	sum.Failing, s.failingBySearch = failingChannels(items, chans, now)
 	for _, it := range items {
 		switch it.State {
-		case storage.OutboxPending:
-			if it.Channel != "" && notify.HeldForQuiet(it, chans[it.Channel], now) {
+		case model.OutboxPending:
+			if it.Channel != "" && model.HeldForQuiet(it, chans[it.Channel], now) {
 				sum.Held++
 				continue
 			}
@@ -219,7 +219,7 @@ func (s *Service) outboxSummary(now time.Time) OutboxSnapshot {
 				retrying = it.Created
 				sum.LastError, sum.Hint = it.LastError, it.Hint
 			}
-		case storage.OutboxNeedsAttention:
+		case model.OutboxNeedsAttention:
 			if sum.NeedsAttention == 0 {
 				sum.LastError, sum.Hint = "", "" // a permanent problem outranks a retrying one
 			}

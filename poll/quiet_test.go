@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"notifio/notify"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // A push the relay holds for its channel's quiet hours is not pending: at
@@ -19,23 +20,23 @@ func TestOutboxSummaryCountsPushesHeldForQuietHoursApart(t *testing.T) {
 	h := newHarness(t, "")
 	night := time.Date(2026, 11, 30, 2, 0, 0, 0, time.UTC)
 	h.clock.set(night)
-	if err := h.db.AddChannel(storage.Channel{Name: "phone", Service: "ntfy", Quiet: "23:00-07:00"}); err != nil {
+	if err := h.db.AddChannel(model.Channel{Name: "phone", Service: "ntfy", Quiet: "23:00-07:00"}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := h.db.AddSearch(storage.Search{Name: "Kreuzberg", URL: "http://127.0.0.1:1/search"})
+	s, err := h.db.AddSearch(model.Search{Name: "Kreuzberg", URL: "http://127.0.0.1:1/search"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := []storage.Listing{{ID: "x:1", URL: "http://127.0.0.1:1/1", Title: "Old"}}
+	old := []model.Listing{{ID: "x:1", URL: "http://127.0.0.1:1/1", Title: "Old"}}
 	if _, err := h.db.CommitPoll(s.ID, old, night); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.db.CommitPoll(s.ID, append(old, storage.Listing{ID: "x:2", URL: "http://127.0.0.1:1/2", Title: "New"}), night); err != nil {
+	if _, err := h.db.CommitPoll(s.ID, append(old, model.Listing{ID: "x:2", URL: "http://127.0.0.1:1/2", Title: "New"}), night); err != nil {
 		t.Fatal(err)
 	}
 	noURL := func(string) (string, error) {
 		t.Error("a push was sent in quiet hours")
-		return "", notify.ErrNoServiceURL
+		return "", model.ErrNoServiceURL
 	}
 	relay := notify.NewPushRelay(h.db, noURL, notify.RelayOptions{Now: h.clock.Now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if _, err := relay.SendDue(context.Background()); err != nil {

@@ -11,8 +11,11 @@ import (
 	"sync"
 
 	"notifio/poll/browser"
-	"notifio/poll/classify"
 	"notifio/poll/fetch"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // Renderer reads pages in a real browser: *browser.Browser.
@@ -112,7 +115,7 @@ func browserSiteKey(site string) string { return "browser-site:" + site }
 // BrowserDefault reports whether a new search of rawURL's site reads with a
 // browser by default: as the site's last added or edited search did.
 func (s *Service) BrowserDefault(rawURL string) bool {
-	site, _, err := siteOf(rawURL)
+	site, _, err := words.SearchSite(rawURL)
 	if err != nil || s.db == nil {
 		return false
 	}
@@ -136,9 +139,9 @@ func (s *Service) rememberBrowser(site string, on bool) {
 // offerBrowser is "Test this search" on a page that plain reading found no
 // results on although it runs scripts (an empty shell the scripts fill in):
 // it reads the page once more with a browser and says what differs.
-func (s *Service) offerBrowser(ctx context.Context, j job, dr *DryRun, res result) {
+func (s *Service) offerBrowser(ctx context.Context, j job, dr *model.DryRun, res result) {
 	dr.Browser = j.browser
-	if j.browser || res.outcome.Kind != classify.UnexpectedPage || res.resp == nil || !hasScripts(res.resp.Body) {
+	if j.browser || res.outcome.Kind != model.OutcomeUnexpectedPage || res.resp == nil || !hasScripts(res.resp.Body) {
 		return
 	}
 	if err := s.BrowserAvailable(); err != nil {
@@ -148,7 +151,7 @@ func (s *Service) offerBrowser(ctx context.Context, j job, dr *DryRun, res resul
 	j.browser = true
 	bres := s.execute(ctx, j)
 	defer bres.resp.Release()
-	try := dryRunOf(DryRun{URL: dr.URL, Site: dr.Site, Browser: true}, bres)
+	try := dryRunOf(model.DryRun{URL: dr.URL, Site: dr.Site, Browser: true}, bres)
 	dr.BrowserTry = &try
 	dr.BrowserNote = browserDifference(try)
 }
@@ -159,8 +162,8 @@ func hasScripts(body []byte) bool {
 }
 
 // browserDifference says what reading with a browser changed, for the user.
-func browserDifference(try DryRun) string {
-	if try.Outcome == string(classify.OK) {
+func browserDifference(try model.DryRun) string {
+	if try.Outcome == model.OutcomeOK {
 		return fmt.Sprintf("Without a browser Notifio found no results on this page; read with a browser it found %d listings. "+
 			"Tick \u201cRead with a browser\u201d to watch it that way.", len(try.Listings))
 	}

@@ -13,8 +13,9 @@ import (
 
 	"notifio/poll/browser"
 	"notifio/poll/browser/browsertest"
-	"notifio/poll/classify"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // testBrowser is Debian's chromium (or the user's Chrome) for these tests, or
@@ -34,11 +35,11 @@ func TestScriptOnlyPortalNeedsTheBrowser(t *testing.T) {
 	site := browsertest.NewSite(t)
 	b := testBrowser(t, 20*time.Second)
 	ctx := context.Background()
-	plain, err := DryRunOnce(ctx, nil, SearchInput{URL: site.URL + "/search"}, Options{Browser: b})
+	plain, err := DryRunOnce(ctx, nil, model.SearchInput{URL: site.URL + "/search"}, Options{Browser: b})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plain.Outcome != string(classify.UnexpectedPage) || len(plain.Listings) != 0 {
+	if plain.Outcome != model.OutcomeUnexpectedPage || len(plain.Listings) != 0 {
 		t.Errorf("without a browser: %s with %d listings, want not results", plain.Outcome, len(plain.Listings))
 	}
 	// Test this search offered the browser and shows the difference.
@@ -48,11 +49,11 @@ func TestScriptOnlyPortalNeedsTheBrowser(t *testing.T) {
 	if !strings.Contains(plain.BrowserNote, "found 10 listings") || !strings.Contains(plain.BrowserNote, "Read with a browser") {
 		t.Errorf("note %q does not say what the browser changes", plain.BrowserNote)
 	}
-	withBrowser, err := DryRunOnce(ctx, nil, SearchInput{URL: site.URL + "/search", Browser: true}, Options{Browser: b})
+	withBrowser, err := DryRunOnce(ctx, nil, model.SearchInput{URL: site.URL + "/search", Browser: true}, Options{Browser: b})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if withBrowser.Outcome != string(classify.OK) || len(withBrowser.Listings) != 10 || !withBrowser.Browser {
+	if withBrowser.Outcome != model.OutcomeOK || len(withBrowser.Listings) != 10 || !withBrowser.Browser {
 		t.Errorf("with the browser: %s with %d listings, want ok with 10", withBrowser.Outcome, len(withBrowser.Listings))
 	}
 	for _, l := range withBrowser.Listings {
@@ -89,11 +90,11 @@ func TestRenderThatNeverFinishesClimbsTheErrorLadder(t *testing.T) {
 	b := testBrowser(t, 3*time.Second)
 	svc, _ := browserService(t, b)
 	ctx := context.Background()
-	if _, err := svc.AddSearch(ctx, SearchInput{URL: site.URL + "/hang", Browser: true}); err != nil {
+	if _, err := svc.AddSearch(ctx, model.SearchInput{URL: site.URL + "/hang", Browser: true}); err != nil {
 		t.Fatal(err)
 	}
 	res := svc.Once(ctx)
-	if len(res) != 1 || res[0].Outcome != string(classify.Error) {
+	if len(res) != 1 || res[0].Outcome != string(model.OutcomeError) {
 		t.Fatalf("once = %+v, want one error", res)
 	}
 	snap := svc.Snapshot()
@@ -114,16 +115,16 @@ func TestSolvedChallengeLetsTheNextProbePass(t *testing.T) {
 			b := testBrowser(t, 20*time.Second)
 			svc, clock := browserService(t, b)
 			ctx := context.Background()
-			sr, err := svc.AddSearch(ctx, SearchInput{URL: site.URL + "/guarded", Browser: withBrowser})
+			sr, err := svc.AddSearch(ctx, model.SearchInput{URL: site.URL + "/guarded", Browser: withBrowser})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res := svc.Once(ctx); res[0].Outcome != string(classify.Challenge) {
+			if res := svc.Once(ctx); res[0].Outcome != string(model.OutcomeChallenge) {
 				t.Fatalf("first check: %+v, want the challenge", res)
 			}
-			got, err := svc.SolveInBrowser(ctx, sr.Site, func(s *browser.Session) {
+			got, err := svc.SolveInBrowser(ctx, sr.Site, func(s model.SolveWindow) {
 				// What the user does in the window: press the button, see the thanks, close.
-				cctx, cancel := context.WithTimeout(s.Tab(), 20*time.Second)
+				cctx, cancel := context.WithTimeout(s.(*browser.Session).Tab(), 20*time.Second)
 				defer cancel()
 				if err := chromedp.Do(cctx, chromedp.Click(chromedp.ID("solve")), chromedp.WaitVisible(chromedp.ID("solved"))); err != nil {
 					t.Error(err)
@@ -139,7 +140,7 @@ func TestSolvedChallengeLetsTheNextProbePass(t *testing.T) {
 			// The probe goes when the ladder allows (at once, or after its first rung).
 			clock.set(t0.Add(2 * time.Minute))
 			res := svc.Once(ctx)
-			if len(res) != 1 || res[0].Outcome != string(classify.OK) {
+			if len(res) != 1 || res[0].Outcome != string(model.OutcomeOK) {
 				t.Fatalf("probe after solving: %+v, want ok", res)
 			}
 			if s, _ := svc.Search(sr.ID); s.BaselineCount != 10 {
@@ -155,7 +156,7 @@ func TestSiteRemembersReadingWithABrowser(t *testing.T) {
 	if svc.BrowserDefault("https://www.portal.example/a") {
 		t.Fatal("a new site reads with a browser by default")
 	}
-	if _, err := svc.AddSearch(ctx, SearchInput{URL: "https://www.portal.example/a", Browser: true}); err != nil {
+	if _, err := svc.AddSearch(ctx, model.SearchInput{URL: "https://www.portal.example/a", Browser: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !svc.BrowserDefault("https://m.portal.example/b") {
@@ -182,11 +183,11 @@ func TestBrowserRefusesToLeaveTheSite(t *testing.T) {
 	b := testBrowser(t, 20*time.Second)
 	for _, path := range []string{"/away", "/script-away"} {
 		t.Run(path, func(t *testing.T) {
-			dr, err := DryRunOnce(context.Background(), nil, SearchInput{URL: site.URL + path + "?to=" + elsewhere.URL + "/list", Browser: true}, Options{Browser: b})
+			dr, err := DryRunOnce(context.Background(), nil, model.SearchInput{URL: site.URL + path + "?to=" + elsewhere.URL + "/list", Browser: true}, Options{Browser: b})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if dr.Outcome != string(classify.Error) || len(dr.Listings) != 0 {
+			if dr.Outcome != model.OutcomeError || len(dr.Listings) != 0 {
 				t.Fatalf("outcome %s with %d listings (%s), want an error and none", dr.Outcome, len(dr.Listings), dr.Message)
 			}
 			if !strings.Contains(dr.Signal, "redirect to other site 127.0.0.2") {

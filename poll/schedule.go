@@ -5,7 +5,8 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/poll/extract"
+
+	"notifio/internal/model"
 )
 
 // schedule is which search of which site goes when: every search with its due
@@ -40,7 +41,7 @@ type job struct {
 	cookie    string // a Cookie header given with the job (a dry run)
 	cookieRef string // else the setting that holds the search's pasted cookie
 	browser   bool   // read with a browser (render.go)
-	sel       extract.Selectors
+	sel       model.PageSelectors
 	probe     bool
 	start     time.Time
 	prevHash  uint64 // searchRun.bodyHash when planned

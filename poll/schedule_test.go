@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // The plan as a function of the schedule's state and now: no service, no
 // storage, no clock.
 
-func testSchedule(searches ...storage.Search) *schedule {
+func testSchedule(searches ...model.Search) *schedule {
 	sc := &schedule{
 		searches: map[string]*searchRun{},
 		sites:    map[string]*siteRun{},
@@ -36,9 +37,9 @@ func jobIDs(jobs []job) []string {
 
 func TestPlanOnePollPerSiteDueFirstThenTheGap(t *testing.T) {
 	sc := testSchedule(
-		storage.Search{ID: "b", Site: "one.example", URL: "https://one.example/b", Interval: time.Minute},
-		storage.Search{ID: "a", Site: "one.example", URL: "https://one.example/a", Interval: time.Minute},
-		storage.Search{ID: "c", Site: "two.example", URL: "https://two.example/c", Interval: time.Minute, CookieRef: "cookie:two.example"},
+		model.Search{ID: "b", Site: "one.example", URL: "https://one.example/b", Interval: time.Minute},
+		model.Search{ID: "a", Site: "one.example", URL: "https://one.example/a", Interval: time.Minute},
+		model.Search{ID: "c", Site: "two.example", URL: "https://two.example/c", Interval: time.Minute, CookieRef: "cookie:two.example"},
 	)
 	jobs, next := sc.plan(t0)
 	if got := jobIDs(jobs); len(got) != 2 || got[0] != "a" || got[1] != "c" {
@@ -67,8 +68,8 @@ func TestPlanOnePollPerSiteDueFirstThenTheGap(t *testing.T) {
 }
 
 func TestPlanLeavesABackingOffSiteUntilItsWaitEnds(t *testing.T) {
-	sc := testSchedule(storage.Search{ID: "a", Site: "one.example", Interval: time.Minute})
-	until := sc.reg.Record("one.example", hostbackoff.RateLimited, 10*time.Minute, t0)
+	sc := testSchedule(model.Search{ID: "a", Site: "one.example", Interval: time.Minute})
+	until := sc.reg.Record("one.example", model.RefusalRateLimited, 10*time.Minute, t0)
 	jobs, next := sc.plan(t0)
 	if len(jobs) != 0 || next.After(t0.Add(maxSleep)) {
 		t.Fatalf("a rate-limited site: jobs %v, next %v; want none, and a look by %v at the latest", jobIDs(jobs), next, until)
@@ -84,8 +85,8 @@ func TestPlanLeavesABackingOffSiteUntilItsWaitEnds(t *testing.T) {
 
 func TestPlanSaysNothingWhileOfflineAndSkipsPausedAndAttention(t *testing.T) {
 	sc := testSchedule(
-		storage.Search{ID: "a", Site: "one.example", Paused: true},
-		storage.Search{ID: "b", Site: "two.example"},
+		model.Search{ID: "a", Site: "one.example", Paused: true},
+		model.Search{ID: "b", Site: "two.example"},
 	)
 	sc.searches["b"].attention = "session expired"
 	if jobs, _ := sc.plan(t0); len(jobs) != 0 {
@@ -100,9 +101,9 @@ func TestPlanSaysNothingWhileOfflineAndSkipsPausedAndAttention(t *testing.T) {
 
 func TestRestaggerSpreadsSearchesAfterASleep(t *testing.T) {
 	sc := testSchedule(
-		storage.Search{ID: "a", Site: "one.example", Interval: time.Minute},
-		storage.Search{ID: "b", Site: "one.example", Interval: time.Minute},
-		storage.Search{ID: "c", Site: "one.example", Interval: time.Minute},
+		model.Search{ID: "a", Site: "one.example", Interval: time.Minute},
+		model.Search{ID: "b", Site: "one.example", Interval: time.Minute},
+		model.Search{ID: "c", Site: "one.example", Interval: time.Minute},
 	)
 	wake := t0.Add(3 * time.Hour) // the laptop slept
 	sc.plan(wake)

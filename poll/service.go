@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/notify"
-	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // Options configure a Service. Every zero value has a sensible default, named on
@@ -47,8 +49,8 @@ type Options struct {
 	// of the Service's own, profile in DataDir (poll/render.go).
 	Browser Renderer
 	// Secrets keeps the cookies users paste for sites (poll/cookies.go); nil
-	// means notify.NewSecrets(DataDir), or none without a DataDir.
-	Secrets *notify.Secrets
+	// means secrets.NewSecrets(DataDir), or none without a DataDir.
+	Secrets *secrets.Secrets
 }
 
 // Delivery sends what the watcher queued in the outbox (notify's relays, wired
@@ -71,7 +73,7 @@ type Service struct {
 	log     *slog.Logger
 
 	secretsOnce sync.Once
-	ownSecrets  *notify.Secrets // secrets(), when Options.Secrets is nil
+	ownSecrets  *secrets.Secrets // secrets(), when Options.Secrets is nil
 
 	// mu guards the schedule, the publisher and the few fields below it.
 	mu sync.Mutex
@@ -98,7 +100,7 @@ type Service struct {
 }
 
 type searchRun struct {
-	s           storage.Search
+	s           model.Search
 	due         time.Time
 	checking    bool
 	probing     bool
@@ -114,13 +116,13 @@ type searchRun struct {
 	// parsed nor committed again (docs/PERFORMANCE.md).
 	bodyHash uint64
 	// structure is the result list the last committed page was read from
-	// (extract.Result.Structure; "" when none): the next poll looks for it
+	// (model.PageResult.Structure; "" when none): the next poll looks for it
 	// first, so a search down to one result keeps reading its own list.
 	structure string
 	// savedOutcome is the outcome last persisted by a poll (lastanswer.go).
 	savedOutcome string
 	// stale is true when the search's own selectors found nothing at the last
-	// read page and automatic extraction was used (extract.Result.Fallback).
+	// read page and automatic extraction was used (model.PageResult.Fallback).
 	stale bool
 	// saveErr is why the last poll's listings could not be saved (a full disk),
 	// nil once a poll's are.
@@ -172,7 +174,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 			sites:    map[string]*siteRun{},
 			reg:      hostbackoff.NewRegistryWithRandom(opts.Random),
 		},
-		publisher: publisher{subs: map[int]func(Snapshot){}},
+		publisher: publisher{subs: map[int]func(model.Snapshot){}},
 	}
 	if s.clock == nil {
 		s.clock = RealClock{}
@@ -188,7 +190,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 		s.ownFet = true
 	}
 	if s.opts.SiteGap <= 0 {
-		s.opts.SiteGap = DefaultSiteGap
+		s.opts.SiteGap = model.DefaultSiteGap
 	}
 	s.schedule.gap, s.schedule.jitter = s.opts.SiteGap, s.jittered
 	if s.opts.RequestTimeout <= 0 {
@@ -244,7 +246,7 @@ func (s *Service) reload(now time.Time) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	bySite := map[string][]storage.Search{}
+	bySite := map[string][]model.Search{}
 	for _, sr := range list {
 		bySite[sr.Site] = append(bySite[sr.Site], sr)
 	}
@@ -291,12 +293,12 @@ func (s *Service) reload(now time.Time) error {
 	return nil
 }
 
-func intervalOf(sr storage.Search) time.Duration {
+func intervalOf(sr model.Search) time.Duration {
 	if sr.Interval <= 0 {
-		return DefaultInterval
+		return model.DefaultInterval
 	}
-	if sr.Interval < MinInterval {
-		return MinInterval
+	if sr.Interval < model.MinInterval {
+		return model.MinInterval
 	}
 	return sr.Interval
 }
@@ -306,6 +308,8 @@ func (s *Service) jittered(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * (0.9 + 0.2*s.random()))
 }
 
-func toExtractSelectors(sel storage.Selectors) extract.Selectors {
-	return extract.Selectors{Item: sel.Item, Link: sel.Link, Title: sel.Title, Price: sel.Price}
+// toExtractSelectors is a search's saved selectors as extraction reads them
+// (the same fields; the saved ones have their own JSON names).
+func toExtractSelectors(sel model.Selectors) model.PageSelectors {
+	return model.PageSelectors(sel)
 }

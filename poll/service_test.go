@@ -17,6 +17,8 @@ import (
 	"notifio/hostbackoff"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // fakeClock is a clock the tests step by hand. Its timers fire when the test
@@ -268,9 +270,9 @@ func (h *harness) open() *Service {
 	return svc
 }
 
-func (h *harness) add(name, url string, every time.Duration) storage.Search {
+func (h *harness) add(name, url string, every time.Duration) model.Search {
 	h.t.Helper()
-	s, err := h.svc.AddSearch(context.Background(), SearchInput{Name: name, URL: url, Interval: every})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: name, URL: url, Interval: every})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -297,7 +299,7 @@ func (h *harness) runStep(d, step time.Duration) {
 	}
 }
 
-func (h *harness) outbox() []storage.OutboxItem {
+func (h *harness) outbox() []model.OutboxItem {
 	h.t.Helper()
 	items, err := h.db.ListOutbox()
 	if err != nil {
@@ -337,12 +339,12 @@ func TestBaselineThenNewListingQueuesOneDigest(t *testing.T) {
 func TestFiveSearchesOneSiteEachKind(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
-		kind hostbackoff.Kind
+		kind model.Refusal
 	}{
-		{"challenge", hostbackoff.Challenge},
-		{"429", hostbackoff.RateLimited},
-		{"403", hostbackoff.Denied},
-		{"500", hostbackoff.Error},
+		{"challenge", model.RefusalChallenge},
+		{"429", model.RefusalRateLimited},
+		{"403", model.RefusalDenied},
+		{"500", model.RefusalError},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			h := newHarness(t, "")
@@ -394,8 +396,8 @@ func TestFiveSearchesOneSiteEachKind(t *testing.T) {
 				t.Fatalf("only %d searches resumed after recovery", len(starts))
 			}
 			for i := 1; i < len(starts); i++ {
-				if gap := starts[i].Sub(starts[i-1]); gap < DefaultSiteGap {
-					t.Errorf("siblings %d and %d resumed %s apart, want at least %s", i-1, i, gap, DefaultSiteGap)
+				if gap := starts[i].Sub(starts[i-1]); gap < model.DefaultSiteGap {
+					t.Errorf("siblings %d and %d resumed %s apart, want at least %s", i-1, i, gap, model.DefaultSiteGap)
 				}
 			}
 			if starts[4].Sub(starts[0]) > time.Minute {
@@ -439,7 +441,7 @@ func TestRestartMidWaitKeepsTheWait(t *testing.T) {
 	h.svc.Close()
 	h.svc = h.open()
 	e2, ok := h.svc.reg.Lookup("127.0.0.2")
-	if !ok || !e2.NextRetry.Equal(e1.NextRetry) || e2.Kind != hostbackoff.Denied {
+	if !ok || !e2.NextRetry.Equal(e1.NextRetry) || e2.Kind != model.RefusalDenied {
 		t.Fatalf("after restart entry = %+v, want %+v", e2, e1)
 	}
 	// The last answers are remembered too, so the window can say why.
@@ -508,9 +510,9 @@ func TestChallengeOrUnexpectedPageNeverAdvancesSeen(t *testing.T) {
 				t.Fatalf("%d emails queued from a %s page", n, mode)
 			}
 			e, ok := h.svc.reg.Lookup("127.0.0.2")
-			want := hostbackoff.Challenge
+			want := model.RefusalChallenge
 			if mode == "unexpected" {
-				want = hostbackoff.Error
+				want = model.RefusalError
 			}
 			if !ok || e.Kind != want {
 				t.Fatalf("site entry %+v, want kind %s", e, want)
@@ -541,11 +543,11 @@ func TestCheckNowOnWaitingSiteDoesNotFetch(t *testing.T) {
 	h.runFor(40 * time.Second)
 	n := a.count()
 	err := h.svc.CheckNow(s.ID)
-	var we *WaitError
+	var we *model.WaitError
 	if err == nil || !asWait(err, &we) || we.Site != "127.0.0.2" || !strings.Contains(we.Reason, "rate-limiting") {
 		t.Fatalf("CheckNow = %v, want a WaitError about rate limiting", err)
 	}
-	dr, err := h.svc.TestSearch(context.Background(), SearchInput{URL: s.URL})
+	dr, err := h.svc.TestSearch(context.Background(), model.SearchInput{URL: s.URL})
 	if err != nil || dr.Outcome != "waiting" {
 		t.Fatalf("TestSearch on a waiting site = %+v, %v", dr, err)
 	}
@@ -554,8 +556,8 @@ func TestCheckNowOnWaitingSiteDoesNotFetch(t *testing.T) {
 	}
 }
 
-func asWait(err error, we **WaitError) bool {
-	w, ok := err.(*WaitError)
+func asWait(err error, we **model.WaitError) bool {
+	w, ok := err.(*model.WaitError)
 	if ok {
 		*we = w
 	}
@@ -582,7 +584,7 @@ func TestWakeFromSleepStaggersOverdueSearches(t *testing.T) {
 		if s.NextCheck.Before(now) || s.NextCheck.After(now.Add(time.Minute)) {
 			t.Errorf("%s next check %s, want within a minute of wake", s.Name, s.NextCheck.Sub(now))
 		}
-		if seen[s.NextCheck] && s.State == StateScheduled {
+		if seen[s.NextCheck] && s.State == model.StateScheduled {
 			t.Errorf("two searches due at the same instant after wake")
 		}
 		seen[s.NextCheck] = true
@@ -592,11 +594,11 @@ func TestWakeFromSleepStaggersOverdueSearches(t *testing.T) {
 func TestAddSearchRejectsBadInput(t *testing.T) {
 	h := newHarness(t, "")
 	for _, u := range []string{"", "ftp://x.de/a", "kleinanzeigen.de/s", "https://", "https://user:pw@x.de/"} {
-		if _, err := h.svc.AddSearch(context.Background(), SearchInput{URL: u}); err == nil {
+		if _, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: u}); err == nil {
 			t.Errorf("AddSearch(%q) succeeded", u)
 		}
 	}
-	if _, err := h.svc.AddSearch(context.Background(), SearchInput{URL: "https://x.de/s", Interval: 10 * time.Second}); err == nil {
+	if _, err := h.svc.AddSearch(context.Background(), model.SearchInput{URL: "https://x.de/s", Interval: 10 * time.Second}); err == nil {
 		t.Error("a 10 s interval was accepted")
 	}
 	if list, _ := h.db.ListSearches(); len(list) != 0 {
@@ -639,7 +641,7 @@ func TestSessionExpiredNeedsTheUser(t *testing.T) {
 	}
 	snap := h.svc.Snapshot()
 	for _, ss := range snap.Searches {
-		if ss.State != StateAttention || !strings.Contains(ss.Reason, "log in again") {
+		if ss.State != model.StateAttention || !strings.Contains(ss.Reason, "log in again") {
 			t.Errorf("%s: state %s %q, want needs attention to log in again", ss.Name, ss.State, ss.Reason)
 		}
 	}

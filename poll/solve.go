@@ -7,20 +7,11 @@ import (
 	"net/url"
 	"sort"
 	"sync"
-	"time"
 
 	"notifio/poll/browser"
-)
 
-// SolveResult is what "Solve it in the browser" came to.
-type SolveResult struct {
-	// Cookies is how many of the site's cookies the window left.
-	Cookies int
-	// ProbeAt is when the site's next probe goes (zero when the site was
-	// not waiting); ProbeNote says why it could not go at once ("" when it can).
-	ProbeAt   time.Time
-	ProbeNote string
-}
+	"notifio/internal/model"
+)
 
 // solveWindows are the open "solve in the browser" windows by site, for
 // SolveDone (the window's Done button, over the socket or not). It is safe
@@ -63,14 +54,14 @@ func (s *Service) SolveDone(site string) error {
 // window, the site's cookies go into the plain client too (browser searches
 // carry them anyway), and the site's probe is let go at once when its ladder
 // allows.
-func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (SolveResult, error) {
+func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error) {
 	page, err := s.sitePage(site)
 	if err != nil {
-		return SolveResult{}, err
+		return model.SolveResult{}, err
 	}
 	sess, err := s.browser().Solve(ctx, page.String())
 	if err != nil {
-		return SolveResult{}, fmt.Errorf("poll: open a window to solve the check: %w", BrowserError(err, site))
+		return model.SolveResult{}, fmt.Errorf("poll: open a window to solve the check: %w", BrowserError(err, site))
 	}
 	s.solving.set(site, sess)
 	defer s.solving.set(site, nil)
@@ -79,12 +70,12 @@ func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(
 	}
 	cookies, err := sess.Wait(ctx)
 	if err != nil {
-		return SolveResult{}, fmt.Errorf("poll: wait for the browser window: %w", err)
+		return model.SolveResult{}, fmt.Errorf("poll: wait for the browser window: %w", err)
 	}
 	for _, c := range cookies {
 		s.fetcher.SetCookies(browser.CookieURL(c, page), []*http.Cookie{c})
 	}
-	res := SolveResult{Cookies: len(cookies)}
+	res := model.SolveResult{Cookies: len(cookies)}
 	if _, waiting := s.reg.Lookup(site); waiting {
 		at, err := s.ProbeNow(site)
 		res.ProbeAt = at

@@ -3,6 +3,10 @@ package poll
 import (
 	"testing"
 	"time"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 func TestCountdown(t *testing.T) {
@@ -35,7 +39,7 @@ func TestCountdown(t *testing.T) {
 		{t0.Add(59 * time.Second), 33*time.Minute + 31*time.Second, "34 min"},
 		{t0.Add(60 * time.Second), 33*time.Minute + 30*time.Second, "33 min"},
 	} {
-		if got := Countdown(tc.now.Add(tc.d), tc.now); got != tc.want {
+		if got := words.Countdown(tc.now.Add(tc.d), tc.now); got != tc.want {
 			t.Errorf("Countdown(%v after %s) = %q, want %q", tc.d, tc.now.Format("15:04:05"), got, tc.want)
 		}
 	}
@@ -52,13 +56,13 @@ func TestMinutesCountdownsChangeOncePerMinute(t *testing.T) {
 	now := t0.Add(100 * time.Millisecond)
 	last := make([]string, len(untils))
 	for i, u := range untils {
-		last[i] = Countdown(u, now)
+		last[i] = words.Countdown(u, now)
 	}
 	for range 180 {
 		now = now.Add(time.Second)
 		changed := false
 		for i, u := range untils {
-			if got := Countdown(u, now); got != last[i] {
+			if got := words.Countdown(u, now); got != last[i] {
 				changed, last[i] = true, got
 			}
 		}
@@ -69,44 +73,44 @@ func TestMinutesCountdownsChangeOncePerMinute(t *testing.T) {
 }
 
 func TestSearchStatusWords(t *testing.T) {
-	probing := &SiteSnapshot{Site: "idealista.com", ProbeInFlight: true}
+	probing := &model.SiteSnapshot{Site: "idealista.com", ProbeInFlight: true}
 	for _, tc := range []struct {
 		name string
-		s    SearchSnapshot
-		site *SiteSnapshot
+		s    model.SearchSnapshot
+		site *model.SiteSnapshot
 		want string
 	}{
-		{"scheduled", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(102 * time.Second)}, nil, "next check in 1:42"},
-		{"scheduled later", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(34 * time.Minute)}, nil, "next check in 34 min"},
-		{"scheduled in hours", SearchSnapshot{State: StateScheduled, NextCheck: t0.Add(65 * time.Minute)}, nil, "next check in 1 h 5 min"},
-		{"due", SearchSnapshot{State: StateScheduled, NextCheck: t0}, nil, "checking in a moment"},
-		{"new", SearchSnapshot{State: StateScheduled}, nil, "first check soon"},
-		{"checking", SearchSnapshot{State: StateChecking}, nil, "checking…"},
-		{"rate limited", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+		{"scheduled", model.SearchSnapshot{State: model.StateScheduled, NextCheck: t0.Add(102 * time.Second)}, nil, "next check in 1:42"},
+		{"scheduled later", model.SearchSnapshot{State: model.StateScheduled, NextCheck: t0.Add(34 * time.Minute)}, nil, "next check in 34 min"},
+		{"scheduled in hours", model.SearchSnapshot{State: model.StateScheduled, NextCheck: t0.Add(65 * time.Minute)}, nil, "next check in 1 h 5 min"},
+		{"due", model.SearchSnapshot{State: model.StateScheduled, NextCheck: t0}, nil, "checking in a moment"},
+		{"new", model.SearchSnapshot{State: model.StateScheduled}, nil, "first check soon"},
+		{"checking", model.SearchSnapshot{State: model.StateChecking}, nil, "checking…"},
+		{"rate limited", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
 			Reason: "idealista.com is rate-limiting us", NextCheck: t0.Add(271 * time.Second)}, nil,
 			"idealista.com is rate-limiting us — next try in 4 min"},
-		{"waiting, no reason", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+		{"waiting, no reason", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
 			NextCheck: t0.Add(time.Minute)}, nil, "idealista.com asked us to wait — next try in 1:00"},
-		{"wait over", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+		{"wait over", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
 			Reason: "idealista.com refused access", NextCheck: t0.Add(-time.Second)}, nil,
 			"idealista.com refused access — trying again any moment"},
-		{"probe", SearchSnapshot{State: StateWaiting, Site: "idealista.com", Wait: WaitProbe,
+		{"probe", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com", Wait: model.WaitProbe,
 			Reason: "waiting for the probe on idealista.com"}, nil, "waiting for the probe on idealista.com"},
-		{"probe in flight", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
+		{"probe in flight", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
 			Reason: "idealista.com is rate-limiting us"}, probing, "waiting for the probe on idealista.com"},
-		{"probing", SearchSnapshot{State: StateProbing, Site: "idealista.com"}, nil, "probing idealista.com"},
-		{"paused", SearchSnapshot{State: StatePaused}, nil, "paused"},
-		{"session", SearchSnapshot{State: StateAttention, Wait: WaitLogin, LastOutcome: "session_expired",
+		{"probing", model.SearchSnapshot{State: model.StateProbing, Site: "idealista.com"}, nil, "probing idealista.com"},
+		{"paused", model.SearchSnapshot{State: model.StatePaused}, nil, "paused"},
+		{"session", model.SearchSnapshot{State: model.StateAttention, Wait: model.WaitLogin, LastOutcome: "session_expired",
 			Reason: "session expired — log in again"}, nil, "needs attention: session expired — log in again"},
-		{"not results, attention", SearchSnapshot{State: StateAttention, LastOutcome: "unexpected_page"}, nil,
+		{"not results, attention", model.SearchSnapshot{State: model.StateAttention, LastOutcome: "unexpected_page"}, nil,
 			"the page did not look like results"},
-		{"not results, scheduled", SearchSnapshot{State: StateScheduled, LastOutcome: "unexpected_page",
+		{"not results, scheduled", model.SearchSnapshot{State: model.StateScheduled, LastOutcome: "unexpected_page",
 			Reason: "the page did not look like results", NextCheck: t0.Add(time.Minute)}, nil,
 			"the page did not look like results — next check in 1:00"},
-		{"other attention", SearchSnapshot{State: StateAttention, Reason: "the site moved"}, nil,
+		{"other attention", model.SearchSnapshot{State: model.StateAttention, Reason: "the site moved"}, nil,
 			"needs attention: the site moved"},
 	} {
-		if got := StatusWords(tc.s, tc.site, t0); got != tc.want {
+		if got := words.StatusWords(tc.s, tc.site, t0); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -119,19 +123,19 @@ func TestSearchStatusWords(t *testing.T) {
 func TestStatusWordsReadTheTypedStateNotTheReason(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		s    SearchSnapshot
+		s    model.SearchSnapshot
 		want string
 	}{
-		{"probe, reworded", SearchSnapshot{State: StateWaiting, Site: "idealista.com", Wait: WaitProbe,
+		{"probe, reworded", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com", Wait: model.WaitProbe,
 			Reason: "one search of idealista.com asks first", NextCheck: t0.Add(time.Minute)},
 			"waiting for the probe on idealista.com"},
-		{"a site's pause whose reason starts like a probe's", SearchSnapshot{State: StateWaiting, Site: "idealista.com",
-			Wait: WaitSite, Reason: "waiting for the probe is not this", NextCheck: t0.Add(time.Minute)},
+		{"a site's pause whose reason starts like a probe's", model.SearchSnapshot{State: model.StateWaiting, Site: "idealista.com",
+			Wait: model.WaitSite, Reason: "waiting for the probe is not this", NextCheck: t0.Add(time.Minute)},
 			"waiting for the probe is not this — next try in 1:00"},
-		{"login, reworded", SearchSnapshot{State: StateAttention, Site: "idealista.com", Wait: WaitLogin,
+		{"login, reworded", model.SearchSnapshot{State: model.StateAttention, Site: "idealista.com", Wait: model.WaitLogin,
 			Reason: "please log in"}, "needs attention: session expired — log in again"},
 	} {
-		if got := StatusWords(tc.s, nil, t0); got != tc.want {
+		if got := words.StatusWords(tc.s, nil, t0); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -147,7 +151,7 @@ func TestDurationWords(t *testing.T) {
 		90 * time.Minute:  "1 hour 30 minutes",
 		150 * time.Second: "150 seconds",
 	} {
-		if got := DurationWords(d); got != want {
+		if got := words.DurationWords(d); got != want {
 			t.Errorf("DurationWords(%v) = %q, want %q", d, got, want)
 		}
 	}
@@ -156,16 +160,16 @@ func TestDurationWords(t *testing.T) {
 // Issue 37 (seen in the real window): "Notifio asks again in 6 min" stood
 // beside "The site asked Notifio to wait 2 minutes" with no word on why.
 func TestRetryAfterWordsSayWhenTheLadderWaitsLonger(t *testing.T) {
-	st := SiteSnapshot{Kind: "rate_limited", Rung: 2, RetryAfter: 2 * time.Minute}
-	if got, want := RetryAfterWords(st), "The site asked Notifio to wait 2 minutes; after 2 refusals in a row Notifio waits longer."; got != want {
+	st := model.SiteSnapshot{Kind: "rate_limited", Rung: 2, RetryAfter: 2 * time.Minute}
+	if got, want := words.RetryAfterWords(st), "The site asked Notifio to wait 2 minutes; after 2 refusals in a row Notifio waits longer."; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	st.Rung = 1
-	if got, want := RetryAfterWords(st), "The site asked Notifio to wait 2 minutes."; got != want {
+	if got, want := words.RetryAfterWords(st), "The site asked Notifio to wait 2 minutes."; got != want {
 		t.Errorf("first refusal: %q, want %q", got, want)
 	}
 	st.Rung, st.RetryAfter = 2, 10*time.Minute
-	if got, want := RetryAfterWords(st), "The site asked Notifio to wait 10 minutes."; got != want {
+	if got, want := words.RetryAfterWords(st), "The site asked Notifio to wait 10 minutes."; got != want {
 		t.Errorf("a longer Retry-After: %q, want %q", got, want)
 	}
 }

@@ -6,6 +6,10 @@ import (
 	"time"
 
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // dayCounts are today's checks and new listings, for the daily summary. They
@@ -46,7 +50,7 @@ func (s *Service) loadAlerts(now time.Time) error {
 
 // summaryDueLocked composes the daily summary when it is on and its time has
 // come today and it was not sent yet. Called with s.mu held.
-func (s *Service) summaryDueLocked(cfg AlertSettings, now time.Time) (storage.QueuedAlert, bool) {
+func (s *Service) summaryDueLocked(cfg model.AlertSettings, now time.Time) (storage.QueuedAlert, bool) {
 	if !cfg.Summary {
 		return storage.QueuedAlert{}, false
 	}
@@ -64,7 +68,7 @@ func (s *Service) summaryDueLocked(cfg AlertSettings, now time.Time) (storage.Qu
 
 // summaryLocked is "Still watching: 5 searches, 412 checks today, 3 new, all
 // healthy". Called with s.mu held.
-func (s *Service) summaryLocked(now time.Time) storage.Alert {
+func (s *Service) summaryLocked(now time.Time) model.Alert {
 	var troubled []string
 	active := 0
 	for _, r := range s.searches {
@@ -81,7 +85,7 @@ func (s *Service) summaryLocked(now time.Time) storage.Alert {
 	}
 	period := "today"
 	if y, m, d := c.from.Local().Date(); c.from.Local() != time.Date(y, m, d, 0, 0, 0, 0, time.Local) {
-		period = "since " + clockWords(c.from, now)
+		period = "since " + words.ClockWords(c.from, now)
 	}
 	state := "all healthy"
 	if len(troubled) > 0 {
@@ -95,7 +99,7 @@ func (s *Service) summaryLocked(now time.Time) storage.Alert {
 	} else {
 		lines = append(lines, "Silence means nothing new: every search works.")
 	}
-	return storage.Alert{Kind: "summary", Subject: subject, Lines: lines}
+	return model.Alert{Kind: "summary", Subject: subject, Lines: lines}
 }
 
 // count is "1 search", "5 searches".

@@ -6,16 +6,18 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // pageAt is poll i's page of 25 listings, of which fresh are new: listings i*fresh
 // onwards of an endless feed, newest first.
-func pageAt(i, fresh int) []Listing {
-	page := make([]Listing, 25)
+func pageAt(i, fresh int) []model.Listing {
+	page := make([]model.Listing, 25)
 	top := (i + 1) * fresh // the feed's newest listing at poll i
 	for j := range page {
 		n := top - j
-		page[j] = Listing{
+		page[j] = model.Listing{
 			ID:         fmt.Sprintf("kleinanzeigen.de:%010d", 2876543210+n),
 			URL:        fmt.Sprintf("https://www.kleinanzeigen.de/s-anzeige/schoene-2-zimmer-wohnung-mit-balkon/%d-203-3331", 2876543210+n),
 			Title:      fmt.Sprintf("Schöne 2-Zimmer-Wohnung mit Balkon, Nr. %d", n),
@@ -67,7 +69,7 @@ func benchCommit(b *testing.B, fresh int, noSync bool) {
 	db := openT(b, b.TempDir(), Options{})
 	db.bdb.NoSync = noSync
 	s := addSearch(b, db, "bench")
-	pages := make([][]Listing, b.N+1)
+	pages := make([][]model.Listing, b.N+1)
 	for i := range pages {
 		pages[i] = pageAt(i, fresh)
 	}

@@ -4,81 +4,30 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
-
-// Event is what an outbox item announces; a push channel chooses the events it
-// gets.
-type Event string
-
-// The events.
-const (
-	EventNewListings Event = "new_listings"
-	EventPriceDrop   Event = "price_drop"
-	EventHealth      Event = "health"
-)
-
-// Events are all events, in the order they are offered to the user.
-var Events = []Event{EventNewListings, EventPriceDrop, EventHealth}
-
-// Channel is a push channel (ntfy, Telegram, …): where the outbox delivers
-// besides email. Its service URL holds secrets and lives in the OS keyring
-// (notify's Secrets); storage keeps what routing and the user's lists need.
-// The zero value of an optional field means "everything": no Searches is every
-// search, no Events is every event, no Quiet is no quiet hours.
-type Channel struct {
-	Name string `json:"name"`
-	// Service is the URL scheme, e.g. "ntfy" or "telegram".
-	Service string `json:"service"`
-	// Display is the service URL with its secrets masked, for lists.
-	Display  string   `json:"display"`
-	Searches []string `json:"searches,omitempty"`
-	Events   []Event  `json:"events,omitempty"`
-	// Quiet is the quiet hours, "23:00-07:00" in local time (notify parses it).
-	Quiet   string    `json:"quiet,omitempty"`
-	Created time.Time `json:"created"`
-}
-
-// defaultEvents are what a channel that chose nothing gets: everything — new
-// listings, price drops, and word when a search stops working (silence must be
-// trustworthy on the phone too).
-var defaultEvents = Events
-
-// Wants reports whether the channel gets event for the search.
-func (c Channel) Wants(event Event, searchID string) bool {
-	events := c.Events
-	if len(events) == 0 {
-		events = defaultEvents
-	}
-	if !slices.Contains(events, event) {
-		return false
-	}
-	return len(c.Searches) == 0 || slices.Contains(c.Searches, searchID)
-}
-
-// ErrExists means a channel of that name exists already.
-var ErrExists = errors.New("it exists already")
 
 // AddChannel stores a new channel; ErrExists if the name is taken.
-func (d *DB) AddChannel(c Channel) error {
+func (d *DB) AddChannel(c model.Channel) error {
 	if c.Name == "" {
 		return errors.New("saving a channel: the name is empty")
 	}
 	return d.update("saving channel "+c.Name, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChannels)
 		if b.Get([]byte(c.Name)) != nil {
-			return fmt.Errorf("channel %q: %w", c.Name, ErrExists)
+			return fmt.Errorf("channel %q: %w", c.Name, model.ErrExists)
 		}
 		return putJSON(b, []byte(c.Name), c)
 	})
 }
 
 // ListChannels returns every channel, by name.
-func (d *DB) ListChannels() ([]Channel, error) {
-	var out []Channel
+func (d *DB) ListChannels() ([]model.Channel, error) {
+	var out []model.Channel
 	err := d.view("reading the channels", func(tx *bolt.Tx) error {
 		out = readChannels(tx, d)
 		return nil
@@ -93,10 +42,10 @@ func (d *DB) RemoveChannel(name string) error {
 	return d.update("removing channel "+name, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketChannels)
 		if b.Get([]byte(name)) == nil {
-			return fmt.Errorf("channel %q: %w", name, ErrNotFound)
+			return fmt.Errorf("channel %q: %w", name, model.ErrNotFound)
 		}
 		var drop []uint64
-		if err := d.forEachOpen(tx, func(it OutboxItem) bool {
+		if err := d.forEachOpen(tx, func(it model.OutboxItem) bool {
 			if it.Channel == name {
 				drop = append(drop, it.ID)
 			}
@@ -118,7 +67,7 @@ func (d *DB) RemoveChannel(name string) error {
 
 // DueChannelOutbox is DueOutbox for the push channels' items (DueOutbox gives
 // the email relay only email items).
-func (d *DB) DueChannelOutbox(now time.Time, limit int) ([]OutboxItem, error) {
+func (d *DB) DueChannelOutbox(now time.Time, limit int) ([]model.OutboxItem, error) {
 	return d.due(now, limit, true)
 }
 
@@ -130,8 +79,8 @@ func (d *DB) NextChannelDue() (time.Time, bool) {
 // HoldOutbox moves a pending item's next attempt to until without counting an
 // attempt (quiet hours). It does nothing to an item that is not pending.
 func (d *DB) HoldOutbox(id uint64, until time.Time) error {
-	return d.changeOutbox(id, func(it *OutboxItem) bool {
-		if it.State != OutboxPending {
+	return d.changeOutbox(id, func(it *model.OutboxItem) bool {
+		if it.State != model.OutboxPending {
 			return false
 		}
 		it.NextAttempt = until
@@ -139,10 +88,10 @@ func (d *DB) HoldOutbox(id uint64, until time.Time) error {
 	})
 }
 
-func readChannels(tx *bolt.Tx, d *DB) []Channel {
-	var out []Channel
+func readChannels(tx *bolt.Tx, d *DB) []model.Channel {
+	var out []model.Channel
 	_ = tx.Bucket(bucketChannels).ForEach(func(k, v []byte) error {
-		var c Channel
+		var c model.Channel
 		if err := json.Unmarshal(v, &c); err != nil {
 			d.skipped("channel "+string(k), err)
 			return nil
@@ -158,7 +107,7 @@ func readChannels(tx *bolt.Tx, d *DB) []Channel {
 // push channels took it and email is not set up: a user may run with push
 // alone, and a listing is never seen without an alert queued somewhere. It
 // returns the IDs queued, email's first.
-func (d *DB) queueDigests(tx *bolt.Tx, item OutboxItem, event Event) ([]uint64, error) {
+func (d *DB) queueDigests(tx *bolt.Tx, item model.OutboxItem, event model.Event) ([]uint64, error) {
 	var targets []string
 	for _, c := range readChannels(tx, d) {
 		if c.Wants(event, item.SearchID) {
@@ -181,7 +130,7 @@ func (d *DB) queueDigests(tx *bolt.Tx, item OutboxItem, event Event) ([]uint64, 
 
 // putOutboxItem stores a copy of item for one channel as a new open item and
 // returns its ID.
-func (d *DB) putOutboxItem(tx *bolt.Tx, item OutboxItem, channel string, event Event) (uint64, error) {
+func (d *DB) putOutboxItem(tx *bolt.Tx, item model.OutboxItem, channel string, event model.Event) (uint64, error) {
 	ob := tx.Bucket(bucketOutbox)
 	ob.FillPercent = appendFill
 	open := tx.Bucket(bucketOutboxOpen)
@@ -192,7 +141,7 @@ func (d *DB) putOutboxItem(tx *bolt.Tx, item OutboxItem, channel string, event E
 	}
 	it := item
 	it.ID, it.Channel, it.Event = id, channel, event
-	if event == EventNewListings {
+	if event == model.EventNewListings {
 		it.Event = "" // the zero value: what every item was before channels
 	}
 	it.MessageID = fmt.Sprintf("<outbox-%d.%s.%s@notifio.local>", id, item.SearchID, d.instance)
@@ -206,8 +155,8 @@ func (d *DB) putOutboxItem(tx *bolt.Tx, item OutboxItem, channel string, event E
 }
 
 // emailSettingKey is the settings key under which the SMTP settings are kept
-// (poll writes it); only its host is read here, to know whether email is set up.
-const emailSettingKey = "email"
+// (notify writes them); only its host is read here, to know whether email is set up.
+const emailSettingKey = model.SettingEmail
 
 func emailSetUp(tx *bolt.Tx) bool {
 	var cfg struct {

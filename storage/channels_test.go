@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"notifio/internal/model"
 )
 
 // One poll queues one item per channel that wants the search's new listings,
@@ -13,16 +15,16 @@ func TestCommitPollQueuesOneItemPerChannel(t *testing.T) {
 	db := openT(t, t.TempDir(), Options{})
 	s := addSearch(t, db, "kreuzberg")
 	other := addSearch(t, db, "mitte")
-	for _, c := range []Channel{
+	for _, c := range []model.Channel{
 		{Name: "phone", Service: "ntfy"},
 		{Name: "mitte-only", Service: "telegram", Searches: []string{other.ID}},
-		{Name: "health-only", Service: "gotify", Events: []Event{EventHealth}},
+		{Name: "health-only", Service: "gotify", Events: []model.Event{model.EventHealth}},
 	} {
 		if err := db.AddChannel(c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := db.AddChannel(Channel{Name: "phone"}); !errors.Is(err, ErrExists) {
+	if err := db.AddChannel(model.Channel{Name: "phone"}); !errors.Is(err, model.ErrExists) {
 		t.Fatalf("a second channel named phone: %v", err)
 	}
 	if _, err := db.CommitPoll(s.ID, nil, t0); err != nil { // baseline
@@ -70,7 +72,7 @@ func TestCommitPollQueuesOneItemPerChannel(t *testing.T) {
 	if due, _ := db.DueOutbox(t0.Add(time.Hour), 0); len(due) != 1 {
 		t.Fatalf("the email item went too: %d left", len(due))
 	}
-	if err := db.RemoveChannel("phone"); !errors.Is(err, ErrNotFound) {
+	if err := db.RemoveChannel("phone"); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("removing it twice: %v", err)
 	}
 }
@@ -78,7 +80,7 @@ func TestCommitPollQueuesOneItemPerChannel(t *testing.T) {
 // Quiet hours hold an item without counting an attempt.
 func TestHoldOutboxCountsNoAttempt(t *testing.T) {
 	db := openT(t, t.TempDir(), Options{})
-	if err := db.AddChannel(Channel{Name: "phone", Service: "ntfy"}); err != nil {
+	if err := db.AddChannel(model.Channel{Name: "phone", Service: "ntfy"}); err != nil {
 		t.Fatal(err)
 	}
 	_, ids := queue(t, db, 1)
@@ -87,7 +89,7 @@ func TestHoldOutboxCountsNoAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 	it, _ := db.GetOutbox(ids[0])
-	if it.Attempts != 0 || !it.NextAttempt.Equal(until) || it.State != OutboxPending {
+	if it.Attempts != 0 || !it.NextAttempt.Equal(until) || it.State != model.OutboxPending {
 		t.Fatalf("held item %+v", it)
 	}
 	if next, ok := db.NextChannelDue(); !ok || !next.Equal(until) {
@@ -96,14 +98,14 @@ func TestHoldOutboxCountsNoAttempt(t *testing.T) {
 }
 
 func TestChannelWants(t *testing.T) {
-	all := Channel{Name: "a"}
-	for _, e := range Events {
+	all := model.Channel{Name: "a"}
+	for _, e := range model.Events {
 		if !all.Wants(e, "x") {
 			t.Errorf("a channel without a choice does not get %s", e)
 		}
 	}
-	some := Channel{Searches: []string{"x"}, Events: []Event{EventPriceDrop, EventNewListings}}
-	if !some.Wants(EventPriceDrop, "x") || some.Wants(EventNewListings, "y") {
+	some := model.Channel{Searches: []string{"x"}, Events: []model.Event{model.EventPriceDrop, model.EventNewListings}}
+	if !some.Wants(model.EventPriceDrop, "x") || some.Wants(model.EventNewListings, "y") {
 		t.Error("searches and events both filter")
 	}
 }

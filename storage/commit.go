@@ -4,6 +4,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // PollRules are the parts of a poll's decision that are not storage's to make.
@@ -11,14 +13,14 @@ import (
 type PollRules struct {
 	// SameFlat reports whether two listings of different sites with the same
 	// price are one flat, and why in plain words; nil matches none.
-	SameFlat func(a, b Listing) (why string, ok bool)
+	SameFlat func(a, b model.Listing) (why string, ok bool)
 }
 
 // pollTx is one CommitPoll's transaction and what it has decided so far.
 type pollTx struct {
 	d     *DB
 	tx    *bolt.Tx
-	s     Search
+	s     model.Search
 	rules PollRules
 	now   time.Time
 	// the search's sub-buckets
@@ -27,9 +29,9 @@ type pollTx struct {
 	// tracked: nothing can be "back on the market" yet.
 	upgraded bool
 
-	fresh   []Listing // announced as new (or back on the market)
-	changed []Listing // announced as a price change
-	seen    []Listing // recorded as seen: fresh, merged and baseline, for the index
+	fresh   []model.Listing // announced as new (or back on the market)
+	changed []model.Listing // announced as a price change
+	seen    []model.Listing // recorded as seen: fresh, merged and baseline, for the index
 	res     CommitResult
 }
 
@@ -62,7 +64,7 @@ func (d *DB) openPollTx(tx *bolt.Tx, searchID string, rules PollRules, now time.
 
 // commitPoll is CommitPoll's transaction: every listing on the page is new,
 // held back, already seen, or changed, and what must be announced is queued.
-func (d *DB) commitPoll(tx *bolt.Tx, searchID string, found []Listing, rules PollRules, now time.Time) (CommitResult, error) {
+func (d *DB) commitPoll(tx *bolt.Tx, searchID string, found []model.Listing, rules PollRules, now time.Time) (CommitResult, error) {
 	p, err := d.openPollTx(tx, searchID, rules, now)
 	if err != nil {
 		return CommitResult{}, err
@@ -93,8 +95,8 @@ func (d *DB) commitPoll(tx *bolt.Tx, searchID string, found []Listing, rules Pol
 }
 
 // onePerID drops listings without a usable ID and repeats, keeping page order.
-func onePerID(found []Listing) []Listing {
-	out := make([]Listing, 0, len(found))
+func onePerID(found []model.Listing) []model.Listing {
+	out := make([]model.Listing, 0, len(found))
 	onPage := make(map[string]bool, len(found))
 	for _, l := range found {
 		if l.ID == "" || len(l.ID) > maxListingIDLen || onPage[l.ID] {
@@ -107,7 +109,7 @@ func onePerID(found []Listing) []Listing {
 }
 
 // decide sorts one listing of the page.
-func (p *pollTx) decide(l Listing) error {
+func (p *pollTx) decide(l model.Listing) error {
 	if p.ids.Get([]byte(l.ID)) != nil {
 		return p.again(l, false)
 	}
@@ -153,7 +155,7 @@ func (p *pollTx) storeSeen() error {
 }
 
 // putOrdered stores l under a new order key (the newest) and marks it seen.
-func (p *pollTx) putOrdered(l Listing) error {
+func (p *pollTx) putOrdered(l model.Listing) error {
 	seq, err := p.order.NextSequence()
 	if err != nil {
 		return err
@@ -178,13 +180,13 @@ func (p *pollTx) queue() error {
 		// The baseline is not "new since the user last looked".
 		return lb.Put(keyViewed, u64(p.order.Sequence()))
 	}
-	item := OutboxItem{SearchID: p.s.ID, SearchName: p.s.Name, SearchURL: p.s.URL,
-		Created: p.now, State: OutboxPending, NextAttempt: p.now}
+	item := model.OutboxItem{SearchID: p.s.ID, SearchName: p.s.Name, SearchURL: p.s.URL,
+		Created: p.now, State: model.OutboxPending, NextAttempt: p.now}
 	for _, q := range []struct {
-		ls    []Listing
-		event Event
-		into  *[]Listing
-	}{{p.fresh, EventNewListings, &p.res.New}, {p.changed, EventPriceDrop, &p.res.Changed}} {
+		ls    []model.Listing
+		event model.Event
+		into  *[]model.Listing
+	}{{p.fresh, model.EventNewListings, &p.res.New}, {p.changed, model.EventPriceDrop, &p.res.Changed}} {
 		if len(q.ls) == 0 {
 			continue
 		}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"notifio/internal/model"
 )
 
 // The crash tests run a child process (this test binary, TestCrashHelper) that
@@ -116,7 +118,7 @@ func kill(t *testing.T, cmd *exec.Cmd) {
 }
 
 // baselined sets up a data dir with one search whose baseline is the "base" page.
-func baselined(t *testing.T) (string, Search) {
+func baselined(t *testing.T) (string, model.Search) {
 	dir := t.TempDir()
 	db, err := Open(dir, Options{})
 	if err != nil {
@@ -153,7 +155,7 @@ func TestCrashAfterCommit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the digest committed before the crash is gone: %v", err)
 	}
-	if it.State != OutboxPending || !reflect.DeepEqual(ids(it.Listings), ids(listings("crash", 5))) {
+	if it.State != model.OutboxPending || !reflect.DeepEqual(ids(it.Listings), ids(listings("crash", 5))) {
 		t.Fatalf("outbox item after the crash: %+v", it)
 	}
 	due, _ := db.DueOutbox(t0.Add(2*time.Hour), 0)

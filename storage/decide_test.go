@@ -7,10 +7,13 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // commit is SavePoll of a page that fails the test on an error.
-func commit(t *testing.T, db *DB, s Search, found []Listing, now time.Time, rules ...PollRules) CommitResult {
+func commit(t *testing.T, db *DB, s model.Search, found []model.Listing, now time.Time, rules ...PollRules) CommitResult {
 	t.Helper()
 	var r PollRules
 	if len(rules) > 0 {
@@ -32,7 +35,7 @@ func outboxLen(t *testing.T, db *DB) int {
 	return len(items)
 }
 
-func priced(l Listing, shown string, v float64) Listing {
+func priced(l model.Listing, shown string, v float64) model.Listing {
 	l.Price, l.PriceValue = shown, v
 	return l
 }
@@ -86,9 +89,9 @@ func TestPriceDropOneAlertNoRepeat(t *testing.T) {
 	db := openT(t, t.TempDir(), Options{Now: c.Now})
 	s := addSearch(t, db, "a")
 	x := priced(listings("p", 1)[0], "1.200 €", 1200)
-	commit(t, db, s, []Listing{x}, t0)
+	commit(t, db, s, []model.Listing{x}, t0)
 
-	res := commit(t, db, s, []Listing{priced(x, "1.100 €", 1100)}, t0.Add(time.Hour))
+	res := commit(t, db, s, []model.Listing{priced(x, "1.100 €", 1100)}, t0.Add(time.Hour))
 	if len(res.New) != 0 || len(res.Changed) != 1 {
 		t.Fatalf("New %v, Changed %v; want one change", ids(res.New), ids(res.Changed))
 	}
@@ -97,34 +100,34 @@ func TestPriceDropOneAlertNoRepeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := it.Listings[0]
-	if it.Event != EventPriceDrop || got.Change != ChangePriceDrop || got.OldPrice != "1.200 €" || got.Price != "1.100 €" {
+	if it.Event != model.EventPriceDrop || got.Change != model.ChangePriceDrop || got.OldPrice != "1.200 €" || got.Price != "1.100 €" {
 		t.Fatalf("item event %q, listing change %q from %q to %q", it.Event, got.Change, got.OldPrice, got.Price)
 	}
-	again := commit(t, db, s, []Listing{priced(x, "1.100 €", 1100)}, t0.Add(2*time.Hour))
+	again := commit(t, db, s, []model.Listing{priced(x, "1.100 €", 1100)}, t0.Add(2*time.Hour))
 	if len(again.Changed)+len(again.New) != 0 || outboxLen(t, db) != 1 {
 		t.Errorf("the next poll at the same price announced again (%d items)", outboxLen(t, db))
 	}
 	hist, err := db.PriceHistory(s.ID, x.ID)
-	want := []PricePoint{{At: t0, Price: "1.200 €", Value: 1200}, {At: t0.Add(time.Hour), Price: "1.100 €", Value: 1100}}
+	want := []model.PricePoint{{At: t0, Price: "1.200 €", Value: 1200}, {At: t0.Add(time.Hour), Price: "1.100 €", Value: 1100}}
 	if err != nil || !reflect.DeepEqual(hist, want) {
 		t.Errorf("PriceHistory = %+v, %v; want %+v", hist, err, want)
 	}
 	// A rise is not announced unless asked for; it is kept in the history.
-	if res := commit(t, db, s, []Listing{priced(x, "1.300 €", 1300)}, t0.Add(3*time.Hour)); len(res.Changed) != 0 {
+	if res := commit(t, db, s, []model.Listing{priced(x, "1.300 €", 1300)}, t0.Add(3*time.Hour)); len(res.Changed) != 0 {
 		t.Errorf("a price rise was announced by default")
 	}
 	s.Filters.PriceRises = true
 	if err := db.UpdateSearch(s); err != nil {
 		t.Fatal(err)
 	}
-	if res := commit(t, db, s, []Listing{priced(x, "1.400 €", 1400)}, t0.Add(4*time.Hour)); len(res.Changed) != 1 || res.Changed[0].Change != ChangePriceRise {
+	if res := commit(t, db, s, []model.Listing{priced(x, "1.400 €", 1400)}, t0.Add(4*time.Hour)); len(res.Changed) != 1 || res.Changed[0].Change != model.ChangePriceRise {
 		t.Errorf("an opted-in rise: Changed %+v", res.Changed)
 	}
 	if hist, _ := db.PriceHistory(s.ID, x.ID); len(hist) != 4 {
 		t.Errorf("history has %d entries, want 4", len(hist))
 	}
 	ls, _ := db.ListListings(s.ID)
-	if got := ls[0].PriceTrail(3); got != "1.100 € → 1.300 € → 1.400 €" {
+	if got := words.PriceTrail(ls[0], 3); got != "1.100 € → 1.300 € → 1.400 €" {
 		t.Errorf("PriceTrail(3) = %q", got)
 	}
 }
@@ -138,12 +141,12 @@ func TestHeldListingDeliveredWhenPriceDrops(t *testing.T) {
 	commit(t, db, s, nil, t0)
 	x := priced(listings("d", 1)[0], "1.200 €", 1200)
 	x.Held = "it costs 1.200 €, more than your 1.000"
-	if res := commit(t, db, s, []Listing{x}, t0.Add(time.Minute)); len(res.New)+len(res.Changed) != 0 {
+	if res := commit(t, db, s, []model.Listing{x}, t0.Add(time.Minute)); len(res.New)+len(res.Changed) != 0 {
 		t.Fatalf("a held listing was announced")
 	}
 	y := priced(x, "950 €", 950)
 	y.Held = ""
-	res := commit(t, db, s, []Listing{y}, t0.Add(time.Hour))
+	res := commit(t, db, s, []model.Listing{y}, t0.Add(time.Hour))
 	if len(res.Changed) != 1 || res.Changed[0].OldPrice != "1.200 €" || res.Changed[0].Price != "950 €" {
 		t.Fatalf("Changed = %+v", res.Changed)
 	}
@@ -153,7 +156,7 @@ func TestHeldListingDeliveredWhenPriceDrops(t *testing.T) {
 	if ls, _ := db.ListListings(s.ID); len(ls) != 1 || ls[0].ID != x.ID {
 		t.Errorf("listings after delivery: %v", ids(ls))
 	}
-	if res := commit(t, db, s, []Listing{y}, t0.Add(2*time.Hour)); len(res.Changed)+len(res.New) != 0 || outboxLen(t, db) != 1 {
+	if res := commit(t, db, s, []model.Listing{y}, t0.Add(2*time.Hour)); len(res.Changed)+len(res.New) != 0 || outboxLen(t, db) != 1 {
 		t.Errorf("delivered twice")
 	}
 }
@@ -168,7 +171,7 @@ func TestRelistAfterEightDays(t *testing.T) {
 	commit(t, db, s, page[1:], t0.Add(time.Hour)) // r-0 gone, r-1 stays
 	day := 24 * time.Hour
 	res := commit(t, db, s, page, t0.Add(time.Hour+8*day))
-	if len(res.New) != 1 || res.New[0].ID != page[0].ID || res.New[0].Change != ChangeRelisted {
+	if len(res.New) != 1 || res.New[0].ID != page[0].ID || res.New[0].Change != model.ChangeRelisted {
 		t.Fatalf("New = %+v; want r-0 back on the market", res.New)
 	}
 	if res := commit(t, db, s, page, t0.Add(time.Hour+8*day+time.Minute)); len(res.New) != 0 {
@@ -203,7 +206,7 @@ func TestSameListingTwoSearchesOneAlert(t *testing.T) {
 }
 
 // sameTitle is a plain rule for these tests (poll/filter has the real one).
-func sameTitle(a, b Listing) (string, bool) {
+func sameTitle(a, b model.Listing) (string, bool) {
 	return "same title", a.Title == b.Title && a.Size == b.Size
 }
 
@@ -213,7 +216,7 @@ func TestSameFlatOnTwoSites(t *testing.T) {
 	c := newClock()
 	db := openT(t, t.TempDir(), Options{Now: c.Now})
 	a := addSearch(t, db, "a")
-	b, err := db.AddSearch(Search{Name: "b", URL: "https://immowelt.de/s", Site: "immowelt.de"})
+	b, err := db.AddSearch(model.Search{Name: "b", URL: "https://immowelt.de/s", Site: "immowelt.de"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,13 +224,13 @@ func TestSameFlatOnTwoSites(t *testing.T) {
 	commit(t, db, a, nil, t0, rules)
 	commit(t, db, b, nil, t0, rules)
 	x := listings("f", 1)[0]
-	commit(t, db, a, []Listing{x}, t0.Add(time.Minute), rules)
+	commit(t, db, a, []model.Listing{x}, t0.Add(time.Minute), rules)
 
 	same := x
 	same.ID, same.URL = "immowelt.de:77", "https://immowelt.de/expose/77"
 	near := same
 	near.ID, near.Size = "immowelt.de:78", "60 m²"
-	res := commit(t, db, b, []Listing{same, near}, t0.Add(2*time.Minute), rules)
+	res := commit(t, db, b, []model.Listing{same, near}, t0.Add(2*time.Minute), rules)
 	if len(res.New) != 1 || res.New[0].ID != near.ID || res.Merged != 1 {
 		t.Fatalf("New %v, merged %d; want only the near miss new", ids(res.New), res.Merged)
 	}
@@ -236,13 +239,13 @@ func TestSameFlatOnTwoSites(t *testing.T) {
 		t.Errorf("the first alert does not say also on immowelt.de: %+v", first.Listings[0].AlsoOn)
 	}
 	ls, _ := db.ListListings(b.ID)
-	if i := slices.IndexFunc(ls, func(l Listing) bool { return l.ID == same.ID }); i < 0 || ls[i].SameAs == nil || ls[i].SameAs.Why != "same title" {
+	if i := slices.IndexFunc(ls, func(l model.Listing) bool { return l.ID == same.ID }); i < 0 || ls[i].SameAs == nil || ls[i].SameAs.Why != "same title" {
 		t.Errorf("b's entry does not say why it was matched: %+v", ls)
 	}
 	// One site's second listing of the same flat is its own listing.
 	twin := x
 	twin.ID = "example.org:twin"
-	if res := commit(t, db, a, []Listing{x, twin}, t0.Add(3*time.Minute), rules); len(res.New) != 1 {
+	if res := commit(t, db, a, []model.Listing{x, twin}, t0.Add(3*time.Minute), rules); len(res.New) != 1 {
 		t.Errorf("two listings of one site were merged: %+v", res)
 	}
 	// A removed search's flats merge nothing: the user would never hear of it.
@@ -251,7 +254,7 @@ func TestSameFlatOnTwoSites(t *testing.T) {
 	}
 	again := same
 	again.ID = "immowelt.de:79"
-	if res := commit(t, db, b, []Listing{same, near, again}, t0.Add(4*time.Minute), rules); len(res.New) != 1 {
+	if res := commit(t, db, b, []model.Listing{same, near, again}, t0.Add(4*time.Minute), rules); len(res.New) != 1 {
 		t.Errorf("merged into a removed search's listing: %+v", res)
 	}
 }

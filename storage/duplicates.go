@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // This file keeps one flat one alert: the same listing found by two searches
@@ -26,8 +28,8 @@ type seenBy struct {
 }
 
 type flatRef struct {
-	Search  string  `json:"search"`
-	Listing Listing `json:"-"` // read from the search's own listings, not stored twice
+	Search  string        `json:"search"`
+	Listing model.Listing `json:"-"` // read from the search's own listings, not stored twice
 }
 
 // Bounds: how many listings at one price are compared with a new one, and
@@ -47,13 +49,13 @@ func siteOfID(id string) string {
 // by another search or as the same flat on another site. If so it is recorded
 // with the others named (AlsoIn, SameAs) and the other's unsent alerts name
 // this search or site too, so the user gets one alert.
-func (p *pollTx) mergeDuplicate(l *Listing) (bool, error) {
+func (p *pollTx) mergeDuplicate(l *model.Listing) (bool, error) {
 	sb := p.tx.Bucket(bucketSeenBy)
 	if e, ok := getSeenBy(sb, l.ID); ok && !slices.Contains(e.Searches, p.s.ID) {
 		// A removed search's listings are gone with it: they merge nothing.
 		if names := p.searchNames(e.Searches); len(names) > 0 {
 			l.AlsoIn = names
-			err := p.amend(e.Outbox, l.ID, func(o *Listing) { o.AlsoIn = appendNew(o.AlsoIn, p.s.Name) })
+			err := p.amend(e.Outbox, l.ID, func(o *model.Listing) { o.AlsoIn = appendNew(o.AlsoIn, p.s.Name) })
 			return true, err
 		}
 	}
@@ -69,10 +71,10 @@ func (p *pollTx) mergeDuplicate(l *Listing) (bool, error) {
 		if !ok {
 			continue
 		}
-		l.SameAs = &SameFlat{ID: r.Listing.ID, Site: siteOfID(r.Listing.ID), URL: r.Listing.URL, Title: r.Listing.Title, Why: why}
-		also := SameFlat{ID: l.ID, Site: siteOfID(l.ID), URL: l.URL, Title: l.Title, Why: why}
-		add := func(o *Listing) {
-			if !slices.ContainsFunc(o.AlsoOn, func(s SameFlat) bool { return s.ID == also.ID }) {
+		l.SameAs = &model.SameFlat{ID: r.Listing.ID, Site: siteOfID(r.Listing.ID), URL: r.Listing.URL, Title: r.Listing.Title, Why: why}
+		also := model.SameFlat{ID: l.ID, Site: siteOfID(l.ID), URL: l.URL, Title: l.Title, Why: why}
+		add := func(o *model.Listing) {
+			if !slices.ContainsFunc(o.AlsoOn, func(s model.SameFlat) bool { return s.ID == also.ID }) {
 				o.AlsoOn = append(o.AlsoOn, also)
 			}
 		}
@@ -86,7 +88,7 @@ func (p *pollTx) mergeDuplicate(l *Listing) (bool, error) {
 }
 
 // index records l as seen by this search, for the next search or site that finds it.
-func (p *pollTx) index(l Listing) error {
+func (p *pollTx) index(l model.Listing) error {
 	sb := p.tx.Bucket(bucketSeenBy)
 	e, _ := getSeenBy(sb, l.ID)
 	if !slices.Contains(e.Searches, p.s.ID) {
@@ -100,7 +102,7 @@ func (p *pollTx) index(l Listing) error {
 
 // addFlat adds l to the price index: one key per listing (price, then ID),
 // so adding never rewrites what is there.
-func addFlat(tx *bolt.Tx, searchID string, l Listing) error {
+func addFlat(tx *bolt.Tx, searchID string, l model.Listing) error {
 	if l.PriceValue <= 0 {
 		return nil
 	}
@@ -130,8 +132,8 @@ func flatsAt(tx *bolt.Tx, price float64) []flatRef {
 
 // readStored reads a listing as a search stored it; false when it is not
 // there (the search was removed) or unreadable.
-func readStored(tx *bolt.Tx, searchID, id string) (Listing, bool) {
-	var l Listing
+func readStored(tx *bolt.Tx, searchID, id string) (model.Listing, bool) {
+	var l model.Listing
 	lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
 	if lb == nil || lb.Bucket(bucketListingIDs) == nil || lb.Bucket(bucketListingOrder) == nil {
 		return l, false
@@ -145,7 +147,7 @@ func readStored(tx *bolt.Tx, searchID, id string) (Listing, bool) {
 }
 
 // noteAlerted records the outbox items that announce ls.
-func (p *pollTx) noteAlerted(ls []Listing, ids []uint64) error {
+func (p *pollTx) noteAlerted(ls []model.Listing, ids []uint64) error {
 	sb := p.tx.Bucket(bucketSeenBy)
 	for _, l := range ls {
 		e, _ := getSeenBy(sb, l.ID)
@@ -164,14 +166,14 @@ func (p *pollTx) noteAlerted(ls []Listing, ids []uint64) error {
 }
 
 // amend changes the listing id in those of the items that are not sent yet.
-func (p *pollTx) amend(items []uint64, id string, change func(*Listing)) error {
+func (p *pollTx) amend(items []uint64, id string, change func(*model.Listing)) error {
 	ob := p.tx.Bucket(bucketOutbox)
 	for _, oid := range items {
 		it, err := getOutbox(p.tx, oid)
-		if err != nil || it.State == OutboxSent {
+		if err != nil || it.State == model.OutboxSent {
 			continue // pruned or sent: the window still shows the match
 		}
-		i := slices.IndexFunc(it.Listings, func(l Listing) bool { return l.ID == id })
+		i := slices.IndexFunc(it.Listings, func(l model.Listing) bool { return l.ID == id })
 		if i < 0 {
 			continue
 		}
@@ -184,7 +186,7 @@ func (p *pollTx) amend(items []uint64, id string, change func(*Listing)) error {
 }
 
 // updateStored changes a listing as another search stored it.
-func (p *pollTx) updateStored(searchID, id string, change func(*Listing)) error {
+func (p *pollTx) updateStored(searchID, id string, change func(*model.Listing)) error {
 	lb := p.tx.Bucket(bucketListings).Bucket([]byte(searchID))
 	if lb == nil || lb.Bucket(bucketListingIDs) == nil || lb.Bucket(bucketListingOrder) == nil {
 		return nil // that search was removed
@@ -195,7 +197,7 @@ func (p *pollTx) updateStored(searchID, id string, change func(*Listing)) error 
 	if key == nil || v == nil {
 		return nil
 	}
-	var rec Listing
+	var rec model.Listing
 	if json.Unmarshal(v, &rec) != nil {
 		return nil
 	}
@@ -249,7 +251,7 @@ func indexSeenListings(tx *bolt.Tx) error {
 			return nil
 		}
 		return order.ForEach(func(_, v []byte) error {
-			var l Listing
+			var l model.Listing
 			if json.Unmarshal(v, &l) != nil || l.ID == "" {
 				return nil // unreadable: the reader skips it too
 			}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"notifio/internal/model"
 )
 
 // TestRealFullDisk runs against a real, tiny file system when one is given:
@@ -34,7 +36,7 @@ func TestRealFullDisk(t *testing.T) {
 		lastOK = i
 	}
 	t.Logf("after %d commits: %v", lastOK+1, failed)
-	if !errors.Is(failed, ErrDiskFull) {
+	if !errors.Is(failed, model.ErrDiskFull) {
 		t.Fatalf("the failed commit: %v, want ErrDiskFull", failed)
 	}
 	check := func(db *DB) {

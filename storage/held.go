@@ -6,22 +6,24 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // HeldListings returns the listings a search's filters held back (recorded as
 // seen, never announced), newest first, each with Held saying why.
-func (d *DB) HeldListings(searchID string) ([]Listing, error) {
-	var out []Listing
+func (d *DB) HeldListings(searchID string) ([]model.Listing, error) {
+	var out []model.Listing
 	err := d.view("reading the held-back listings of search "+searchID, func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
-			return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+			return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 		}
 		lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
 		if lb == nil || lb.Bucket(bucketHeld) == nil {
 			return nil
 		}
 		return lb.Bucket(bucketHeld).ForEach(func(k, v []byte) error {
-			var l Listing
+			var l model.Listing
 			if err := json.Unmarshal(v, &l); err != nil {
 				d.skipped("held listing "+string(k), err)
 				return nil
@@ -56,7 +58,7 @@ func (d *DB) ReleaseHeld(searchID string, ids []string, now time.Time) (int, err
 			if v == nil {
 				continue
 			}
-			var l Listing
+			var l model.Listing
 			if err := json.Unmarshal(v, &l); err != nil {
 				return fmt.Errorf("held listing %s: %w", id, err)
 			}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // maxListingIDLen bounds a listing ID (a bbolt key); longer ones are not IDs.
@@ -35,14 +37,14 @@ const appendFill = 0.9
 // skipped. A search deleted meanwhile stores nothing (CommitResult.SearchGone).
 // The poller records the rest of a poll with it through SavePoll, and decides
 // what is held back, changed or the same flat (PollPage.Rules, commit.go).
-func (d *DB) CommitPoll(searchID string, found []Listing, now time.Time) (CommitResult, error) {
+func (d *DB) CommitPoll(searchID string, found []model.Listing, now time.Time) (CommitResult, error) {
 	return d.SavePoll(PollWrite{SearchID: searchID, Page: &PollPage{Found: found}, Now: now})
 }
 
 // pollChangesNothing reports whether CommitPoll would only move LastPolled, in
 // a read-only transaction. Any doubt (an error, a deleted search) says false:
 // the write transaction then decides.
-func (d *DB) pollChangesNothing(searchID string, found []Listing) bool {
+func (d *DB) pollChangesNothing(searchID string, found []model.Listing) bool {
 	same := false
 	_ = d.view("checking the poll of search "+searchID, func(tx *bolt.Tx) error {
 		same = changesNothing(tx, searchID, found)
@@ -52,7 +54,7 @@ func (d *DB) pollChangesNothing(searchID string, found []Listing) bool {
 }
 
 // changesNothing is pollChangesNothing inside a transaction.
-func changesNothing(tx *bolt.Tx, searchID string, found []Listing) bool {
+func changesNothing(tx *bolt.Tx, searchID string, found []model.Listing) bool {
 	s, err := getSearch(tx.Bucket(bucketSearches), searchID)
 	if err != nil || !s.Baselined {
 		return false
@@ -67,19 +69,19 @@ func changesNothing(tx *bolt.Tx, searchID string, found []Listing) bool {
 
 // ListListings returns every listing seen for a search, newest first. The first
 // Unseen(searchID) of them are the ones new since the user last looked.
-func (d *DB) ListListings(searchID string) ([]Listing, error) {
+func (d *DB) ListListings(searchID string) ([]model.Listing, error) {
 	return d.RecentListings(searchID, 0)
 }
 
 // RecentListings is ListListings limited to the newest limit listings (all when
 // limit <= 0).
-func (d *DB) RecentListings(searchID string, limit int) ([]Listing, error) {
-	var out []Listing
+func (d *DB) RecentListings(searchID string, limit int) ([]model.Listing, error) {
+	var out []model.Listing
 	err := d.view("reading the listings of search "+searchID, func(tx *bolt.Tx) error {
 		order := listingOrder(tx, searchID)
 		if order == nil {
 			if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
-				return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+				return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 			}
 			return nil
 		}
@@ -88,7 +90,7 @@ func (d *DB) RecentListings(searchID string, limit int) ([]Listing, error) {
 			if limit > 0 && len(out) >= limit {
 				break
 			}
-			var l Listing
+			var l model.Listing
 			if err := json.Unmarshal(v, &l); err != nil {
 				d.skipped(fmt.Sprintf("listing %d of search %s", fromU64(k), searchID), err)
 				continue
@@ -108,7 +110,7 @@ func (d *DB) Unseen(searchID string) (int, error) {
 		order := listingOrder(tx, searchID)
 		if order == nil {
 			if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
-				return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+				return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 			}
 			return nil
 		}
@@ -127,7 +129,7 @@ func (d *DB) Unseen(searchID string) (int, error) {
 func (d *DB) MarkViewed(searchID string, now time.Time) error {
 	return d.update("marking search "+searchID+" viewed", func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketSearches).Get([]byte(searchID)) == nil {
-			return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+			return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 		}
 		lb, err := tx.Bucket(bucketListings).CreateBucketIfNotExists([]byte(searchID))
 		if err != nil {

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // DueOutbox returns up to limit pending email items (Channel "") whose
 // NextAttempt is not after now, oldest first (all of them when limit <= 0).
 // The push channels' items are DueChannelOutbox's.
-func (d *DB) DueOutbox(now time.Time, limit int) ([]OutboxItem, error) {
+func (d *DB) DueOutbox(now time.Time, limit int) ([]model.OutboxItem, error) {
 	return d.due(now, limit, false)
 }
 
@@ -23,11 +25,11 @@ func (d *DB) NextOutboxDue() (time.Time, bool) {
 }
 
 // due lists the due pending items of email (push false) or of the push channels.
-func (d *DB) due(now time.Time, limit int, push bool) ([]OutboxItem, error) {
-	var out []OutboxItem
+func (d *DB) due(now time.Time, limit int, push bool) ([]model.OutboxItem, error) {
+	var out []model.OutboxItem
 	err := d.view("reading the outbox", func(tx *bolt.Tx) error {
-		return d.forEachOpen(tx, func(it OutboxItem) bool {
-			if it.State == OutboxPending && (it.Channel != "") == push && !it.NextAttempt.After(now) {
+		return d.forEachOpen(tx, func(it model.OutboxItem) bool {
+			if it.State == model.OutboxPending && (it.Channel != "") == push && !it.NextAttempt.After(now) {
 				out = append(out, it)
 			}
 			return limit <= 0 || len(out) < limit
@@ -40,8 +42,8 @@ func (d *DB) nextDue(push bool) (time.Time, bool) {
 	var next time.Time
 	found := false
 	_ = d.view("reading the outbox", func(tx *bolt.Tx) error {
-		return d.forEachOpen(tx, func(it OutboxItem) bool {
-			if it.State == OutboxPending && (it.Channel != "") == push && (!found || it.NextAttempt.Before(next)) {
+		return d.forEachOpen(tx, func(it model.OutboxItem) bool {
+			if it.State == model.OutboxPending && (it.Channel != "") == push && (!found || it.NextAttempt.Before(next)) {
 				next, found = it.NextAttempt, true
 			}
 			return true
@@ -51,8 +53,8 @@ func (d *DB) nextDue(push bool) (time.Time, bool) {
 }
 
 // GetOutbox returns one item, or ErrNotFound.
-func (d *DB) GetOutbox(id uint64) (OutboxItem, error) {
-	var it OutboxItem
+func (d *DB) GetOutbox(id uint64) (model.OutboxItem, error) {
+	var it model.OutboxItem
 	err := d.view("reading the outbox", func(tx *bolt.Tx) (err error) {
 		it, err = getOutbox(tx, id)
 		return err
@@ -62,11 +64,11 @@ func (d *DB) GetOutbox(id uint64) (OutboxItem, error) {
 
 // ListOutbox returns every item (pending, needing attention, and sent ones not
 // yet pruned), oldest first.
-func (d *DB) ListOutbox() ([]OutboxItem, error) {
-	var out []OutboxItem
+func (d *DB) ListOutbox() ([]model.OutboxItem, error) {
+	var out []model.OutboxItem
 	err := d.view("reading the outbox", func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
-			var it OutboxItem
+			var it model.OutboxItem
 			if err := json.Unmarshal(v, &it); err != nil {
 				d.skipped(fmt.Sprintf("outbox item %d", fromU64(k)), err)
 				return nil
@@ -81,11 +83,11 @@ func (d *DB) ListOutbox() ([]OutboxItem, error) {
 // MarkSent records that the item was delivered. Marking a sent item again
 // changes nothing.
 func (d *DB) MarkSent(id uint64, at time.Time) error {
-	return d.changeOutbox(id, func(it *OutboxItem) bool {
-		if it.State == OutboxSent {
+	return d.changeOutbox(id, func(it *model.OutboxItem) bool {
+		if it.State == model.OutboxSent {
 			return false
 		}
-		it.State, it.SentAt, it.LastError, it.Hint = OutboxSent, at, "", ""
+		it.State, it.SentAt, it.LastError, it.Hint = model.OutboxSent, at, "", ""
 		return true
 	})
 }
@@ -93,11 +95,11 @@ func (d *DB) MarkSent(id uint64, at time.Time) error {
 // MarkRetry records a temporary failure: the item stays pending, due at next.
 // It does nothing to an item already sent.
 func (d *DB) MarkRetry(id uint64, attempts int, next time.Time, lastErr string) error {
-	return d.changeOutbox(id, func(it *OutboxItem) bool {
-		if it.State == OutboxSent {
+	return d.changeOutbox(id, func(it *model.OutboxItem) bool {
+		if it.State == model.OutboxSent {
 			return false
 		}
-		it.State, it.Attempts, it.NextAttempt, it.LastError = OutboxPending, attempts, next, lastErr
+		it.State, it.Attempts, it.NextAttempt, it.LastError = model.OutboxPending, attempts, next, lastErr
 		return true
 	})
 }
@@ -106,11 +108,11 @@ func (d *DB) MarkRetry(id uint64, attempts int, next time.Time, lastErr string) 
 // until the user fixes the cause and calls RetryOutbox. It does nothing to an
 // item already sent.
 func (d *DB) MarkNeedsAttention(id uint64, lastErr, hint string) error {
-	return d.changeOutbox(id, func(it *OutboxItem) bool {
-		if it.State == OutboxSent {
+	return d.changeOutbox(id, func(it *model.OutboxItem) bool {
+		if it.State == model.OutboxSent {
 			return false
 		}
-		it.State, it.LastError, it.Hint = OutboxNeedsAttention, lastErr, hint
+		it.State, it.LastError, it.Hint = model.OutboxNeedsAttention, lastErr, hint
 		return true
 	})
 }
@@ -119,8 +121,8 @@ func (d *DB) MarkNeedsAttention(id uint64, lastErr, hint string) error {
 // reset. id 0 does so for every item that needs attention. Retrying a sent item
 // is an error.
 func (d *DB) RetryOutbox(id uint64, now time.Time) error {
-	reset := func(it *OutboxItem) {
-		it.State, it.NextAttempt, it.Attempts, it.Hint = OutboxPending, now, 0, ""
+	reset := func(it *model.OutboxItem) {
+		it.State, it.NextAttempt, it.Attempts, it.Hint = model.OutboxPending, now, 0, ""
 	}
 	if id != 0 {
 		return d.update(fmt.Sprintf("retrying outbox item %d", id), func(tx *bolt.Tx) error {
@@ -128,7 +130,7 @@ func (d *DB) RetryOutbox(id uint64, now time.Time) error {
 			if err != nil {
 				return err
 			}
-			if it.State == OutboxSent {
+			if it.State == model.OutboxSent {
 				return fmt.Errorf("outbox item %d was already sent", id)
 			}
 			reset(&it)
@@ -136,9 +138,9 @@ func (d *DB) RetryOutbox(id uint64, now time.Time) error {
 		})
 	}
 	return d.update("retrying the outbox", func(tx *bolt.Tx) error {
-		var todo []OutboxItem
-		if err := d.forEachOpen(tx, func(it OutboxItem) bool {
-			if it.State == OutboxNeedsAttention {
+		var todo []model.OutboxItem
+		if err := d.forEachOpen(tx, func(it model.OutboxItem) bool {
+			if it.State == model.OutboxNeedsAttention {
 				todo = append(todo, it)
 			}
 			return true
@@ -169,11 +171,11 @@ func (d *DB) PruneOutbox(now time.Time) (int, error) {
 			if open.Get(k) != nil {
 				return nil
 			}
-			var it OutboxItem
+			var it model.OutboxItem
 			if err := json.Unmarshal(v, &it); err != nil {
 				return nil // keep what cannot be read rather than guess
 			}
-			if it.State == OutboxSent && !it.SentAt.IsZero() && it.SentAt.Before(cutoff) {
+			if it.State == model.OutboxSent && !it.SentAt.IsZero() && it.SentAt.Before(cutoff) {
 				old = append(old, append([]byte(nil), k...))
 			}
 			return nil
@@ -194,7 +196,7 @@ func (d *DB) PruneOutbox(now time.Time) (int, error) {
 
 // changeOutbox loads an item, lets change edit it, and stores it (and its place in
 // the open index) when change returns true.
-func (d *DB) changeOutbox(id uint64, change func(*OutboxItem) bool) error {
+func (d *DB) changeOutbox(id uint64, change func(*model.OutboxItem) bool) error {
 	return d.update(fmt.Sprintf("updating outbox item %d", id), func(tx *bolt.Tx) error {
 		it, err := getOutbox(tx, id)
 		if err != nil {
@@ -207,18 +209,18 @@ func (d *DB) changeOutbox(id uint64, change func(*OutboxItem) bool) error {
 		if err := putJSON(tx.Bucket(bucketOutbox), key, it); err != nil {
 			return err
 		}
-		if it.State == OutboxSent {
+		if it.State == model.OutboxSent {
 			return tx.Bucket(bucketOutboxOpen).Delete(key)
 		}
 		return tx.Bucket(bucketOutboxOpen).Put(key, nil)
 	})
 }
 
-func getOutbox(tx *bolt.Tx, id uint64) (OutboxItem, error) {
-	var it OutboxItem
+func getOutbox(tx *bolt.Tx, id uint64) (model.OutboxItem, error) {
+	var it model.OutboxItem
 	v := tx.Bucket(bucketOutbox).Get(u64(id))
 	if v == nil {
-		return it, fmt.Errorf("outbox item %d: %w", id, ErrNotFound)
+		return it, fmt.Errorf("outbox item %d: %w", id, model.ErrNotFound)
 	}
 	if err := json.Unmarshal(v, &it); err != nil {
 		return it, fmt.Errorf("outbox item %d: %w", id, err)
@@ -229,11 +231,11 @@ func getOutbox(tx *bolt.Tx, id uint64) (OutboxItem, error) {
 // forEachOpen calls fn with every unsent item, oldest first, until fn returns
 // false. An item that cannot be read is skipped (and logged): it must not hold up
 // the others.
-func (d *DB) forEachOpen(tx *bolt.Tx, fn func(OutboxItem) bool) error {
+func (d *DB) forEachOpen(tx *bolt.Tx, fn func(model.OutboxItem) bool) error {
 	c := tx.Bucket(bucketOutboxOpen).Cursor()
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		it, err := getOutbox(tx, fromU64(k))
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			continue // a stale index entry: nothing to send
 		} else if err != nil {
 			d.skipped(fmt.Sprintf("outbox item %d", fromU64(k)), err)

@@ -10,10 +10,12 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // queue makes n outbox items, one per poll, created a minute apart from t0.
-func queue(t *testing.T, db *DB, n int) (Search, []uint64) {
+func queue(t *testing.T, db *DB, n int) (model.Search, []uint64) {
 	t.Helper()
 	s := addSearch(t, db, "q")
 	if _, err := db.CommitPoll(s.ID, nil, t0); err != nil { // baseline
@@ -80,15 +82,15 @@ func TestOutboxLifecycle(t *testing.T) {
 		t.Fatalf("NextOutboxDue: %v", next)
 	}
 	ia, _ := db.GetOutbox(a)
-	if ia.State != OutboxPending || ia.Attempts != 1 || !ia.NextAttempt.Equal(retryAt) || ia.LastError != "451 try again" {
+	if ia.State != model.OutboxPending || ia.Attempts != 1 || !ia.NextAttempt.Equal(retryAt) || ia.LastError != "451 try again" {
 		t.Fatalf("after MarkRetry: %+v", ia)
 	}
 	ib, _ := db.GetOutbox(b)
-	if ib.State != OutboxSent || !ib.SentAt.Equal(sentAt) {
+	if ib.State != model.OutboxSent || !ib.SentAt.Equal(sentAt) {
 		t.Fatalf("after MarkSent: %+v", ib)
 	}
 	ic, _ := db.GetOutbox(cc)
-	if ic.State != OutboxNeedsAttention || ic.Hint != "use an app password" || ic.LastError == "" {
+	if ic.State != model.OutboxNeedsAttention || ic.Hint != "use an app password" || ic.LastError == "" {
 		t.Fatalf("after MarkNeedsAttention: %+v", ic)
 	}
 
@@ -115,7 +117,7 @@ func TestOutboxLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	ic, _ = db.GetOutbox(cc)
-	if ic.State != OutboxPending || !ic.NextAttempt.Equal(now) || ic.Attempts != 0 || ic.Hint != "" {
+	if ic.State != model.OutboxPending || !ic.NextAttempt.Equal(now) || ic.Attempts != 0 || ic.Hint != "" {
 		t.Fatalf("after RetryOutbox(0): %+v", ic)
 	}
 	// Retrying one pending item makes it due now.
@@ -130,7 +132,7 @@ func TestOutboxLifecycle(t *testing.T) {
 		db.MarkSent(999, now), db.MarkRetry(999, 1, now, ""), db.MarkNeedsAttention(999, "", ""), db.RetryOutbox(999, now),
 		func() error { _, err := db.GetOutbox(999); return err }(),
 	} {
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, model.ErrNotFound) {
 			t.Fatalf("unknown item: %v, want ErrNotFound", err)
 		}
 	}
@@ -151,7 +153,7 @@ func TestOutboxLifecycle(t *testing.T) {
 		t.Fatalf("prune of unsent: %d, %v", n, err)
 	}
 	all, _ := db.ListOutbox()
-	if len(all) != 1 || all[0].ID != d || all[0].State != OutboxPending {
+	if len(all) != 1 || all[0].ID != d || all[0].State != model.OutboxPending {
 		t.Fatalf("after pruning: %+v", all)
 	}
 	if _, ok := db.NextOutboxDue(); !ok {
@@ -243,14 +245,14 @@ func TestConcurrentUse(t *testing.T) {
 	db := openT(t, t.TempDir(), Options{})
 	const searches, polls = 6, 40
 	var wg sync.WaitGroup
-	ss := make([]Search, searches)
+	ss := make([]model.Search, searches)
 	for i := range ss {
 		ss[i] = addSearch(t, db, fmt.Sprintf("c%d", i))
 	}
 	errs := make(chan error, 100)
 	for i := range ss {
 		wg.Add(1)
-		go func(s Search) {
+		go func(s model.Search) {
 			defer wg.Done()
 			for p := 0; p < polls; p++ {
 				page := append(listings(fmt.Sprintf("%s-%d", s.ID, p), 2), listings(fmt.Sprintf("%s-%d", s.ID, p-1), 2)...)

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // PollWrite is everything one poll records. SavePoll writes it in one
@@ -35,7 +37,7 @@ type PollWrite struct {
 // PollPage is the listings a poll found and the decisions storage does not make.
 type PollPage struct {
 	// Found is in page order (top first); empty is a page without results.
-	Found []Listing
+	Found []model.Listing
 	Rules PollRules
 }
 
@@ -70,7 +72,7 @@ func (d *DB) savePage(tx *bolt.Tx, w PollWrite) (CommitResult, error) {
 	if w.Page == nil {
 		return CommitResult{}, nil
 	}
-	if _, err := getSearch(tx.Bucket(bucketSearches), w.SearchID); errors.Is(err, ErrNotFound) && w.hasState() {
+	if _, err := getSearch(tx.Bucket(bucketSearches), w.SearchID); errors.Is(err, model.ErrNotFound) && w.hasState() {
 		return CommitResult{SearchGone: true}, nil
 	}
 	if changesNothing(tx, w.SearchID, w.Page.Found) {

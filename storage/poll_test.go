@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"notifio/internal/model"
 )
 
 // answer stands for the poller's last answers (opaque JSON to storage).
@@ -18,12 +20,12 @@ type answer struct {
 // pollState is what SavePoll writes, read back.
 type pollState struct {
 	listings, outbox int
-	search           Search
+	search           model.Search
 	backoff          string
 	site, last       answer
 }
 
-func readPollState(t *testing.T, db *DB, s Search) pollState {
+func readPollState(t *testing.T, db *DB, s model.Search) pollState {
 	t.Helper()
 	var st pollState
 	all, err := db.ListListings(s.ID)
@@ -139,7 +141,7 @@ func TestSavePollWritesOnlyWhatChanged(t *testing.T) {
 	if raw, _ := db.LoadBackoff(); string(raw) != `[]` {
 		t.Fatalf("the site's backoff after a poll of a deleted search: %s", raw)
 	}
-	if _, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 2)}, Now: t0}); !errors.Is(err, ErrNotFound) {
+	if _, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 2)}, Now: t0}); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("a page alone for a deleted search: %v, want ErrNotFound", err)
 	}
 }

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // This file is what a poll learns about listings it has seen before: their
@@ -21,12 +22,12 @@ import (
 
 // again handles a listing the search has seen before: delivered (in ids) or
 // held back by a filter (in bucketHeld).
-func (p *pollTx) again(l Listing, held bool) error {
+func (p *pollTx) again(l model.Listing, held bool) error {
 	id := []byte(l.ID)
 	last := p.present.Get(id)
 	relisted := false
 	if last == nil && !p.upgraded {
-		if at, ok := goneAt(p.gone.Get(id)); ok && p.now.Sub(at) >= RelistAfter {
+		if at, ok := goneAt(p.gone.Get(id)); ok && p.now.Sub(at) >= model.RelistAfter {
 			relisted = true
 		}
 	}
@@ -42,11 +43,11 @@ func (p *pollTx) again(l Listing, held bool) error {
 	}
 	change := priceChange(rec, l)
 	if change != "" {
-		rec.newPrice(l, p.now)
+		newPrice(&rec, l, p.now)
 	}
 	rec.Held, rec.Marks = l.Held, l.Marks // as the filters see it now
-	announce := l.Held == "" && (change == ChangePriceDrop && !p.s.Filters.NoPriceDrops ||
-		change == ChangePriceRise && p.s.Filters.PriceRises)
+	announce := l.Held == "" && (change == model.ChangePriceDrop && !p.s.Filters.NoPriceDrops ||
+		change == model.ChangePriceRise && p.s.Filters.PriceRises)
 	if err := p.putBack(rec, where, held, announce); err != nil {
 		return err
 	}
@@ -59,19 +60,19 @@ func (p *pollTx) again(l Listing, held bool) error {
 		rec.Change = change
 		p.changed = append(p.changed, rec)
 	case relisted && l.Held == "" && !held: // a held one waits for the window
-		rec.Change, rec.OldPrice = ChangeRelisted, ""
+		rec.Change, rec.OldPrice = model.ChangeRelisted, ""
 		p.fresh = append(p.fresh, rec)
 	}
 	return nil
 }
 
 // newPrice records the price l shows now in the listing's history.
-func (rec *Listing) newPrice(l Listing, now time.Time) {
+func newPrice(rec *model.Listing, l model.Listing, now time.Time) {
 	rec.OldPrice = rec.Price
 	if len(rec.Prices) == 0 && rec.PriceValue > 0 {
-		rec.Prices = []PricePoint{{At: rec.FirstSeen, Price: rec.Price, Value: rec.PriceValue}}
+		rec.Prices = []model.PricePoint{{At: rec.FirstSeen, Price: rec.Price, Value: rec.PriceValue}}
 	}
-	rec.Prices = append(rec.Prices, PricePoint{At: now, Price: l.Price, Value: l.PriceValue})
+	rec.Prices = append(rec.Prices, model.PricePoint{At: now, Price: l.Price, Value: l.PriceValue})
 	rec.Price, rec.PriceValue, rec.Currency = l.Price, l.PriceValue, orKeep(l.Currency, rec.Currency)
 }
 
@@ -79,7 +80,7 @@ func (rec *Listing) newPrice(l Listing, now time.Time) {
 // there, as record returned it). A held-back listing whose price fell under
 // the user's limit (announce, after the baseline) is delivered now, as a drop:
 // it moves from the held ones to the search's listings.
-func (p *pollTx) putBack(rec Listing, where []byte, held, announce bool) error {
+func (p *pollTx) putBack(rec model.Listing, where []byte, held, announce bool) error {
 	if !held {
 		return putJSON(p.order, where, rec)
 	}
@@ -93,8 +94,8 @@ func (p *pollTx) putBack(rec Listing, where []byte, held, announce bool) error {
 }
 
 // record reads the stored listing and, for a delivered one, its order key.
-func (p *pollTx) record(id string, held bool) (Listing, []byte, error) {
-	var rec Listing
+func (p *pollTx) record(id string, held bool) (model.Listing, []byte, error) {
+	var rec model.Listing
 	key := []byte(id)
 	if !held {
 		key = p.ids.Get([]byte(id))
@@ -116,7 +117,7 @@ func (p *pollTx) record(id string, held bool) (Listing, []byte, error) {
 
 // priceChange compares the stored price with the one on the page. A price not
 // shown (now or before) or in another currency is no change.
-func priceChange(rec, now Listing) Change {
+func priceChange(rec, now model.Listing) model.Change {
 	if rec.PriceValue <= 0 || now.PriceValue <= 0 || rec.PriceValue == now.PriceValue {
 		return ""
 	}
@@ -124,9 +125,9 @@ func priceChange(rec, now Listing) Change {
 		return ""
 	}
 	if now.PriceValue < rec.PriceValue {
-		return ChangePriceDrop
+		return model.ChangePriceDrop
 	}
-	return ChangePriceRise
+	return model.ChangePriceRise
 }
 
 func orKeep(v, old string) string {
@@ -137,7 +138,7 @@ func orKeep(v, old string) string {
 }
 
 // setPresent records l as on the page, with its price as shown now.
-func (p *pollTx) setPresent(l Listing) error {
+func (p *pollTx) setPresent(l model.Listing) error {
 	if err := p.present.Put([]byte(l.ID), u64(math.Float64bits(l.PriceValue))); err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func (p *pollTx) setPresent(l Listing) error {
 }
 
 // markGone dates the listings that were on the last page and are not on this one.
-func (p *pollTx) markGone(page []Listing) error {
+func (p *pollTx) markGone(page []model.Listing) error {
 	on := make(map[string]bool, len(page))
 	for _, l := range page {
 		on[l.ID] = true
@@ -189,7 +190,7 @@ func goneAt(v []byte) (time.Time, bool) {
 // presentUnchanged reports whether the page is exactly the last one read: the
 // same listings, each at the price it had. False when presence is not tracked
 // yet for the search.
-func presentUnchanged(lb *bolt.Bucket, s Search, page []Listing) bool {
+func presentUnchanged(lb *bolt.Bucket, s model.Search, page []model.Listing) bool {
 	present, ids, held := lb.Bucket(bucketPresent), lb.Bucket(bucketListingIDs), lb.Bucket(bucketHeld)
 	if present == nil || ids == nil || s.LastCount != len(page) {
 		return false
@@ -209,41 +210,24 @@ func presentUnchanged(lb *bolt.Bucket, s Search, page []Listing) bool {
 
 // PriceHistory returns the price history of one of the search's listings,
 // oldest first ("" → nil): the window's Listings tab shows it.
-func (d *DB) PriceHistory(searchID, listingID string) ([]PricePoint, error) {
-	var out []PricePoint
+func (d *DB) PriceHistory(searchID, listingID string) ([]model.PricePoint, error) {
+	var out []model.PricePoint
 	err := d.view("reading the price history of "+listingID, func(tx *bolt.Tx) error {
 		lb := tx.Bucket(bucketListings).Bucket([]byte(searchID))
 		if lb == nil {
-			return fmt.Errorf("search %s: %w", searchID, ErrNotFound)
+			return fmt.Errorf("search %s: %w", searchID, model.ErrNotFound)
 		}
 		p := &pollTx{ids: lb.Bucket(bucketListingIDs), order: lb.Bucket(bucketListingOrder), held: lb.Bucket(bucketHeld)}
 		held := p.ids == nil || p.ids.Get([]byte(listingID)) == nil
 		if held && p.held == nil || !held && p.order == nil {
-			return fmt.Errorf("listing %s: %w", listingID, ErrNotFound)
+			return fmt.Errorf("listing %s: %w", listingID, model.ErrNotFound)
 		}
 		rec, _, err := p.record(listingID, held)
 		if err != nil {
-			return fmt.Errorf("listing %s: %w", listingID, ErrNotFound)
+			return fmt.Errorf("listing %s: %w", listingID, model.ErrNotFound)
 		}
 		out = rec.Prices
 		return nil
 	})
 	return out, err
-}
-
-// PriceTrail is the listing's price with up to n earlier ones before it when it
-// changed ("1.200 € → 1.100 €"), as the window and `notifio listings` show it.
-func (l Listing) PriceTrail(n int) string {
-	if len(l.Prices) < 2 {
-		return l.Price
-	}
-	ps := l.Prices
-	if n > 0 && len(ps) > n {
-		ps = ps[len(ps)-n:]
-	}
-	shown := make([]string, 0, len(ps))
-	for _, p := range ps {
-		shown = append(shown, p.Price)
-	}
-	return strings.Join(shown, " → ")
 }

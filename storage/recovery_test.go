@@ -12,6 +12,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // damages are the ways a database file is found broken.
@@ -121,7 +123,7 @@ func overwrite(t *testing.T, path string, off int64, data []byte) {
 }
 
 // fill makes a database big enough to have many pages: searches with listings.
-func fill(t *testing.T, db *DB, name string) Search {
+func fill(t *testing.T, db *DB, name string) model.Search {
 	t.Helper()
 	s := addSearch(t, db, name)
 	for i := 0; i < 8; i++ {
@@ -177,7 +179,7 @@ func TestDamagedRestoredFromBackup(t *testing.T) {
 			if all, _ := db.ListListings(kept.ID); len(all) != 200 {
 				t.Fatalf("%d listings from the backup, want 200", len(all))
 			}
-			if _, err := db.GetSearch(lost.ID); !errors.Is(err, ErrNotFound) {
+			if _, err := db.GetSearch(lost.ID); !errors.Is(err, model.ErrNotFound) {
 				t.Fatalf("search added after the backup: %v", err)
 			}
 			// The restored database works.
@@ -284,7 +286,7 @@ func TestMissingDatabaseRestored(t *testing.T) {
 		t.Fatalf("recovery: %+v", rec)
 	}
 	// The backup was taken at the first open, before the search was added.
-	if _, err := db.GetSearch(s.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := db.GetSearch(s.ID); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("GetSearch: %v", err)
 	}
 	// StartFresh refuses while a good backup exists.
@@ -395,7 +397,7 @@ func TestNotWritable(t *testing.T) {
 			t.Fatal("no backup error with a file in place of the backup directory")
 		}
 		t.Logf("%v", db.BackupErr())
-		if _, err := db.AddSearch(Search{URL: "https://example.org"}); err != nil {
+		if _, err := db.AddSearch(model.Search{URL: "https://example.org"}); err != nil {
 			t.Fatal(err)
 		}
 	})

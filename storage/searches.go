@@ -7,14 +7,16 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 // AddSearch stores a new search and returns it with its ID (8 sortable
 // characters, never reused) and Created set. Baselined, BaselineCount, LastCount
 // and LastPolled start at zero: the first CommitPoll is the baseline.
-func (d *DB) AddSearch(s Search) (Search, error) {
+func (d *DB) AddSearch(s model.Search) (model.Search, error) {
 	if s.URL == "" {
-		return Search{}, errors.New("adding a search: the URL is empty")
+		return model.Search{}, errors.New("adding a search: the URL is empty")
 	}
 	s.Created = d.opts.Now()
 	s.Baselined, s.BaselineCount, s.LastCount = false, 0, 0
@@ -29,7 +31,7 @@ func (d *DB) AddSearch(s Search) (Search, error) {
 		return putJSON(b, []byte(s.ID), s)
 	})
 	if err != nil {
-		return Search{}, err
+		return model.Search{}, err
 	}
 	return s, nil
 }
@@ -40,7 +42,7 @@ func (d *DB) AddSearch(s Search) (Search, error) {
 // stored, so an edit racing a poll commit cannot undo it. Changing the URL makes
 // the next poll a new baseline: the new page's existing listings are recorded
 // silently instead of arriving as one big "new" digest.
-func (d *DB) UpdateSearch(s Search) error {
+func (d *DB) UpdateSearch(s model.Search) error {
 	return d.update("saving search "+s.ID, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSearches)
 		old, err := getSearch(b, s.ID)
@@ -60,8 +62,8 @@ func (d *DB) UpdateSearch(s Search) error {
 }
 
 // GetSearch returns the search with that ID, or ErrNotFound.
-func (d *DB) GetSearch(id string) (Search, error) {
-	var s Search
+func (d *DB) GetSearch(id string) (model.Search, error) {
+	var s model.Search
 	err := d.view("reading search "+id, func(tx *bolt.Tx) (err error) {
 		s, err = getSearch(tx.Bucket(bucketSearches), id)
 		return err
@@ -70,11 +72,11 @@ func (d *DB) GetSearch(id string) (Search, error) {
 }
 
 // ListSearches returns every search in creation order.
-func (d *DB) ListSearches() ([]Search, error) {
-	var out []Search
+func (d *DB) ListSearches() ([]model.Search, error) {
+	var out []model.Search
 	err := d.view("listing searches", func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketSearches).ForEach(func(k, v []byte) error {
-			var s Search
+			var s model.Search
 			if err := json.Unmarshal(v, &s); err != nil {
 				d.skipped("search "+string(k), err)
 				return nil
@@ -92,7 +94,7 @@ func (d *DB) DeleteSearch(id string) error {
 	return d.update("deleting search "+id, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSearches)
 		if b.Get([]byte(id)) == nil {
-			return fmt.Errorf("search %s: %w", id, ErrNotFound)
+			return fmt.Errorf("search %s: %w", id, model.ErrNotFound)
 		}
 		if err := b.Delete([]byte(id)); err != nil {
 			return err
@@ -118,14 +120,14 @@ func (d *DB) SetPaused(id string, paused bool) error {
 	})
 }
 
-func getSearch(b *bolt.Bucket, id string) (Search, error) {
-	var s Search
+func getSearch(b *bolt.Bucket, id string) (model.Search, error) {
+	var s model.Search
 	if id == "" {
-		return s, fmt.Errorf("search with an empty id: %w", ErrNotFound)
+		return s, fmt.Errorf("search with an empty id: %w", model.ErrNotFound)
 	}
 	v := b.Get([]byte(id))
 	if v == nil {
-		return s, fmt.Errorf("search %s: %w", id, ErrNotFound)
+		return s, fmt.Errorf("search %s: %w", id, model.ErrNotFound)
 	}
 	if err := json.Unmarshal(v, &s); err != nil {
 		return s, fmt.Errorf("search %s: %w", id, err)

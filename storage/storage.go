@@ -29,6 +29,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"notifio/internal/model"
 )
 
 // FileName is the database file's name inside the data directory.
@@ -59,10 +61,6 @@ var (
 	// ErrDamaged: the database is damaged and no backup passed the check. The
 	// returned error is a *DamagedError.
 	ErrDamaged = errors.New("database damaged")
-	// ErrNotFound: no search, outbox item or setting with that key.
-	ErrNotFound = errors.New("not found")
-	// ErrDiskFull: a write failed because the disk (or the size limit) is full.
-	ErrDiskFull = errors.New("the disk holding the data directory is full")
 	// ErrNotWritable: the data directory or database file cannot be written.
 	ErrNotWritable = errors.New("the data directory is not writable")
 	// ErrFileAccess: the database file exists but this user may not open it
@@ -164,15 +162,6 @@ type DB struct {
 	testHookInCommit func() error
 }
 
-// DefaultDir is the per-user data directory: os.UserConfigDir()/notifio.
-func DefaultDir() (string, error) {
-	base, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the per-user config directory: %w (pass a data directory with --data)", err)
-	}
-	return filepath.Join(base, "notifio"), nil
-}
-
 // Dir is the data directory.
 func (d *DB) Dir() string { return d.dir }
 
@@ -251,7 +240,7 @@ func (d *DB) catch(op string, err *error) func() {
 
 func (d *DB) wrap(op string, err error) error {
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, model.ErrNotFound):
 		return err
 	case errors.Is(err, berrors.ErrDatabaseNotOpen):
 		return fmt.Errorf("%s: %w", op, ErrClosed)
@@ -264,7 +253,7 @@ func (d *DB) wrap(op string, err error) error {
 func wrapIOError(op, dir string, err error) error {
 	switch {
 	case isDiskFull(err) || errors.Is(err, berrors.ErrMaxSizeReached):
-		return fmt.Errorf("%s: %w (data: %s): %v", op, ErrDiskFull, dir, err)
+		return fmt.Errorf("%s: %w (data: %s): %v", op, model.ErrDiskFull, dir, err)
 	case errors.Is(err, fs.ErrPermission) || isReadOnlyFS(err):
 		return fmt.Errorf("%s: %w (data: %s): %v", op, ErrNotWritable, dir, err)
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"notifio/internal/model"
 )
 
 var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
@@ -40,10 +42,10 @@ func openT(t testing.TB, dir string, opts Options) *DB {
 }
 
 // listings makes n listings with IDs example.org:<prefix>-<i>.
-func listings(prefix string, n int) []Listing {
-	out := make([]Listing, n)
+func listings(prefix string, n int) []model.Listing {
+	out := make([]model.Listing, n)
 	for i := range out {
-		out[i] = Listing{
+		out[i] = model.Listing{
 			ID:         fmt.Sprintf("example.org:%s-%d", prefix, i),
 			URL:        fmt.Sprintf("https://example.org/ad/%s-%d", prefix, i),
 			Title:      fmt.Sprintf("Flat %s %d, 2 rooms, balcony", prefix, i),
@@ -58,7 +60,7 @@ func listings(prefix string, n int) []Listing {
 	return out
 }
 
-func ids(ls []Listing) []string {
+func ids(ls []model.Listing) []string {
 	out := make([]string, len(ls))
 	for i, l := range ls {
 		out[i] = l.ID
@@ -66,9 +68,9 @@ func ids(ls []Listing) []string {
 	return out
 }
 
-func addSearch(t testing.TB, db *DB, name string) Search {
+func addSearch(t testing.TB, db *DB, name string) model.Search {
 	t.Helper()
-	s, err := db.AddSearch(Search{Name: name, URL: "https://example.org/s?q=" + name, Site: "example.org"})
+	s, err := db.AddSearch(model.Search{Name: name, URL: "https://example.org/s?q=" + name, Site: "example.org"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func TestSearchCRUD(t *testing.T) {
 	c := newClock()
 	db := openT(t, t.TempDir(), Options{Now: c.Now})
 
-	var added []Search
+	var added []model.Search
 	for i := 0; i < 40; i++ {
 		added = append(added, addSearch(t, db, fmt.Sprintf("s%d", i)))
 	}
@@ -139,17 +141,17 @@ func TestSearchCRUD(t *testing.T) {
 	if err := db.DeleteSearch(s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.GetSearch(s.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := db.GetSearch(s.ID); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("GetSearch after delete: %v", err)
 	}
-	if _, err := db.ListListings(s.ID); !errors.Is(err, ErrNotFound) {
+	if _, err := db.ListListings(s.ID); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("ListListings after delete: %v", err)
 	}
 	for _, err := range []error{
 		db.DeleteSearch(s.ID), db.SetPaused(s.ID, false), db.UpdateSearch(s),
 		func() error { _, err := db.CommitPoll(s.ID, listings("b", 1), t0); return err }(),
 	} {
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, model.ErrNotFound) {
 			t.Fatalf("on a deleted search: %v, want ErrNotFound", err)
 		}
 	}
@@ -183,7 +185,7 @@ func TestCommitPollBaselineThenNew(t *testing.T) {
 	t1 := t0.Add(10 * time.Minute)
 	fresh := listings("p2", 3)
 	fresh[1].PriceValue = math.NaN() // must not break the commit
-	page2 := append(append(append([]Listing{}, fresh...), page[:22]...), fresh[0], Listing{Title: "no id"})
+	page2 := append(append(append([]model.Listing{}, fresh...), page[:22]...), fresh[0], model.Listing{Title: "no id"})
 	res, err = db.CommitPoll(s.ID, page2, t1)
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +199,7 @@ func TestCommitPollBaselineThenNew(t *testing.T) {
 	}
 	it := out[0]
 	if it.ID != res.OutboxID || it.SearchID != s.ID || it.SearchName != "berlin" || it.SearchURL != s.URL ||
-		it.State != OutboxPending || !it.NextAttempt.Equal(t1) || !it.Created.Equal(t1) || it.Attempts != 0 {
+		it.State != model.OutboxPending || !it.NextAttempt.Equal(t1) || !it.Created.Equal(t1) || it.Attempts != 0 {
 		t.Fatalf("outbox item: %+v", it)
 	}
 	if !reflect.DeepEqual(ids(it.Listings), ids(fresh)) {
@@ -316,7 +318,7 @@ func TestCommitPollDiskFull(t *testing.T) {
 	db.bdb.MaxSize = int(size)
 	big := listings("big", 2000)
 	_, err := db.CommitPoll(s.ID, big, t0.Add(time.Hour))
-	if !errors.Is(err, ErrDiskFull) {
+	if !errors.Is(err, model.ErrDiskFull) {
 		t.Fatalf("commit on a full disk: %v, want ErrDiskFull", err)
 	}
 	if !strings.Contains(err.Error(), dir) {
@@ -366,7 +368,7 @@ func TestSecondInstanceAlreadyRunning(t *testing.T) {
 		t.Fatal("second Open still blocked after 2 s")
 	}
 	// The first instance is unaffected.
-	if _, err := db.AddSearch(Search{URL: "https://example.org/x"}); err != nil {
+	if _, err := db.AddSearch(model.Search{URL: "https://example.org/x"}); err != nil {
 		t.Fatal(err)
 	}
 }

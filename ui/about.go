@@ -10,7 +10,7 @@ import (
 	fstorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/storage"
+	"notifio/internal/datadir"
 )
 
 // website is Notifio's home page; it must match Website in FyneApp.toml (a test
@@ -41,7 +41,7 @@ func newAboutView(u *UI) *aboutView {
 	dir := u.dataDir
 	if dir == "" {
 		// main always passes the folder it opened; this is for callers that do not.
-		if d, err := storage.DefaultDir(); err == nil {
+		if d, err := datadir.Default(); err == nil {
 			dir = d
 		}
 	}

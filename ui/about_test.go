@@ -12,7 +12,7 @@ import (
 	fstorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 func TestWebsiteMatchesFyneAppToml(t *testing.T) {
@@ -43,7 +43,7 @@ func TestVersionWords(t *testing.T) {
 }
 
 func TestAboutFromTheMenuShowsVersionDataFolderAndWebsite(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	dir := filepath.Join(t.TempDir(), "my data")
 	h.u.version, h.u.dataDir = "0.1.0", dir
 
@@ -71,7 +71,7 @@ func TestAboutFromTheMenuShowsVersionDataFolderAndWebsite(t *testing.T) {
 }
 
 func TestAboutLinksOpenTheFolderAndTheWebsite(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	dir := t.TempDir()
 	h.u.dataDir = dir
 	v := newAboutView(h.u)

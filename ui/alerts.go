@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // alertsCard is the Settings card for health alerts: whether Notifio tells the
@@ -78,7 +78,7 @@ func newAlertsCard(u *UI) *alertsCard {
 	c.remind = widget.NewSelect(choiceWords(remindChoices), nil)
 	c.summary = widget.NewCheck("Send a daily summary, so silence can be trusted, at", nil)
 	c.summaryAt = widget.NewEntry()
-	c.summaryAt.SetPlaceHolder(poll.DefaultSummaryAt)
+	c.summaryAt.SetPlaceHolder(model.DefaultSummaryAt)
 	c.result = wrapped("")
 	c.result.Hide()
 	note := quietWrapped("A login that expired and messages that do not go out are told at once. " +
@@ -101,7 +101,7 @@ func newAlertsCard(u *UI) *alertsCard {
 }
 
 // show fills the card from a.
-func (c *alertsCard) show(a poll.AlertSettings) {
+func (c *alertsCard) show(a model.AlertSettings) {
 	c.on.SetChecked(!a.Off)
 	c.after.SetSelected(closest(afterChoices, a.AfterOrDefault()))
 	c.remind.SetSelected(closest(remindChoices, a.RemindEvery()))
@@ -110,8 +110,8 @@ func (c *alertsCard) show(a poll.AlertSettings) {
 }
 
 // settings reads the card.
-func (c *alertsCard) settings() poll.AlertSettings {
-	a := poll.AlertSettings{Off: !c.on.Checked, After: durationOf(afterChoices, c.after.Selected),
+func (c *alertsCard) settings() model.AlertSettings {
+	a := model.AlertSettings{Off: !c.on.Checked, After: durationOf(afterChoices, c.after.Selected),
 		Summary: c.summary.Checked, SummaryAt: c.summaryAt.Text}
 	if r := durationOf(remindChoices, c.remind.Selected); r == 0 {
 		a.NoRemind = true

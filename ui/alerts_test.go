@@ -7,11 +7,11 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 func TestAlertSettingsAreTheUsersChoice(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	c := h.u.settings.alerts
 	if !c.on.Checked || c.after.Selected != "1 hour" || c.remind.Selected != "once a day" || c.summary.Checked {
@@ -40,9 +40,9 @@ func TestAlertSettingsAreTheUsersChoice(t *testing.T) {
 	}
 }
 
-func blockedSample() poll.Snapshot {
+func blockedSample() model.Snapshot {
 	s := sample()
-	s.Searches[2].Health = poll.Health{Kind: poll.HealthBlocked, Refusal: "rate_limited",
+	s.Searches[2].Health = model.Health{Kind: model.HealthBlocked, Refusal: "rate_limited",
 		Since: t0.Add(-70 * time.Minute), NextTry: t0.Add(271 * time.Second),
 		Problem: "idealista.com is rate-limiting us"}
 	return s

@@ -5,14 +5,14 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // Issue 19, rough edge 13: saving (a database commit, a keyring write of up to
 // 20 s) ran in the button's callback and froze the window until it was done.
 
 func TestSaveEmailSettingsRunsOffTheUIGoroutine(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	fillEmail(h)
@@ -39,7 +39,7 @@ func TestSaveEmailSettingsRunsOffTheUIGoroutine(t *testing.T) {
 }
 
 func TestSaveASearchRunsOffTheUIGoroutine(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")

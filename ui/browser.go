@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // solveTimeout is how long a "solve it in the browser" window may stay open.
@@ -99,7 +99,7 @@ func (o *browserOption) hideOffer() {
 }
 
 // showTry shows what Test this search found when it also tried a browser.
-func (o *browserOption) showTry(res poll.DryRun) {
+func (o *browserOption) showTry(res model.DryRun) {
 	o.hideOffer()
 	if res.BrowserNote == "" {
 		return
@@ -158,7 +158,7 @@ func (v *sitesView) solveInBrowser(site string) {
 }
 
 // solved says on the site's card how solving went.
-func (v *sitesView) solved(c *siteCard, site string, res poll.SolveResult, err error) {
+func (v *sitesView) solved(c *siteCard, site string, res model.SolveResult, err error) {
 	switch {
 	case err != nil:
 		slog.Warn("solve in browser", "site", site, "err", err)

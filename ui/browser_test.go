@@ -13,7 +13,8 @@ import (
 
 	"notifio/poll"
 	"notifio/poll/browser"
-	"notifio/poll/extract"
+
+	"notifio/internal/model"
 )
 
 // fakeBrowser is the fake backend's browser state, kept beside it so that the
@@ -23,7 +24,7 @@ type fakeBrowser struct {
 	missing   error           // BrowserAvailable's answer
 	sites     map[string]bool // BrowserDefault per site name in the URL
 	solves    []string
-	solveRes  poll.SolveResult
+	solveRes  model.SolveResult
 	solveErr  error
 	solveGate chan struct{} // when set, SolveInBrowser waits for it
 	dones     []string      // SolveDone's sites
@@ -55,7 +56,7 @@ func (f *fakeBackend) BrowserDefault(rawURL string) bool {
 	return false
 }
 
-func (f *fakeBackend) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error) {
+func (f *fakeBackend) SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error) {
 	fb := f.br()
 	fb.mu.Lock()
 	fb.solves = append(fb.solves, site)
@@ -82,7 +83,7 @@ func (f *fakeBackend) SolveDone(site string) error {
 }
 
 func TestReadWithABrowserIsSavedAndDefaultsPerSite(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.b.br().sites["immo.example"] = true
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
@@ -102,7 +103,7 @@ func TestReadWithABrowserIsSavedAndDefaultsPerSite(t *testing.T) {
 }
 
 func TestReadWithABrowserSaysWhatToInstallWhenNoneIs(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.b.br().missing = &browser.NotInstalledError{Hint: "Install Chromium (Debian/Ubuntu: sudo apt install chromium) or Google Chrome."}
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
@@ -122,11 +123,11 @@ func TestReadWithABrowserSaysWhatToInstallWhenNoneIs(t *testing.T) {
 }
 
 func TestTestThisSearchOffersTheBrowserAndShowsTheDifference(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.win.Resize(fyne.NewSize(900, 1400))
-	try := poll.DryRun{Outcome: "ok", Browser: true, Listings: []extract.Listing{
+	try := model.DryRun{Outcome: "ok", Browser: true, Listings: []model.PageListing{
 		{Title: "Helle 2-Zimmer-Wohnung", Price: "850 €"}, {Title: "Altbau mit Balkon", Price: "920 €"}}}
-	h.b.dryRun = poll.DryRun{Outcome: "unexpected_page", Message: "The page did not look like results.",
+	h.b.dryRun = model.DryRun{Outcome: "unexpected_page", Message: "The page did not look like results.",
 		BrowserTry: &try, BrowserNote: "Without a browser Notifio found no results on this page; read with a browser it found 2 listings."}
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
@@ -150,13 +151,13 @@ func TestTestThisSearchOffersTheBrowserAndShowsTheDifference(t *testing.T) {
 
 func TestSolveItInTheBrowserKeepsTheCookiesAndSaysSo(t *testing.T) {
 	s := sample()
-	s.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
 		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, Searches: 2}
 	h := newHarness(t, s)
 	h.u.win.Resize(fyne.NewSize(900, 1400))
 	h.u.selectView(viewSites)
 	fb := h.b.br()
-	fb.solveRes = poll.SolveResult{Cookies: 2}
+	fb.solveRes = model.SolveResult{Cookies: 2}
 	fc, id := h.u.sites.cards["fotocasa.es"], h.u.sites.cards["idealista.com"]
 	if !fc.solve.Visible() || id.solve.Visible() {
 		t.Fatal("Solve it in the browser is offered exactly on challenged sites")

@@ -10,7 +10,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/notify"
+	"notifio/internal/model"
+
+	"notifio/internal/pushurl"
 )
 
 // The services the Add form offers, in its order; the last takes any URL.
@@ -22,7 +24,7 @@ const (
 )
 
 // channelForm is the Add a channel dialog: a small form per service that
-// builds the service URL (notify.NtfyURL, TelegramURL, PushoverURL), or a
+// builds the service URL (pushurl.NtfyURL, TelegramURL, PushoverURL), or a
 // pasted URL, plus a name, the searches it gets and quiet hours.
 type channelForm struct {
 	v   *channelsView
@@ -151,28 +153,28 @@ func show(o fyne.CanvasObject, on bool) {
 func (f *channelForm) serviceURL() (string, error) {
 	switch f.service.Selected {
 	case formNtfy:
-		return notify.NtfyURL(f.server.Text, f.topic.Text)
+		return pushurl.NtfyURL(f.server.Text, f.topic.Text)
 	case formTelegram:
-		return notify.TelegramURL(f.botToken.Text, f.chat.Text)
+		return pushurl.TelegramURL(f.botToken.Text, f.chat.Text)
 	case formPushover:
-		return notify.PushoverURL(f.appToken.Text, f.userKey.Text)
+		return pushurl.PushoverURL(f.appToken.Text, f.userKey.Text)
 	}
 	raw := strings.TrimSpace(f.rawURL.Text)
 	if raw == "" {
 		return "", userError("Paste the service's URL, e.g. gotify://host/token.")
 	}
-	_, err := notify.CheckServiceURL(raw)
+	_, err := pushurl.CheckServiceURL(raw)
 	return raw, err
 }
 
 // input reads the form, with the URL checked (nothing is contacted).
-func (f *channelForm) input() (notify.NewChannel, error) {
+func (f *channelForm) input() (model.NewChannel, error) {
 	raw, err := f.serviceURL()
 	if err != nil {
-		return notify.NewChannel{}, err
+		return model.NewChannel{}, err
 	}
-	in := notify.NewChannel{Name: strings.TrimSpace(f.name.Text), URL: raw, Quiet: strings.TrimSpace(f.quiet.Text)}
-	if _, err := notify.ParseQuiet(in.Quiet); err != nil {
+	in := model.NewChannel{Name: strings.TrimSpace(f.name.Text), URL: raw, Quiet: strings.TrimSpace(f.quiet.Text)}
+	if _, err := model.ParseQuiet(in.Quiet); err != nil {
 		return in, err
 	}
 	for _, n := range f.searches.Selected {

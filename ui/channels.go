@@ -16,9 +16,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/notify"
-	"notifio/poll"
-	"notifio/storage"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // testPushTimeout bounds "Send a test push" as a whole.
@@ -46,7 +46,7 @@ type channelsView struct {
 	rows    map[string]*channelRow // by channel name, for tests
 	working int
 	form    *channelForm // the Add dialog while it is open
-	outbox  poll.OutboxSnapshot
+	outbox  model.OutboxSnapshot
 }
 
 // channelRow is one channel in the list.
@@ -104,7 +104,7 @@ func (v *channelsView) load() {
 
 // outboxChanged reloads the list when the outbox changed (a push went out or
 // failed) while Settings is on screen.
-func (v *channelsView) outboxChanged(o poll.OutboxSnapshot, showing bool) {
+func (v *channelsView) outboxChanged(o model.OutboxSnapshot, showing bool) {
 	if reflect.DeepEqual(o, v.outbox) {
 		return
 	}
@@ -114,7 +114,7 @@ func (v *channelsView) outboxChanged(o poll.OutboxSnapshot, showing bool) {
 	}
 }
 
-func (v *channelsView) newRow(c notify.ChannelState) *channelRow {
+func (v *channelsView) newRow(c model.ChannelState) *channelRow {
 	r := &channelRow{}
 	r.title = widget.NewLabelWithStyle(c.Name+" · "+serviceWords(c.Service), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	r.detail = wrapped(v.channelDetail(c))
@@ -131,7 +131,7 @@ func (v *channelsView) newRow(c notify.ChannelState) *channelRow {
 }
 
 // channelDetail is "Gets: every search · quiet hours 23:00–07:00".
-func (v *channelsView) channelDetail(c notify.ChannelState) string {
+func (v *channelsView) channelDetail(c model.ChannelState) string {
 	what := eventsWords(c.Events)
 	gets := "Gets " + what + " of every search"
 	if len(c.Searches) > 0 {
@@ -153,22 +153,22 @@ func (v *channelsView) channelDetail(c notify.ChannelState) string {
 
 // channelStateWords says how a channel's pushes are doing.
 // tested is when a test push went through, zero if none did.
-func channelStateWords(c notify.ChannelState, tested, now time.Time) (widget.Importance, string) {
+func channelStateWords(c model.ChannelState, tested, now time.Time) (widget.Importance, string) {
 	switch {
 	case c.NeedsAttention > 0:
-		text := "Needs attention: " + poll.Plural(c.NeedsAttention, "push was", "pushes were") + " not delivered: " + c.LastError
+		text := "Needs attention: " + words.Plural(c.NeedsAttention, "push was", "pushes were") + " not delivered: " + c.LastError
 		if h := channelHint(c.Hint); h != "" {
 			text += " — " + h
 		}
 		return widget.DangerImportance, text
 	case c.Pending > 0 && c.LastError != "":
-		return widget.WarningImportance, poll.Plural(c.Pending, "push is", "pushes are") + " not delivered yet; Notifio keeps trying: " + c.LastError
+		return widget.WarningImportance, words.Plural(c.Pending, "push is", "pushes are") + " not delivered yet; Notifio keeps trying: " + c.LastError
 	case !c.HeldUntil.IsZero():
 		return widget.MediumImportance, "Quiet hours: new listings wait until " + c.HeldUntil.Local().Format("15:04") + " and then arrive as one push."
 	case !c.LastSent.IsZero():
-		return widget.SuccessImportance, "Last push delivered " + dayAndTime(c.LastSent, now) + "."
+		return widget.SuccessImportance, "Last push delivered " + words.DayAndTime(c.LastSent, now) + "."
 	case !tested.IsZero():
-		return widget.SuccessImportance, "Test push delivered " + dayAndTime(tested, now) + ". New listings will arrive the same way."
+		return widget.SuccessImportance, "Test push delivered " + words.DayAndTime(tested, now) + ". New listings will arrive the same way."
 	}
 	return widget.MediumImportance, "No push sent yet. Send a test to check that it reaches your phone."
 }
@@ -334,18 +334,18 @@ func (v *channelsView) searchChoices() (names []string, ids map[string]string) {
 
 // eventsWords is what a channel gets: "new listings, price drops and health
 // alerts" (no choice: every event).
-func eventsWords(events []storage.Event) string {
+func eventsWords(events []model.Event) string {
 	if len(events) == 0 {
-		events = storage.Events
+		events = model.Events
 	}
 	var ws []string
 	for _, e := range events {
 		switch e {
-		case storage.EventNewListings:
+		case model.EventNewListings:
 			ws = append(ws, "new listings")
-		case storage.EventPriceDrop:
+		case model.EventPriceDrop:
 			ws = append(ws, "price drops")
-		case storage.EventHealth:
+		case model.EventHealth:
 			ws = append(ws, "health alerts")
 		}
 	}

@@ -14,9 +14,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/zalando/go-keyring"
 
-	"notifio/notify"
-	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // withChannels gives the fake backend a real database and the real channel
@@ -31,12 +33,12 @@ func withChannels(t *testing.T) (*harness, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := db.AddSearch(storage.Search{Name: "Kreuzberg", URL: "https://www.example-immo.de/s?q=kreuzberg"})
+	s, err := db.AddSearch(model.Search{Name: "Kreuzberg", URL: "https://www.example-immo.de/s?q=kreuzberg"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, poll.Snapshot{At: t0, Searches: []poll.SearchSnapshot{{ID: s.ID, Name: "Kreuzberg", URL: s.URL, Site: "example-immo.de"}}})
-	h.b.chDB, h.b.secrets = db, notify.NewSecrets(dir)
+	h := newHarness(t, model.Snapshot{At: t0, Searches: []model.SearchSnapshot{{ID: s.ID, Name: "Kreuzberg", URL: s.URL, Site: "example-immo.de"}}})
+	h.b.chDB, h.b.secrets = db, secrets.NewSecrets(dir)
 	h.u.selectView(viewSettings)
 	return h, s.ID
 }
@@ -194,7 +196,7 @@ func TestAddChannelProblemIsInSightWith24Searches(t *testing.T) {
 	h, _ := withChannels(t)
 	snap := h.b.copySnap()
 	for i := 1; i <= 24; i++ {
-		snap.Searches = append(snap.Searches, poll.SearchSnapshot{ID: fmt.Sprintf("x%02d", i), Name: fmt.Sprintf("Mitte %d", i), Site: "example-immo.de"})
+		snap.Searches = append(snap.Searches, model.SearchSnapshot{ID: fmt.Sprintf("x%02d", i), Name: fmt.Sprintf("Mitte %d", i), Site: "example-immo.de"})
 	}
 	h.publish(snap)
 	h.u.win.Resize(fyne.NewSize(800, 600))
@@ -249,7 +251,7 @@ func TestRemoveChannelRemovesItAndItsURL(t *testing.T) {
 }
 
 func TestChannelStateWords(t *testing.T) {
-	c := notify.ChannelState{Channel: storage.Channel{Name: "phone"}, NeedsAttention: 2,
+	c := model.ChannelState{Channel: model.Channel{Name: "phone"}, NeedsAttention: 2,
 		LastError: "unauthorized (40101)",
 		Hint:      "The service refused the token or password in the channel's URL: check it in the service's app or website, then run \"notifio push remove NAME\" and \"notifio push add\" with the right URL"}
 	_, words := channelStateWords(c, time.Time{}, t0)
@@ -258,7 +260,7 @@ func TestChannelStateWords(t *testing.T) {
 	if words != want {
 		t.Errorf("words\n%q\nwant\n%q", words, want)
 	}
-	c = notify.ChannelState{LastSent: t0.Add(-90 * 60 * 1e9)}
+	c = model.ChannelState{LastSent: t0.Add(-90 * 60 * 1e9)}
 	if _, words := channelStateWords(c, time.Time{}, t0); words != "Last push delivered today 12:30." {
 		t.Errorf("words %q", words)
 	}

@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
-	"notifio/poll/extract"
-	"notifio/storage"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // How long a dry run and a save may take before the dialog gives up.
@@ -44,9 +44,9 @@ type searchEditor struct {
 	testing, outcome         *widget.Label
 	found                    *fyne.Container
 	browser                  *browserOption
-	one                      *showOne        // "not these?": other lists, show me one
-	filters                  *filterForm     // the Filters section (filters.go)
-	origFilters              storage.Filters // as stored when the dialog opened
+	one                      *showOne      // "not these?": other lists, show me one
+	filters                  *filterForm   // the Filters section (filters.go)
+	origFilters              model.Filters // as stored when the dialog opened
 
 	body       fyne.CanvasObject    // made once, shown by every dialog: scroll
 	scroll     *container.Scroll    // over content
@@ -148,9 +148,9 @@ func (e *searchEditor) open(id string) {
 		e.name.SetText(s.Name)
 		iv := s.Interval
 		if iv <= 0 {
-			iv = poll.DefaultInterval
+			iv = model.DefaultInterval
 		}
-		e.interval.SetText(poll.DurationWords(iv))
+		e.interval.SetText(words.DurationWords(iv))
 		e.item.SetText(s.Selectors.Item)
 		e.link.SetText(s.Selectors.Link)
 		e.title.SetText(s.Selectors.Title)
@@ -164,7 +164,7 @@ func (e *searchEditor) open(id string) {
 		if s.CookieRef != "" {
 			e.cookie.SetPlaceHolder("a cookie is saved for this site; paste a new one to replace it")
 		}
-		if s.Selectors != (storage.Selectors{}) {
+		if s.Selectors != (model.Selectors{}) {
 			e.advanced.Open(0)
 		}
 	}
@@ -192,11 +192,11 @@ func (e *searchEditor) reset() {
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 	e.scroll.ScrollToTop()
 	e.saveSerial++ // a save still running belongs to the last opening
-	e.interval.SetText(poll.DurationWords(e.u.defaultInterval()))
+	e.interval.SetText(words.DurationWords(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.browser.reset(false)
-	e.filters.set(storage.Filters{})
-	e.origFilters = storage.Filters{}
+	e.filters.set(model.Filters{})
+	e.origFilters = model.Filters{}
 	e.setProblem("")
 	e.clearResult()
 	e.one.reset()
@@ -230,7 +230,7 @@ func (e *searchEditor) clearResult() {
 	e.outcome.SetText("")
 	e.summary.SetText("")
 	e.found.RemoveAll()
-	e.one.update(poll.DryRun{})
+	e.one.update(model.DryRun{})
 	e.browser.hideOffer()
 }
 
@@ -265,25 +265,25 @@ func (e *searchEditor) reveal(o fyne.CanvasObject) {
 }
 
 // input reads and validates the form.
-func (e *searchEditor) input() (poll.SearchInput, error) {
+func (e *searchEditor) input() (model.SearchInput, error) {
 	u, err := checkSearchURL(e.url.Text)
 	if err != nil {
-		return poll.SearchInput{}, err
+		return model.SearchInput{}, err
 	}
 	iv, err := parseInterval(e.interval.Text)
 	if err != nil {
-		return poll.SearchInput{}, err
+		return model.SearchInput{}, err
 	}
 	filters, err := e.filters.read()
 	if err != nil {
-		return poll.SearchInput{}, err
+		return model.SearchInput{}, err
 	}
-	return poll.SearchInput{
+	return model.SearchInput{
 		Filters:  filters,
 		Name:     strings.TrimSpace(e.name.Text),
 		URL:      u,
 		Interval: iv,
-		Selectors: extract.Selectors{
+		Selectors: model.PageSelectors{
 			Item:  strings.TrimSpace(e.item.Text),
 			Link:  strings.TrimSpace(e.link.Text),
 			Title: strings.TrimSpace(e.title.Text),
@@ -320,7 +320,7 @@ func rateWords(perMin float64) string {
 		return "not at all"
 	case perMin < 0.95:
 		every := time.Duration(float64(time.Minute) / perMin).Round(time.Second)
-		return "once every " + poll.DurationWords(every)
+		return "once every " + words.DurationWords(every)
 	case perMin < 1.05:
 		return "once a minute"
 	case perMin > 1.95 && perMin < 2.05:
@@ -354,7 +354,7 @@ func (e *searchEditor) save() {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
 		defer cancel()
-		var s storage.Search
+		var s model.Search
 		var err error
 		if editID == "" {
 			s, err = b.AddSearch(ctx, in)
@@ -368,7 +368,7 @@ func (e *searchEditor) save() {
 // saved shows how a save went: the dialog closes on the new or changed search,
 // or says what went wrong. A save the dialog no longer waits for (it was
 // closed and opened again) only refreshes the window.
-func (e *searchEditor) saved(serial int, editID string, in poll.SearchInput, id string, err error) {
+func (e *searchEditor) saved(serial int, editID string, in model.SearchInput, id string, err error) {
 	if serial != e.saveSerial {
 		if err == nil {
 			e.u.refresh()
@@ -409,7 +409,7 @@ func (e *searchEditor) runTest(example string) {
 		return
 	}
 	in.Example = example
-	e.one.update(poll.DryRun{}) // (hidden until the new result)
+	e.one.update(model.DryRun{}) // (hidden until the new result)
 	e.setProblem("")
 	e.cancelTest()
 	ctx, cancel := context.WithTimeout(context.Background(), testSearchTimeout)
@@ -447,7 +447,7 @@ func (e *searchEditor) cancelTest() {
 }
 
 // showResult shows a dry run's outcome and the listings it would find.
-func (e *searchEditor) showResult(res poll.DryRun, err error) {
+func (e *searchEditor) showResult(res model.DryRun, err error) {
 	e.stopTest = nil
 	e.activity.Stop()
 	e.activity.Hide()
@@ -466,35 +466,35 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 	msg := res.Message
 	if head := msg[:min(len(msg), 30)]; msg == "" || strings.Count(msg, head) > 1 {
 		// The watcher's message, then the same in its detail's words: once.
-		msg = poll.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
+		msg = words.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
 	}
 	e.outcome.Importance = widget.MediumImportance
-	scriptsOnly := !res.Browser && res.BrowserTry != nil && res.BrowserTry.Outcome == "ok"
+	scriptsOnly := !res.Browser && res.BrowserTry != nil && res.BrowserTry.Outcome == model.OutcomeOK
 	switch {
 	case scriptsOnly:
 		// One wording for a page that shows its listings only with JavaScript,
 		// not "did not look like results" beside what the browser found.
 		msg = "This page shows its listings only with JavaScript."
-	case res.Outcome != "ok":
+	case res.Outcome != model.OutcomeOK:
 		e.outcome.Importance = widget.WarningImportance
 	}
 	e.outcome.SetText(msg)
-	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == "ok" {
-		e.name.SetText(suggestName(res.Title, res.URL, res.Site, e.nameTaken))
+	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == model.OutcomeOK {
+		e.name.SetText(words.SuggestName(res.Title, res.URL, res.Site, e.nameTaken))
 	}
 	var sum []string
-	if res.Outcome == "ok" {
+	if res.Outcome == model.OutcomeOK {
 		// The message already counts the listings; say what saving does with them.
 		sum = append(sum, "Nothing is saved yet. After you save, the first check quietly records these as the baseline; "+
 			"you hear about every listing that appears after that.")
 	}
-	if res.Outcome != "ok" && res.Status != 0 && !scriptsOnly {
+	if res.Outcome != model.OutcomeOK && res.Status != 0 && !scriptsOnly {
 		sum = append(sum, fmt.Sprintf("status %d", res.Status))
 	}
-	if res.Outcome != "ok" && res.Signal != "" && !scriptsOnly {
+	if res.Outcome != model.OutcomeOK && res.Signal != "" && !scriptsOnly {
 		sum = append(sum, "decided by: "+res.Signal)
 	}
-	if res.Outcome == "ok" && res.Method != "" {
+	if res.Outcome == model.OutcomeOK && res.Method != "" {
 		sum = append(sum, "Read by "+methodWords(res.Method)+".")
 	}
 	if res.Note != "" {
@@ -522,30 +522,30 @@ func (e *searchEditor) showResult(res poll.DryRun, err error) {
 // nameTaken reports whether another search than the one being edited has
 // the name (the UI's last snapshot; UI goroutine only).
 func (e *searchEditor) nameTaken(name string) bool {
-	return slices.ContainsFunc(e.u.snap.Searches, func(s poll.SearchSnapshot) bool {
+	return slices.ContainsFunc(e.u.snap.Searches, func(s model.SearchSnapshot) bool {
 		return s.ID != e.editID && s.Name == name
 	})
 }
 
-// methodWords says how the listings were found (extract.Result.Method).
+// methodWords says how the listings were found (model.PageResult.Method).
 func methodWords(method string) string {
 	switch {
 	case strings.HasPrefix(method, "profile:"):
 		return "what Notifio knows of " + strings.TrimPrefix(method, "profile:")
-	case method == extract.MethodSelectors:
+	case method == model.MethodSelectors:
 		return "your selectors (Advanced)"
-	case method == extract.MethodCards:
+	case method == model.MethodCards:
 		return "the page's result list, found automatically"
-	case method == extract.MethodLearnt:
+	case method == model.MethodLearnt:
 		return "the result list this search learnt on its earlier checks"
-	case method == extract.MethodJSONLD, method == extract.MethodNextData, method == extract.MethodAppState:
+	case method == model.MethodJSONLD, method == model.MethodNextData, method == model.MethodAppState:
 		return "the listings the page carries as data, found automatically"
 	}
 	return "nothing Notifio recognised"
 }
 
 // listingLine is one found listing, in one line.
-func listingLine(l extract.Listing) string {
+func listingLine(l model.PageListing) string {
 	parts := []string{l.Title}
 	for _, p := range []string{l.Price, l.Size, roomsWords(l.Rooms), l.Location} {
 		if p = strings.TrimSpace(p); p != "" {
@@ -557,9 +557,9 @@ func listingLine(l extract.Listing) string {
 
 // defaultInterval is the interval the user chose for new searches.
 func (u *UI) defaultInterval() time.Duration {
-	d := time.Duration(u.prefs.IntWithFallback(prefDefaultInterval, int(poll.DefaultInterval/time.Second))) * time.Second
-	if d < poll.MinInterval {
-		return poll.DefaultInterval
+	d := time.Duration(u.prefs.IntWithFallback(prefDefaultInterval, int(model.DefaultInterval/time.Second))) * time.Second
+	if d < model.MinInterval {
+		return model.DefaultInterval
 	}
 	return d
 }

@@ -10,8 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
-	"notifio/poll/extract"
+	"notifio/internal/model"
 )
 
 func TestAddWithAnInvalidURLShowsTheProblemAndSavesNothing(t *testing.T) {
@@ -22,7 +21,7 @@ func TestAddWithAnInvalidURLShowsTheProblemAndSavesNothing(t *testing.T) {
 		{"https:///s-wohnung-mieten", "no website name"},
 	} {
 		t.Run(tc.typed, func(t *testing.T) {
-			h := newHarness(t, poll.Snapshot{})
+			h := newHarness(t, model.Snapshot{})
 			e := h.u.searches.editor
 			test.Tap(h.u.searches.add)
 			test.Type(e.url, tc.typed)
@@ -45,7 +44,7 @@ func TestAddWithAnInvalidURLShowsTheProblemAndSavesNothing(t *testing.T) {
 }
 
 func TestAddWithTooShortAnIntervalIsRefused(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
@@ -60,7 +59,7 @@ func TestAddWithTooShortAnIntervalIsRefused(t *testing.T) {
 }
 
 func TestAddAValidSearchAppearsInTheList(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	if e.interval.Text != "2 minutes" {
@@ -110,14 +109,14 @@ func TestRateWarningForABusySite(t *testing.T) {
 }
 
 func TestTestThisSearchRunsInTheBackground(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	gate := make(chan struct{})
 	h.b.dryRunGate = gate
-	h.b.dryRun = poll.DryRun{
+	h.b.dryRun = model.DryRun{
 		Outcome: "ok", Status: 200, Signal: "results container found", Method: "profile:kleinanzeigen.de",
 		Message: "The page works: 2 listings found.",
 		Title:   "Wohnung mieten in Berlin - Kreuzberg | kleinanzeigen.de",
-		Listings: []extract.Listing{
+		Listings: []model.PageListing{
 			{ID: "1", Title: "Altbau, 2 Zimmer", Price: "1.150 €", Size: "65 m²", Rooms: "2", Location: "Kreuzberg"},
 			{ID: "2", Title: "Dachgeschoss mit Balkon", Price: "1.190 €"},
 		},
@@ -154,11 +153,11 @@ func TestTestThisSearchRunsInTheBackground(t *testing.T) {
 // Test this search says how the listings were found, and when a site's
 // profile found nothing and automatic extraction stood in.
 func TestTestThisSearchSaysHowItRead(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
-	h.b.dryRun = poll.DryRun{
-		Outcome: "ok", Status: 200, Method: extract.MethodCards, Message: "The page works: 1 listing found.",
+	h := newHarness(t, model.Snapshot{})
+	h.b.dryRun = model.DryRun{
+		Outcome: "ok", Status: 200, Method: model.MethodCards, Message: "The page works: 1 listing found.",
 		Note:     "The kleinanzeigen.de profile found nothing on this page (the site may have changed its layout); automatic extraction was used.",
-		Listings: []extract.Listing{{ID: "1", Title: "Altbau, 2 Zimmer", Price: "1.150 €"}},
+		Listings: []model.PageListing{{ID: "1", Title: "Altbau, 2 Zimmer", Price: "1.150 €"}},
 	}
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
@@ -174,7 +173,7 @@ func TestTestThisSearchSaysHowItRead(t *testing.T) {
 // said plainly (and logged whole). The window cut "poll: " off the front
 // before, so a prefix inside, after another wrapper's words, stayed.
 func TestTestThisSearchShowsFailure(t *testing.T) {
-	worded := &poll.UserError{Msg: "Could not reach www.example.com.", Hint: "Check that this computer is online.",
+	worded := &model.UserError{Msg: "Could not reach www.example.com.", Hint: "Check that this computer is online.",
 		Err: errors.New("dial tcp: lookup www.example.com: no such host")}
 	for _, tc := range []struct {
 		err  error
@@ -185,7 +184,7 @@ func TestTestThisSearchShowsFailure(t *testing.T) {
 		{fmt.Errorf("poll: read the page: %w", errors.New("storage: bolt: tx closed")),
 			"The test did not work: Something unexpected went wrong. Notifio's log has the details."},
 	} {
-		h := newHarness(t, poll.Snapshot{})
+		h := newHarness(t, model.Snapshot{})
 		h.b.dryRunErr = tc.err
 		e := h.u.searches.editor
 		test.Tap(h.u.searches.add)
@@ -226,13 +225,13 @@ func TestEditStartsFromTheStoredSearch(t *testing.T) {
 // selectors under Advanced and tests again with them; an example listing is
 // sent with the next test, and the selectors found from it fill Advanced.
 func TestTestThisSearchOffersOtherListsAndShowMeOne(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
-	h.b.dryRun = poll.DryRun{
-		Outcome: "ok", Status: 200, Method: extract.MethodCards, Message: "The page works: 5 listings found.",
-		Listings: []extract.Listing{{ID: "1", Title: "Wohnung in Sülz 0", Price: "900 €"}},
-		Groups: []extract.Group{
-			{Count: 5, Example: "Wohnung in Sülz 0 · 900 €", Selectors: extract.Selectors{Item: "div.tile"}, Chosen: true},
-			{Count: 3, Example: "Altbau am Stadtwald · 1150 €", Selectors: extract.Selectors{Item: "li.search-result"}},
+	h := newHarness(t, model.Snapshot{})
+	h.b.dryRun = model.DryRun{
+		Outcome: "ok", Status: 200, Method: model.MethodCards, Message: "The page works: 5 listings found.",
+		Listings: []model.PageListing{{ID: "1", Title: "Wohnung in Sülz 0", Price: "900 €"}},
+		Groups: []model.Group{
+			{Count: 5, Example: "Wohnung in Sülz 0 · 900 €", Selectors: model.PageSelectors{Item: "div.tile"}, Chosen: true},
+			{Count: 3, Example: "Altbau am Stadtwald · 1150 €", Selectors: model.PageSelectors{Item: "li.search-result"}},
 		},
 	}
 	e := h.u.searches.editor
@@ -253,7 +252,7 @@ func TestTestThisSearchOffersOtherListsAndShowMeOne(t *testing.T) {
 		t.Errorf("item %q, tested with %+v", e.item.Text, h.b.dryRuns[len(h.b.dryRuns)-1].Selectors)
 	}
 
-	h.b.dryRun.Derived = extract.Selectors{Item: "li", Title: "h3 a"}
+	h.b.dryRun.Derived = model.PageSelectors{Item: "li", Title: "h3 a"}
 	test.Type(e.one.entry, "Altbau am Stadtwald")
 	test.Tap(e.one.find)
 	h.q.runNext(t)
@@ -269,9 +268,9 @@ func TestTestThisSearchOffersOtherListsAndShowMeOne(t *testing.T) {
 // An example that is not on the page says so beside the field, and the
 // page's result stays.
 func TestShowMeOneProblemKeepsTheResult(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
-	h.b.dryRun = poll.DryRun{Outcome: "ok", Message: "Found 3 listings on the page.",
-		Listings:       []extract.Listing{{ID: "1", Title: "Altbau am Stadtwald"}},
+	h := newHarness(t, model.Snapshot{})
+	h.b.dryRun = model.DryRun{Outcome: "ok", Message: "Found 3 listings on the page.",
+		Listings:       []model.PageListing{{ID: "1", Title: "Altbau am Stadtwald"}},
 		ExampleProblem: "Nothing on this page reads \"Schloss\": paste the title, price or link of one listing exactly as the page shows it."}
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
@@ -289,20 +288,20 @@ func TestShowMeOneProblemKeepsTheResult(t *testing.T) {
 // A refusal page's title names nothing the user watches: no suggestion from
 // it. A results page without a title of its own gets one from its URL.
 func TestTestThisSearchSuggestsNamesFromResultsOnly(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
 	for _, title := range []string{"Just a moment...", "Access denied", "Ich bin kein Roboter - ImmobilienScout24"} {
-		h.b.dryRun = poll.DryRun{Outcome: "challenge", Status: 403, Title: title, Message: "The site showed a captcha."}
+		h.b.dryRun = model.DryRun{Outcome: "challenge", Status: 403, Title: title, Message: "The site showed a captcha."}
 		test.Tap(e.testBtn)
 		h.q.runNext(t)
 		if e.name.Text != "" {
 			t.Errorf("a refusal page titled %q suggested the name %q", title, e.name.Text)
 		}
 	}
-	h.b.dryRun = poll.DryRun{Outcome: "ok", Status: 200, Message: "The page works: 1 listing found.",
-		URL: e.url.Text, Site: "kleinanzeigen.de", Listings: []extract.Listing{{ID: "1", Title: "Altbau"}}}
+	h.b.dryRun = model.DryRun{Outcome: "ok", Status: 200, Message: "The page works: 1 listing found.",
+		URL: e.url.Text, Site: "kleinanzeigen.de", Listings: []model.PageListing{{ID: "1", Title: "Altbau"}}}
 	test.Tap(e.testBtn)
 	h.q.runNext(t)
 	if e.name.Text != "kleinanzeigen.de: wohnung mieten, berlin" {

@@ -17,8 +17,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/notify"
-	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // t0 is the fake clock's start: 14:00:00 on a summer day, in UTC (TestMain makes
@@ -110,16 +113,16 @@ func (q *queue) runAll() {
 type fakeBackend struct {
 	mu       sync.Mutex
 	clock    *fakeClock
-	snap     poll.Snapshot
-	searches map[string]storage.Search
-	subs     map[int]func(poll.Snapshot)
+	snap     model.Snapshot
+	searches map[string]model.Search
+	subs     map[int]func(model.Snapshot)
 	nextSub  int
 	nextID   int
 
-	alertCfg    poll.AlertSettings
+	alertCfg    model.AlertSettings
 	alertSaves  int
-	added       []poll.SearchInput
-	updated     []poll.SearchInput
+	added       []model.SearchInput
+	updated     []model.SearchInput
 	removed     []string
 	paused      map[string]bool
 	pauseAll    []bool
@@ -129,45 +132,45 @@ type fakeBackend struct {
 	probeAt     time.Time
 	probeErr    error
 	refusal     map[string]string
-	listings    map[string][]storage.Listing
+	listings    map[string][]model.Listing
 	viewed      []string
 	retries     int
 
-	dryRun     poll.DryRun
+	dryRun     model.DryRun
 	dryRunErr  error
 	dryRunGate chan struct{} // when set, TestSearch waits for it
 	saveGate   chan struct{} // when set, saves wait for it (awaitSave)
-	dryRuns    []poll.SearchInput
+	dryRuns    []model.SearchInput
 
-	email     notify.Config
-	saved     []notify.Config
+	email     model.Config
+	saved     []model.Config
 	passwords []string
 	warning   string
 	sendErr   error
-	sent      []notify.Config
+	sent      []model.Config
 
 	// The push channels are the real ones (notify's operations) over a real
 	// database in a temporary folder and a mocked keyring (withChannels).
 	chDB    *storage.DB
-	secrets *notify.Secrets
+	secrets *secrets.Secrets
 }
 
 var _ Backend = (*fakeBackend)(nil)
 
 func newFakeBackend(c *fakeClock) *fakeBackend {
 	return &fakeBackend{
-		clock: c, searches: map[string]storage.Search{}, subs: map[int]func(poll.Snapshot){},
-		paused: map[string]bool{}, refusal: map[string]string{}, listings: map[string][]storage.Listing{},
+		clock: c, searches: map[string]model.Search{}, subs: map[int]func(model.Snapshot){},
+		paused: map[string]bool{}, refusal: map[string]string{}, listings: map[string][]model.Listing{},
 	}
 }
 
 // set replaces the snapshot (and the stored searches behind it) and publishes it.
-func (f *fakeBackend) set(s poll.Snapshot) {
+func (f *fakeBackend) set(s model.Snapshot) {
 	f.mu.Lock()
 	f.snap = s
 	for _, ss := range s.Searches {
 		if _, ok := f.searches[ss.ID]; !ok {
-			f.searches[ss.ID] = storage.Search{ID: ss.ID, Name: ss.Name, URL: ss.URL, Site: ss.Site, Interval: ss.Interval}
+			f.searches[ss.ID] = model.Search{ID: ss.ID, Name: ss.Name, URL: ss.URL, Site: ss.Site, Interval: ss.Interval}
 		}
 	}
 	f.mu.Unlock()
@@ -177,7 +180,7 @@ func (f *fakeBackend) set(s poll.Snapshot) {
 func (f *fakeBackend) publish() {
 	f.mu.Lock()
 	snap := f.copySnap()
-	var fns []func(poll.Snapshot)
+	var fns []func(model.Snapshot)
 	for _, fn := range f.subs {
 		fns = append(fns, fn)
 	}
@@ -187,14 +190,14 @@ func (f *fakeBackend) publish() {
 	}
 }
 
-func (f *fakeBackend) copySnap() poll.Snapshot {
+func (f *fakeBackend) copySnap() model.Snapshot {
 	s := f.snap
-	s.Searches = append([]poll.SearchSnapshot(nil), f.snap.Searches...)
-	s.Sites = append([]poll.SiteSnapshot(nil), f.snap.Sites...)
+	s.Searches = append([]model.SearchSnapshot(nil), f.snap.Searches...)
+	s.Sites = append([]model.SiteSnapshot(nil), f.snap.Sites...)
 	return s
 }
 
-func (f *fakeBackend) Subscribe(fn func(poll.Snapshot)) func() {
+func (f *fakeBackend) Subscribe(fn func(model.Snapshot)) func() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	id := f.nextSub
@@ -207,7 +210,7 @@ func (f *fakeBackend) Subscribe(fn func(poll.Snapshot)) func() {
 	}
 }
 
-func (f *fakeBackend) Snapshot() poll.Snapshot {
+func (f *fakeBackend) Snapshot() model.Snapshot {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.copySnap()
@@ -233,38 +236,38 @@ func (f *fakeBackend) awaitSave() {
 	}
 }
 
-func (f *fakeBackend) AddSearch(_ context.Context, in poll.SearchInput) (storage.Search, error) {
+func (f *fakeBackend) AddSearch(_ context.Context, in model.SearchInput) (model.Search, error) {
 	f.awaitSave()
 	f.mu.Lock()
 	f.nextID++
 	id := fmt.Sprintf("s%d", f.nextID)
 	iv := in.Interval
 	if iv == 0 {
-		iv = poll.DefaultInterval
+		iv = model.DefaultInterval
 	}
 	name := in.Name
 	if name == "" {
 		name = hostOf(in.URL)
 	}
-	s := storage.Search{ID: id, Name: name, URL: in.URL, Site: hostOf(in.URL), Interval: iv}
+	s := model.Search{ID: id, Name: name, URL: in.URL, Site: hostOf(in.URL), Interval: iv}
 	f.searches[id] = s
 	f.added = append(f.added, in)
-	f.snap.Searches = append(f.snap.Searches, poll.SearchSnapshot{
+	f.snap.Searches = append(f.snap.Searches, model.SearchSnapshot{
 		ID: id, Name: name, URL: in.URL, Site: s.Site, Interval: iv,
-		State: poll.StateScheduled, NextCheck: f.clock.Now().Add(iv),
+		State: model.StateScheduled, NextCheck: f.clock.Now().Add(iv),
 	})
 	f.mu.Unlock()
 	f.publish()
 	return s, nil
 }
 
-func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in poll.SearchInput) (storage.Search, error) {
+func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in model.SearchInput) (model.Search, error) {
 	f.awaitSave()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, ok := f.searches[id]
 	if !ok {
-		return storage.Search{}, errors.New("poll: no such search")
+		return model.Search{}, errors.New("poll: no such search")
 	}
 	f.updated = append(f.updated, in)
 	s.Name, s.URL, s.Interval = in.Name, in.URL, in.Interval
@@ -272,12 +275,12 @@ func (f *fakeBackend) UpdateSearch(_ context.Context, id string, in poll.SearchI
 	return s, nil
 }
 
-func (f *fakeBackend) Search(id string) (storage.Search, error) {
+func (f *fakeBackend) Search(id string) (model.Search, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, ok := f.searches[id]
 	if !ok {
-		return storage.Search{}, errors.New("poll: no such search")
+		return model.Search{}, errors.New("poll: no such search")
 	}
 	return s, nil
 }
@@ -286,7 +289,7 @@ func (f *fakeBackend) RemoveSearch(id string) error {
 	f.mu.Lock()
 	f.removed = append(f.removed, id)
 	delete(f.searches, id)
-	var keep []poll.SearchSnapshot
+	var keep []model.SearchSnapshot
 	for _, s := range f.snap.Searches {
 		if s.ID != id {
 			keep = append(keep, s)
@@ -304,9 +307,9 @@ func (f *fakeBackend) SetPaused(id string, paused bool) error {
 	for i := range f.snap.Searches {
 		if f.snap.Searches[i].ID == id {
 			if paused {
-				f.snap.Searches[i].State = poll.StatePaused
+				f.snap.Searches[i].State = model.StatePaused
 			} else {
-				f.snap.Searches[i].State = poll.StateScheduled
+				f.snap.Searches[i].State = model.StateScheduled
 			}
 		}
 	}
@@ -319,9 +322,9 @@ func (f *fakeBackend) PauseAll(paused bool) error {
 	f.pauseAll = append(f.pauseAll, paused)
 	for i := range f.snap.Searches {
 		if paused {
-			f.snap.Searches[i].State = poll.StatePaused
+			f.snap.Searches[i].State = model.StatePaused
 		} else {
-			f.snap.Searches[i].State = poll.StateScheduled
+			f.snap.Searches[i].State = model.StateScheduled
 		}
 	}
 	return nil
@@ -334,7 +337,7 @@ func (f *fakeBackend) CheckNow(id string) error {
 	return f.checkNowErr
 }
 
-func (f *fakeBackend) TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error) {
+func (f *fakeBackend) TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error) {
 	f.mu.Lock()
 	f.dryRuns = append(f.dryRuns, in)
 	gate, res, err := f.dryRunGate, f.dryRun, f.dryRunErr
@@ -343,7 +346,7 @@ func (f *fakeBackend) TestSearch(ctx context.Context, in poll.SearchInput) (poll
 		select {
 		case <-gate:
 		case <-ctx.Done():
-			return poll.DryRun{}, ctx.Err()
+			return model.DryRun{}, ctx.Err()
 		}
 	}
 	return res, err
@@ -359,16 +362,16 @@ func (f *fakeBackend) SiteRate(rawURL string, interval time.Duration, exceptID s
 			per += float64(time.Minute) / float64(s.Interval)
 		}
 	}
-	if per <= 2 { // the fake's own threshold; the real one is poll.BusySiteRate
+	if per <= 2 { // the fake's own threshold; the real one is model.BusySiteRate
 		return per, ""
 	}
 	return per, fmt.Sprintf("Your searches on %s add up to %.1f requests a minute; sites may block you.", site, per)
 }
 
-func (f *fakeBackend) Listings(searchID string) ([]storage.Listing, error) {
+func (f *fakeBackend) Listings(searchID string) ([]model.Listing, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]storage.Listing(nil), f.listings[searchID]...), nil
+	return append([]model.Listing(nil), f.listings[searchID]...), nil
 }
 
 func (f *fakeBackend) MarkViewed(searchID string) error {
@@ -398,13 +401,13 @@ func (f *fakeBackend) RefusalPage(site string) (string, bool) {
 	return p, ok
 }
 
-func (f *fakeBackend) EmailConfig() (notify.Config, error) {
+func (f *fakeBackend) EmailConfig() (model.Config, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.email, nil
 }
 
-func (f *fakeBackend) SetEmailConfig(cfg notify.Config, password string) (string, error) {
+func (f *fakeBackend) SetEmailConfig(cfg model.Config, password string) (string, error) {
 	f.awaitSave()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -414,14 +417,14 @@ func (f *fakeBackend) SetEmailConfig(cfg notify.Config, password string) (string
 	return f.warning, nil
 }
 
-func (f *fakeBackend) SendTestEmail(_ context.Context, cfg notify.Config, password string) error {
+func (f *fakeBackend) SendTestEmail(_ context.Context, cfg model.Config, password string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sent = append(f.sent, cfg)
 	return f.sendErr
 }
 
-func (f *fakeBackend) Channels() ([]notify.ChannelState, error) {
+func (f *fakeBackend) Channels() ([]model.ChannelState, error) {
 	if f.chDB == nil {
 		return nil, nil
 	}
@@ -436,7 +439,7 @@ func (f *fakeBackend) Channels() ([]notify.ChannelState, error) {
 	return notify.ChannelStates(chans, items, f.clock.Now()), nil
 }
 
-func (f *fakeBackend) AddChannel(in notify.NewChannel) (storage.Channel, string, error) {
+func (f *fakeBackend) AddChannel(in model.NewChannel) (model.Channel, string, error) {
 	f.awaitSave()
 	return notify.AddChannel(f.chDB, f.secrets, in, f.clock.Now())
 }
@@ -456,13 +459,13 @@ func (f *fakeBackend) RetryOutbox() error {
 	return nil
 }
 
-func (f *fakeBackend) AlertSettings() poll.AlertSettings {
+func (f *fakeBackend) AlertSettings() model.AlertSettings {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.alertCfg
 }
 
-func (f *fakeBackend) SetAlertSettings(a poll.AlertSettings) error {
+func (f *fakeBackend) SetAlertSettings(a model.AlertSettings) error {
 	if err := a.Validate(); err != nil {
 		return err
 	}
@@ -485,7 +488,7 @@ type harness struct {
 	opened []string
 }
 
-func newHarness(t *testing.T, snap poll.Snapshot) *harness {
+func newHarness(t *testing.T, snap model.Snapshot) *harness {
 	t.Helper()
 	h := &harness{t: t, app: test.NewTempApp(t), clock: &fakeClock{t: t0}, q: newQueue()}
 	h.b = newFakeBackend(h.clock)
@@ -506,7 +509,7 @@ func newHarness(t *testing.T, snap poll.Snapshot) *harness {
 }
 
 // publish sends a new snapshot through the subscription and runs the dispatch.
-func (h *harness) publish(s poll.Snapshot) {
+func (h *harness) publish(s model.Snapshot) {
 	h.b.set(s)
 	h.q.runAll()
 }

@@ -9,13 +9,13 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
 	"notifio/poll/filter"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // filterForm is the Filters section of the add/edit dialog: which listings
-// the user wants to hear about. It only reads and shows storage.Filters; the
+// the user wants to hear about. It only reads and shows model.Filters; the
 // matching is poll/filter's, so the window and the CLI agree.
 type filterForm struct {
 	minPrice, maxPrice, minRooms, minSize *keyEntry
@@ -53,12 +53,12 @@ func newFilterForm(u *UI, submit func()) *filterForm {
 		"Listings held back are remembered: loosen a filter later and Notifio offers to show them.")
 	box := container.NewVBox(form, f.hidePromoted, f.priceShown, f.priceDrops, f.priceRises, note)
 	f.accordion = widget.NewAccordion(widget.NewAccordionItem("Filters", box))
-	f.set(storage.Filters{})
+	f.set(model.Filters{})
 	return f
 }
 
 // set shows filters in the form, opening the section when any is set.
-func (f *filterForm) set(fl storage.Filters) {
+func (f *filterForm) set(fl model.Filters) {
 	amount := func(v float64) string {
 		if v == 0 {
 			return ""
@@ -83,8 +83,8 @@ func (f *filterForm) set(fl storage.Filters) {
 }
 
 // read returns the filters the form says, or what to fix in the user's words.
-func (f *filterForm) read() (storage.Filters, error) {
-	var fl storage.Filters
+func (f *filterForm) read() (model.Filters, error) {
+	var fl model.Filters
 	for _, a := range []struct {
 		label string
 		in    *keyEntry
@@ -115,7 +115,7 @@ func (f *filterForm) read() (storage.Filters, error) {
 }
 
 // verdictLine is a tested listing's line with what the filters say of it.
-func verdictLine(line string, res poll.DryRun, i int) string {
+func verdictLine(line string, res model.DryRun, i int) string {
 	if i >= len(res.Judged) {
 		return line
 	}
@@ -130,7 +130,7 @@ func verdictLine(line string, res poll.DryRun, i int) string {
 }
 
 // verdictSummary counts what the filters let through, "" without filters.
-func verdictSummary(res poll.DryRun) string {
+func verdictSummary(res model.DryRun) string {
 	held := 0
 	for _, r := range res.Judged {
 		if !r.Pass() {
@@ -167,7 +167,7 @@ func (u *UI) offerHeld(id string) {
 	}()
 }
 
-func (u *UI) showHeld(id string, passing []storage.Listing) {
+func (u *UI) showHeld(id string, passing []model.Listing) {
 	_, err := u.b.ShowHeld(id, passing)
 	u.dispatch(func() {
 		if err != nil {
@@ -180,4 +180,4 @@ func (u *UI) showHeld(id string, passing []storage.Listing) {
 
 // filtersLooser reports whether saving after instead of before may let
 // through listings held back earlier.
-func filtersLooser(before, after storage.Filters) bool { return filter.Looser(before, after) }
+func filtersLooser(before, after model.Filters) bool { return filter.Looser(before, after) }

@@ -9,26 +9,25 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
-	"notifio/poll/extract"
 	"notifio/poll/filter"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // heldState is what the fake backend's held-back listings do in these tests.
 var heldState struct {
 	sync.Mutex
-	passing []storage.Listing
+	passing []model.Listing
 	shown   []string
 }
 
-func (f *fakeBackend) HeldNowPassing(string) ([]storage.Listing, error) {
+func (f *fakeBackend) HeldNowPassing(string) ([]model.Listing, error) {
 	heldState.Lock()
 	defer heldState.Unlock()
 	return heldState.passing, nil
 }
 
-func (f *fakeBackend) ShowHeld(_ string, ls []storage.Listing) (int, error) {
+func (f *fakeBackend) ShowHeld(_ string, ls []model.Listing) (int, error) {
 	heldState.Lock()
 	defer heldState.Unlock()
 	for _, l := range ls {
@@ -38,7 +37,7 @@ func (f *fakeBackend) ShowHeld(_ string, ls []storage.Listing) (int, error) {
 }
 
 func TestFiltersSectionSavesWhatTheUserTyped(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
@@ -54,7 +53,7 @@ func TestFiltersSectionSavesWhatTheUserTyped(t *testing.T) {
 	if len(h.b.added) != 1 {
 		t.Fatalf("AddSearch calls = %d, problem %q", len(h.b.added), e.problem.Text)
 	}
-	want := storage.Filters{MaxPrice: 1200, MinRooms: 2.5, Include: []string{"Balkon", "ruhige Lage"}, Exclude: []string{"WG"},
+	want := model.Filters{MaxPrice: 1200, MinRooms: 2.5, Include: []string{"Balkon", "ruhige Lage"}, Exclude: []string{"WG"},
 		HidePromoted: true, PriceRises: true}
 	if got := h.b.added[0].Filters; !reflect.DeepEqual(got, want) {
 		t.Errorf("saved filters %+v, want %+v", got, want)
@@ -73,7 +72,7 @@ func TestFiltersSectionRefusesBadInput(t *testing.T) {
 		{func(f *filterForm) *keyEntry { return f.maxPrice }, "1.2.3", "more than one way"},
 		{func(f *filterForm) *keyEntry { return f.include }, `"ruhige Lage`, "no closing quote"},
 	} {
-		h := newHarness(t, poll.Snapshot{})
+		h := newHarness(t, model.Snapshot{})
 		e := h.u.searches.editor
 		test.Tap(h.u.searches.add)
 		test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
@@ -87,15 +86,15 @@ func TestFiltersSectionRefusesBadInput(t *testing.T) {
 
 // Test this search shows which listings pass and why the others do not.
 func TestTestThisSearchShowsFilterVerdicts(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
-	f := storage.Filters{MaxPrice: 1000}
-	ls := []extract.Listing{{ID: "1", Title: "Altbau", Price: "1.150 €", PriceValue: 1150}, {ID: "2", Title: "Dachgeschoss", Price: "950 €", PriceValue: 950},
+	h := newHarness(t, model.Snapshot{})
+	f := model.Filters{MaxPrice: 1000}
+	ls := []model.PageListing{{ID: "1", Title: "Altbau", Price: "1.150 €", PriceValue: 1150}, {ID: "2", Title: "Dachgeschoss", Price: "950 €", PriceValue: 950},
 		{ID: "3", Title: "Souterrain"}}
-	var judged []filter.Result
+	var judged []model.FilterResult
 	for _, l := range ls {
-		judged = append(judged, filter.Match(f, storage.Listing{Title: l.Title, Price: l.Price, PriceValue: l.PriceValue}))
+		judged = append(judged, filter.Match(f, model.Listing{Title: l.Title, Price: l.Price, PriceValue: l.PriceValue}))
 	}
-	h.b.dryRun = poll.DryRun{Outcome: "ok", Status: 200, Message: "The page works: 3 listings found.", Listings: ls, Judged: judged}
+	h.b.dryRun = model.DryRun{Outcome: "ok", Status: 200, Message: "The page works: 3 listings found.", Listings: ls, Judged: judged}
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/kreuzberg/c203l3375")
@@ -115,13 +114,13 @@ func TestTestThisSearchShowsFilterVerdicts(t *testing.T) {
 // showing them asks the backend, never the outbox.
 func TestLooserFiltersOfferTheHeldBackListings(t *testing.T) {
 	heldState.Lock()
-	heldState.passing, heldState.shown = []storage.Listing{{ID: "x:1", Title: "Altbau"}}, nil
+	heldState.passing, heldState.shown = []model.Listing{{ID: "x:1", Title: "Altbau"}}, nil
 	heldState.Unlock()
 	t.Cleanup(func() { heldState.Lock(); heldState.passing = nil; heldState.Unlock() })
 
 	h := newHarness(t, sample())
 	s := h.b.searches["a"]
-	s.Filters = storage.Filters{MaxPrice: 1000}
+	s.Filters = model.Filters{MaxPrice: 1000}
 	h.b.searches["a"] = s
 	h.u.searches.selectSearch("a")
 	e := h.u.searches.editor
@@ -147,10 +146,10 @@ func TestLooserFiltersOfferTheHeldBackListings(t *testing.T) {
 // taken for one flat.
 func TestListingsShowPriceHistoryAndMatches(t *testing.T) {
 	h := newHarness(t, sample())
-	h.b.listings["a"] = []storage.Listing{
+	h.b.listings["a"] = []model.Listing{
 		{ID: "kleinanzeigen.de:1", Title: "Altbau, 2 Zimmer", Price: "1.100 €", FirstSeen: t0.Add(-2 * time.Hour),
-			Prices:  []storage.PricePoint{{Price: "1.200 €", Value: 1200}, {Price: "1.100 €", Value: 1100}},
-			Verdict: storage.Verdict{AlsoOn: []storage.SameFlat{{Site: "immowelt.de", Why: "same price (1.100), size (54 m²) and rooms (2) and nearly the same title"}}}},
+			Prices:  []model.PricePoint{{Price: "1.200 €", Value: 1200}, {Price: "1.100 €", Value: 1100}},
+			Verdict: model.Verdict{AlsoOn: []model.SameFlat{{Site: "immowelt.de", Why: "same price (1.100), size (54 m²) and rooms (2) and nearly the same title"}}}},
 	}
 	h.u.searches.selectSearch("a")
 	test.Tap(h.u.searches.listings)

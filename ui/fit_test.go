@@ -9,9 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/notify"
-	"notifio/poll"
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // longName is a search name of n characters, in words (a name a user pasted
@@ -26,21 +24,21 @@ func longName(i, n int) string {
 
 // crowded is a snapshot of 30 searches on one site, most with 130-character
 // names, the site troubled so its card shows all it has.
-func crowded() poll.Snapshot {
-	s := poll.Snapshot{At: t0}
+func crowded() model.Snapshot {
+	s := model.Snapshot{At: t0}
 	for i := 1; i <= 30; i++ {
 		name := longName(i, 130)
 		if i%5 == 0 {
 			name = fmt.Sprintf("Mitte %d", i)
 		}
-		s.Searches = append(s.Searches, poll.SearchSnapshot{
+		s.Searches = append(s.Searches, model.SearchSnapshot{
 			ID: fmt.Sprintf("s%02d", i), Name: name, Site: "kleinanzeigen.de",
 			URL:      "https://www.kleinanzeigen.de/s-wohnung-mieten/" + strings.Repeat("kreuzberg-neukoelln-", 6) + fmt.Sprint(i),
-			Interval: 5 * time.Minute, State: poll.StateWaiting, NextCheck: t0.Add(4 * time.Minute),
-			Wait: poll.WaitSite, Reason: "kleinanzeigen.de is rate-limiting us", Baselined: true, LastOutcome: "rate_limited",
+			Interval: 5 * time.Minute, State: model.StateWaiting, NextCheck: t0.Add(4 * time.Minute),
+			Wait: model.WaitSite, Reason: "kleinanzeigen.de is rate-limiting us", Baselined: true, LastOutcome: "rate_limited",
 		})
 	}
-	s.Sites = []poll.SiteSnapshot{{Site: "kleinanzeigen.de", Waiting: true, Kind: "rate_limited", Rung: 2,
+	s.Sites = []model.SiteSnapshot{{Site: "kleinanzeigen.de", Waiting: true, Kind: "rate_limited", Rung: 2,
 		NextProbe: t0.Add(4 * time.Minute), RetryAfter: 10 * time.Minute, LastStatus: 429, LastOutcome: "rate_limited",
 		LastSignal: "status 429", Searches: 30, LastRefusal: "/home/u/.local/share/notifio/refusals/kleinanzeigen.de.html"}}
 	return s
@@ -52,9 +50,9 @@ func crowded() poll.Snapshot {
 func TestTheWindowFits800x600With30LongSearches(t *testing.T) {
 	h := newHarness(t, crowded())
 	for _, s := range h.b.snap.Searches {
-		h.b.searches[s.ID] = storage.Search{ID: s.ID, Name: s.Name, URL: s.URL}
+		h.b.searches[s.ID] = model.Search{ID: s.ID, Name: s.Name, URL: s.URL}
 	}
-	h.b.listings["s01"] = []storage.Listing{{ID: "kleinanzeigen.de:1", Title: longName(1, 200), Price: "820 €",
+	h.b.listings["s01"] = []model.Listing{{ID: "kleinanzeigen.de:1", Title: longName(1, 200), Price: "820 €",
 		Location: strings.Repeat("Berlin Kreuzberg ", 8), FirstSeen: t0}}
 	h.u.win.Resize(fyne.NewSize(800, 600))
 	limit := fyne.NewSize(800, 600)
@@ -82,5 +80,5 @@ func TestTheWindowFits800x600With30LongSearches(t *testing.T) {
 		t.Fatal("Edit opened no dialog")
 	}
 	check("the Edit dialog", top.MinSize())
-	_ = notify.Config{}
+	_ = model.Config{}
 }

@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"notifio/notify"
-	"notifio/poll"
-	"notifio/poll/extract"
+
+	"notifio/internal/model"
 )
 
 // Issue 19, rough edge 5: at 800×600 the add dialog's test result had no
@@ -59,14 +59,14 @@ func visibleHeight(o, target fyne.CanvasObject, pos fyne.Position, top, bottom f
 }
 
 func TestAddTestResultIsShownAt800x600WithAdvancedOpen(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.win.Resize(fyne.NewSize(800, 600))
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	e.advanced.Open(0)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
-	h.b.dryRun = poll.DryRun{Outcome: "ok", Message: "The page works: 2 listings.",
-		Listings: []extract.Listing{{Title: "2-Zimmer in Kreuzberg"}, {Title: "Altbau in Neukölln"}}}
+	h.b.dryRun = model.DryRun{Outcome: "ok", Message: "The page works: 2 listings.",
+		Listings: []model.PageListing{{Title: "2-Zimmer in Kreuzberg"}, {Title: "Altbau in Neukölln"}}}
 	test.Tap(e.testBtn)
 	h.q.runNext(t)
 	if e.outcome.Size().Height <= 0 {
@@ -83,7 +83,7 @@ func TestAddTestResultIsShownAt800x600WithAdvancedOpen(t *testing.T) {
 }
 
 func TestSettingsSaveAndTestAreOnScreenAt800x600(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.win.Resize(fyne.NewSize(800, 600))
 	h.u.selectView(viewSettings)
 	v := h.u.settings

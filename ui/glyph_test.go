@@ -9,8 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/go-text/typesetting/font"
 
-	"notifio/notify"
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // missingGlyphs lists the characters of s that the window's bundled text font
@@ -32,18 +31,18 @@ func missingGlyphs(t *testing.T, s string) []string {
 }
 
 func TestEmailHintsUseOnlyCharactersTheFontHas(t *testing.T) {
-	for _, p := range notify.Presets {
+	for _, p := range model.Presets {
 		if m := missingGlyphs(t, p.Name+p.Hint); len(m) > 0 {
 			t.Errorf("the %s preset's hint has characters the window cannot draw: %v", p.Name, m)
 		}
 	}
-	if m := missingGlyphs(t, notify.ErrNotConfigured.Error()); len(m) > 0 {
-		t.Errorf("%q has characters the window cannot draw: %v", notify.ErrNotConfigured, m)
+	if m := missingGlyphs(t, model.ErrNotConfigured.Error()); len(m) > 0 {
+		t.Errorf("%q has characters the window cannot draw: %v", model.ErrNotConfigured, m)
 	}
 }
 
 func TestEmailPresetsForGermanAndOtherProviders(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	for _, tc := range []struct{ name, host, port string }{
@@ -61,7 +60,7 @@ func TestEmailPresetsForGermanAndOtherProviders(t *testing.T) {
 }
 
 func TestCustomProviderClearsThePresetServer(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	v.preset.SetSelected("Gmail")

@@ -3,7 +3,7 @@ package ui
 import (
 	"strings"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // This file is what the Listings tab adds about a listing's price history and
@@ -15,7 +15,7 @@ const maxHistoryShown = 4
 // priceWithHistory is the listing's price and, when it changed, in words how:
 // "1.100 € · price dropped from 1.200 €". Words, not an arrow: the window's
 // bundled font has no "→" and drew it as "→�" (issue 37).
-func priceWithHistory(l storage.Listing) string {
+func priceWithHistory(l model.Listing) string {
 	ps := l.Prices
 	if len(ps) < 2 {
 		return l.Price
@@ -43,7 +43,7 @@ func priceWithHistory(l storage.Listing) string {
 }
 
 // priceDropped reports whether the listing's latest price change was a drop.
-func priceDropped(l storage.Listing) bool {
+func priceDropped(l model.Listing) bool {
 	ps := l.Prices
 	if len(ps) < 2 {
 		return false
@@ -52,12 +52,12 @@ func priceDropped(l storage.Listing) bool {
 	if last.Value > 0 && prev.Value > 0 {
 		return last.Value < prev.Value
 	}
-	return l.Change == storage.ChangePriceDrop
+	return l.Change == model.ChangePriceDrop
 }
 
 // matchWords says where else the listing was found and why it was taken for
 // the same flat ("" when nowhere).
-func matchWords(l storage.Listing) string {
+func matchWords(l model.Listing) string {
 	var parts []string
 	if len(l.AlsoIn) > 0 {
 		parts = append(parts, "also in your search "+strings.Join(l.AlsoIn, ", "))

@@ -18,6 +18,10 @@ import (
 	"notifio/poll"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
+	"notifio/internal/secrets"
+	"notifio/poll/words"
 )
 
 // stepClock is a poll.Clock the test moves by hand; its timers never fire
@@ -53,7 +57,7 @@ const jsShellPage = `<!doctype html><html><head><title>Wohnungen mieten in Berli
 <body><div id="app"></div><noscript>Please enable JavaScript to use this site.</noscript></body></html>`
 
 // Issue 37: a search of a page that needs a browser says so in its row, on
-// the Sites tab and in `notifio search list`/`status` (poll.StatusWords),
+// the Sites tab and in `notifio search list`/`status` (words.StatusWords),
 // before and after its site's wait ran out — never "had errors (server or
 // network)", which sent the user looking for a server fault.
 func TestRealJavaScriptOnlyPageIsWordedOnce(t *testing.T) {
@@ -78,13 +82,13 @@ func TestRealJavaScriptOnlyPageIsWordedOnce(t *testing.T) {
 	}
 	defer svc.Close()
 	q := newQueue()
-	ops := notify.NewOps(db, notify.OpsOptions{Secrets: notify.NewSecrets(dir), Requeued: svc.OutboxRequeued, Changed: svc.OutboxChanged})
+	ops := notify.NewOps(db, notify.OpsOptions{Secrets: secrets.NewSecrets(dir), Requeued: svc.OutboxRequeued, Changed: svc.OutboxChanged})
 	u := New(test.NewTempApp(t), NewBackend(svc, ops), Options{Dispatch: q.dispatch, Now: clock.Now, TickEvery: time.Hour})
 	defer u.Close()
 	u.win.Resize(fyne.NewSize(900, 620))
 	u.win.Show()
 	v := &harness{t: t, u: u}
-	if _, err := svc.AddSearch(context.Background(), poll.SearchInput{Name: "Berlin", URL: site.URL + "/mieten", Interval: 5 * time.Minute}); err != nil {
+	if _, err := svc.AddSearch(context.Background(), model.SearchInput{Name: "Berlin", URL: site.URL + "/mieten", Interval: 5 * time.Minute}); err != nil {
 		t.Fatal(err)
 	}
 	check := func(when string) {
@@ -93,7 +97,7 @@ func TestRealJavaScriptOnlyPageIsWordedOnce(t *testing.T) {
 		q.runAll()
 		snap := svc.Snapshot()
 		s, st := snap.Searches[0], snap.Sites[0]
-		cli := poll.StatusWords(s, &st, clock.Now()) + " | " + s.Health.Problem + " | " + poll.SiteWords(st, clock.Now())
+		cli := words.StatusWords(s, &st, clock.Now()) + " | " + s.Health.Problem + " | " + words.SiteWords(st, clock.Now())
 		u.selectView(viewSearches)
 		q.runAll()
 		row := strings.Join(v.texts(), "\n")

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // Issue 19, rough edges 6 and 11: Escape closes a dialog and Enter submits it;
@@ -20,7 +20,7 @@ func press(h *harness, key fyne.KeyName) {
 }
 
 func TestEscapeClosesAndEnterSavesTheAddDialog(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	press(h, fyne.KeyEscape)

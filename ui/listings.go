@@ -13,8 +13,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
-	"notifio/storage"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // allSearches is the picker's choice of every search's listings in one view.
@@ -31,7 +32,7 @@ type listingsView struct {
 	pickIDs  []string
 	searchID string // a search's ID, allSearches, or "" for none chosen
 
-	items []storage.Listing
+	items []model.Listing
 	from  []string        // in the all-searches view: the search of each item
 	isNew map[string]bool // listing IDs marked new in this viewing
 	list  *widget.List
@@ -142,7 +143,7 @@ func (v *listingsView) photoReady(id widget.ListItemID, listingID string) {
 
 // apply keeps the search picker in step with the searches: all of them first,
 // then each, with how many new listings they have.
-func (v *listingsView) apply(s poll.Snapshot, now time.Time) {
+func (v *listingsView) apply(s model.Snapshot, now time.Time) {
 	v.now = now
 	names := make([]string, 0, len(s.Searches)+1)
 	v.pickIDs = v.pickIDs[:0]
@@ -201,7 +202,7 @@ func pickName(name, site string, unseen int) string {
 }
 
 // setNote explains an empty view.
-func (v *listingsView) setNote(s poll.Snapshot) {
+func (v *listingsView) setNote(s model.Snapshot) {
 	switch {
 	case len(s.Searches) == 0:
 		v.note.SetText("Add a search first; the listings it finds appear here.")
@@ -286,7 +287,7 @@ func (v *listingsView) load() {
 		}
 	}
 	v.items, v.from = nil, nil
-	var items []storage.Listing
+	var items []model.Listing
 	var from []string
 	seen := map[string]bool{}
 	baselined, viewed := false, []string{}
@@ -345,8 +346,8 @@ func (v *listingsView) setLoadedNote(baselined bool) {
 	case len(v.items) == 0:
 		v.note.SetText("No listings recorded yet.")
 	case v.searchID == allSearches:
-		v.note.SetText(poll.Plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
+		v.note.SetText(words.Plural(len(v.items), "listing", "listings") + " of all searches, newest first. Tap one to open it in your browser.")
 	default:
-		v.note.SetText(poll.Plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
+		v.note.SetText(words.Plural(len(v.items), "listing", "listings") + ", newest first. Tap one to open it in your browser.")
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 func TestRoomsInOneForm(t *testing.T) {
@@ -27,11 +27,11 @@ func TestAllNewListingsInOneView(t *testing.T) {
 	s := sample()
 	s.Searches[0].Unseen, s.Searches[1].Unseen = 1, 2
 	h := newHarness(t, s)
-	h.b.listings["a"] = []storage.Listing{
+	h.b.listings["a"] = []model.Listing{
 		{ID: "k:1", Title: "Altbau Kreuzberg", Price: "1.150 €", FirstSeen: t0.Add(-time.Minute)},
 		{ID: "k:0", Title: "Old one", FirstSeen: t0.Add(-48 * time.Hour)},
 	}
-	h.b.listings["b"] = []storage.Listing{
+	h.b.listings["b"] = []model.Listing{
 		{ID: "k:2", Title: "Dachgeschoss", Rooms: "2,5 Zi.", FirstSeen: t0.Add(-2 * time.Minute)},
 		{ID: "k:1", Title: "Altbau Kreuzberg", Price: "1.150 €", FirstSeen: t0.Add(-time.Minute)},
 	}

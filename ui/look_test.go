@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // shownText is what a label or quiet label draws now (after truncation).
@@ -71,7 +71,7 @@ func TestListingsOpenOnTheSearchTheUserIsLookingAt(t *testing.T) {
 
 func TestARetryingEmailShowsItsLastProblemNotTheServersWords(t *testing.T) {
 	s := sample()
-	s.Outbox = poll.OutboxSnapshot{Pending: 1, LastError: "dial tcp 127.0.0.1:2525: connect: connection refused"}
+	s.Outbox = model.OutboxSnapshot{Pending: 1, LastError: "dial tcp 127.0.0.1:2525: connect: connection refused"}
 	h := newHarness(t, s)
 	// Issue 37, item 8: in words, not Go's "dial tcp 127.0.0.1:2525: connect: …".
 	h.requireText("1 email is waiting to be sent; Notifio keeps trying. Last attempt: The server did not accept a connection on that port.")

@@ -8,14 +8,15 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"notifio/notify"
-	"notifio/poll"
+
+	"notifio/internal/model"
 )
 
 // The layouts below are pinned as markup in testdata/. When a change is meant,
 // delete the file, run the test, review testdata/failed/<name> and move it back.
 
 func TestMarkupEmptyState(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.win.Resize(fyne.NewSize(800, 500))
 	test.AssertRendersToMarkup(t, "main_empty.xml", h.u.win.Canvas())
 }
@@ -23,7 +24,7 @@ func TestMarkupEmptyState(t *testing.T) {
 func TestMarkupSearches(t *testing.T) {
 	s := sample()
 	s.Searches = s.Searches[:4]
-	s.Outbox = poll.OutboxSnapshot{NeedsAttention: 1, LastError: "535 5.7.8 Username and Password not accepted",
+	s.Outbox = model.OutboxSnapshot{NeedsAttention: 1, LastError: "535 5.7.8 Username and Password not accepted",
 		Hint: "Check the username and password in Settings → Email"}
 	h := newHarness(t, s)
 	h.u.win.Resize(fyne.NewSize(900, 520))
@@ -48,7 +49,7 @@ func TestMarkupAddDialog(t *testing.T) {
 }
 
 func TestMarkupSettingsAfterAFailedTestEmail(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.win.Resize(fyne.NewSize(900, 1000))
 	h.u.selectView(viewSettings)
 	h.b.sendErr = &notify.DeliveryError{Err: errors.New("535 5.7.8 Username and Password not accepted"), Code: 535,

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"unicode"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // sortedSearches returns the searches grouped by site, and by name within a
 // site in the order a person counts ("Mitte 3" before "Mitte 10"), so one
 // portal's searches stand together. s is not changed.
-func sortedSearches(s []poll.SearchSnapshot) []poll.SearchSnapshot {
-	less := func(a, b *poll.SearchSnapshot) int {
+func sortedSearches(s []model.SearchSnapshot) []model.SearchSnapshot {
+	less := func(a, b *model.SearchSnapshot) int {
 		if c := cmp.Compare(a.Site, b.Site); c != 0 {
 			return c
 		}
@@ -22,16 +22,16 @@ func sortedSearches(s []poll.SearchSnapshot) []poll.SearchSnapshot {
 		}
 		return cmp.Compare(a.ID, b.ID)
 	}
-	if slices.IsSortedFunc(s, func(a, b poll.SearchSnapshot) int { return less(&a, &b) }) {
+	if slices.IsSortedFunc(s, func(a, b model.SearchSnapshot) int { return less(&a, &b) }) {
 		return s
 	}
 	// Sorted as pointers: the snapshots are large (see poll's Snapshot).
-	ptrs := make([]*poll.SearchSnapshot, len(s))
+	ptrs := make([]*model.SearchSnapshot, len(s))
 	for i := range s {
 		ptrs[i] = &s[i]
 	}
 	slices.SortFunc(ptrs, less)
-	out := make([]poll.SearchSnapshot, len(s))
+	out := make([]model.SearchSnapshot, len(s))
 	for i, p := range ptrs {
 		out[i] = *p
 	}
@@ -76,7 +76,7 @@ func digitsEnd(r []rune, i int) int {
 
 // matchesFilter reports whether a search is among those the user's search box
 // asks for: every word of the query in its name or site, capitals aside.
-func matchesFilter(s poll.SearchSnapshot, query string) bool {
+func matchesFilter(s model.SearchSnapshot, query string) bool {
 	hay := strings.ToLower(s.Name + " " + s.Site)
 	for _, w := range strings.Fields(strings.ToLower(query)) {
 		if !strings.Contains(hay, w) {

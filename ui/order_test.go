@@ -10,18 +10,18 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // Issue 37, item 10: searches are listed by site, and by name as a person
 // counts ("Mitte 3" before "Mitte 10"), whatever order the watcher gives.
 func TestSearchesAreGroupedBySiteAndSortedNaturally(t *testing.T) {
-	snap := poll.Snapshot{At: t0}
+	snap := model.Snapshot{At: t0}
 	for _, n := range []struct{ id, name, site string }{
 		{"1", "Mitte 10", "b.example"}, {"2", "Mitte 3", "b.example"}, {"3", "mitte 2", "b.example"},
 		{"4", "Altbau", "a.example"}, {"5", "Mitte 1", "b.example"}, {"6", "Zehlendorf", "a.example"},
 	} {
-		snap.Searches = append(snap.Searches, poll.SearchSnapshot{ID: n.id, Name: n.name, Site: n.site, State: poll.StateScheduled})
+		snap.Searches = append(snap.Searches, model.SearchSnapshot{ID: n.id, Name: n.name, Site: n.site, State: model.StateScheduled})
 	}
 	h := newHarness(t, snap)
 	var got []string
@@ -37,9 +37,9 @@ func TestSearchesAreGroupedBySiteAndSortedNaturally(t *testing.T) {
 // The search box lists only the searches whose name or site has its words,
 // and says so when none has.
 func TestTheSearchBoxFindsASearch(t *testing.T) {
-	snap := poll.Snapshot{At: t0}
+	snap := model.Snapshot{At: t0}
 	for i := 1; i <= 24; i++ {
-		snap.Searches = append(snap.Searches, poll.SearchSnapshot{ID: fmt.Sprint(i), Name: fmt.Sprintf("Mitte %d", i), Site: "b.example"})
+		snap.Searches = append(snap.Searches, model.SearchSnapshot{ID: fmt.Sprint(i), Name: fmt.Sprintf("Mitte %d", i), Site: "b.example"})
 	}
 	snap.Searches[6].Name = "Kreuzberg Altbau"
 	h := newHarness(t, snap)
@@ -57,7 +57,7 @@ func TestTheSearchBoxFindsASearch(t *testing.T) {
 
 // Escape closes the About dialog, as it does the others.
 func TestEscapeClosesAbout(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.showAbout()
 	if h.u.win.Canvas().Overlays().Top() == nil {
 		t.Fatal("About did not open")
@@ -71,13 +71,13 @@ func TestEscapeClosesAbout(t *testing.T) {
 // Issue 37, item 3: a search that is scheduled (its site answers it again)
 // does not say "login expired since …" beside its countdown.
 func TestAScheduledSearchDoesNotSayLoginExpired(t *testing.T) {
-	s := poll.SearchSnapshot{ID: "a", Name: "Pankow", State: poll.StateScheduled, LastOutcome: "ok", Baselined: true,
+	s := model.SearchSnapshot{ID: "a", Name: "Pankow", State: model.StateScheduled, LastOutcome: "ok", Baselined: true,
 		NextCheck: t0.Add(4 * time.Second), LastChecked: t0.Add(-time.Minute),
-		Health: poll.Health{Kind: poll.HealthSessionExpired, Since: t0.Add(-10 * time.Minute)}}
+		Health: model.Health{Kind: model.HealthSessionExpired, Since: t0.Add(-10 * time.Minute)}}
 	if got := searchDetail(s, t0); strings.Contains(got, "login expired") {
 		t.Errorf("the scheduled row says %q", got)
 	}
-	s.State, s.LastOutcome = poll.StateAttention, "session_expired"
+	s.State, s.LastOutcome = model.StateAttention, "session_expired"
 	if got := searchDetail(s, t0); !strings.Contains(got, "login expired since") {
 		t.Errorf("the stopped row says %q, want since when its login expired", got)
 	}

@@ -34,9 +34,12 @@ import (
 
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/poll/extract"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/internal/secrets"
 )
 
 // These tests run the window over the real watcher and delivery operations (a
@@ -72,7 +75,7 @@ func newRealHarness(t *testing.T) *realHarness {
 		t.Fatal(err)
 	}
 	h := &realHarness{t: t, dir: dir, db: db, svc: svc, q: newQueue()}
-	ops := notify.NewOps(db, notify.OpsOptions{Secrets: notify.NewSecrets(dir),
+	ops := notify.NewOps(db, notify.OpsOptions{Secrets: secrets.NewSecrets(dir),
 		Requeued: svc.OutboxRequeued, Changed: svc.OutboxChanged})
 	h.u = New(test.NewTempApp(t), NewBackend(svc, ops), Options{Dispatch: h.q.dispatch, TickEvery: time.Hour})
 	h.u.win.Resize(fyne.NewSize(900, 620))
@@ -90,7 +93,7 @@ func newRealHarness(t *testing.T) *realHarness {
 func (h *realHarness) view() *harness { return &harness{t: h.t, u: h.u} }
 
 // stored returns the searches in the database.
-func (h *realHarness) stored() []storage.Search {
+func (h *realHarness) stored() []model.Search {
 	h.t.Helper()
 	list, err := h.db.ListSearches()
 	if err != nil {
@@ -216,7 +219,7 @@ func TestRealCheckNowOnAWaitingSiteShowsTheWaitAndDoesNotFetch(t *testing.T) {
 	h := newRealHarness(t)
 	v := h.view()
 
-	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Mitte", URL: site.URL + "/suche/mitte"})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Mitte", URL: site.URL + "/suche/mitte"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +243,7 @@ func TestRealCheckNowOnAWaitingSiteShowsTheWaitAndDoesNotFetch(t *testing.T) {
 		}
 	}
 	// The backend refuses too, when asked behind the window's back.
-	var w *poll.WaitError
+	var w *model.WaitError
 	if err := h.svc.CheckNow(s.ID); !errors.As(err, &w) || time.Until(w.Until) < 9*time.Minute {
 		t.Errorf("CheckNow = %v, want a wait of about 10 minutes (Retry-After)", err)
 	}
@@ -385,7 +388,7 @@ func TestRealSendTestEmailReportsSuccess(t *testing.T) {
 	h := newRealHarness(t)
 	h.u.selectView(viewSettings)
 	s := h.u.settings
-	fillLoopbackEmail(s, mail.port, string(notify.SecurityNone), "", "", "")
+	fillLoopbackEmail(s, mail.port, string(model.SecurityNone), "", "", "")
 	test.Tap(s.testBtn)
 	if !s.testBtn.Disabled() || !s.activity.Visible() {
 		t.Error("no activity shown while the test email is being sent")
@@ -408,7 +411,7 @@ func TestRealSendTestEmailShowsTheServersWordsAndAHintOn535(t *testing.T) {
 	h := newRealHarness(t)
 	h.u.selectView(viewSettings)
 	s := h.u.settings
-	fillLoopbackEmail(s, mail.port, string(notify.SecurityStartTLS), "me@example.com", "wrong-battery", fp)
+	fillLoopbackEmail(s, mail.port, string(model.SecurityStartTLS), "me@example.com", "wrong-battery", fp)
 	test.Tap(s.testBtn)
 	h.q.runNext(t)
 	got := s.testResult.Text
@@ -437,9 +440,9 @@ func TestRealLooserFiltersOfferTheHeldBackListings(t *testing.T) {
 	defer site.Close()
 	h := newRealHarness(t)
 	v := h.view()
-	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
-		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"},
-		Filters:   storage.Filters{MaxPrice: 1000}})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
+		Selectors: model.PageSelectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"},
+		Filters:   model.Filters{MaxPrice: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,8 +481,8 @@ func TestRealPriceDropIsSaidInTheRowAndTheListing(t *testing.T) {
 	defer site.Close()
 	h := newRealHarness(t)
 	v := h.view()
-	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
-		Selectors: extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "Kreuzberg", URL: site.URL + "/wohnungen",
+		Selectors: model.PageSelectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,16 +535,16 @@ func TestRealANewSearchIsCheckedAtOnceForItsBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel := extract.Selectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}
+	sel := model.PageSelectors{Item: "li.item", Link: "a", Title: "h2", Price: ".price"}
 	for i := 1; i <= 12; i++ {
-		if _, err := first.AddSearch(context.Background(), poll.SearchInput{Name: fmt.Sprintf("Mitte %d", i),
+		if _, err := first.AddSearch(context.Background(), model.SearchInput{Name: fmt.Sprintf("Mitte %d", i),
 			URL: fmt.Sprintf("%s/s/%d", site.URL, i), Interval: 10 * time.Minute, Selectors: sel}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	first.Once(context.Background()) // every one has its baseline
 	first.Close()
-	fresh, err := db.AddSearch(storage.Search{Name: "Mitte 13", URL: site.URL + "/s/13", Site: "127.0.0.1", Interval: 10 * time.Minute})
+	fresh, err := db.AddSearch(model.Search{Name: "Mitte 13", URL: site.URL + "/s/13", Site: "127.0.0.1", Interval: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

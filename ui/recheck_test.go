@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // Issue 37, item 7: a page that did not look like results (it builds them with
@@ -21,14 +21,14 @@ func TestRealReadingWithABrowserChecksAtOnce(t *testing.T) {
 	}))
 	defer site.Close()
 	h := newRealHarness(t)
-	s, err := h.svc.AddSearch(context.Background(), poll.SearchInput{Name: "JS", URL: site.URL + "/w"})
+	s, err := h.svc.AddSearch(context.Background(), model.SearchInput{Name: "JS", URL: site.URL + "/w"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res := h.svc.Once(context.Background()); len(res) != 1 || res[0].Outcome != "unexpected_page" {
 		t.Fatalf("Once = %+v, want a page that did not look like results", res)
 	}
-	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, poll.SearchInput{Name: "JS", URL: site.URL + "/w", Browser: true}); err != nil {
+	if _, err := h.svc.UpdateSearch(context.Background(), s.ID, model.SearchInput{Name: "JS", URL: site.URL + "/w", Browser: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.svc.CheckNow(s.ID); err != nil {
@@ -39,7 +39,7 @@ func TestRealReadingWithABrowserChecksAtOnce(t *testing.T) {
 // Issue 37, item 7: a site that waits because its page did not look like
 // results says so on its card, not "had errors (server or network)".
 func TestASiteWaitingForAPageThatIsNotResultsSaysSo(t *testing.T) {
-	snap := poll.Snapshot{At: t0, Sites: []poll.SiteSnapshot{{Site: "js-portal.de", Waiting: true, Kind: "error", Rung: 1,
+	snap := model.Snapshot{At: t0, Sites: []model.SiteSnapshot{{Site: "js-portal.de", Waiting: true, Kind: "error", Rung: 1,
 		NextProbe: t0.Add(time.Minute), LastStatus: 200, LastOutcome: "unexpected_page", LastSignal: "no listings, no no-results marker", Searches: 1}}}
 	h := newHarness(t, snap)
 	h.u.selectView(viewSites)

@@ -15,7 +15,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // emptyText tells a new user what to do.
@@ -25,7 +27,7 @@ const emptyText = "Paste a search URL from your portal (e.g. a kleinanzeigen or 
 
 // searchRow is one search as the list shows it.
 type searchRow struct {
-	snap   poll.SearchSnapshot
+	snap   model.SearchSnapshot
 	status string // the state or countdown, recomputed every tick
 	detail string
 	unseen string
@@ -199,24 +201,24 @@ func (v *searchesView) updateRowObject(id widget.ListItemID, o fyne.CanvasObject
 
 // stateLook is the icon and text colour of a search's state (theme colours only,
 // so light and dark themes both read well). site is the search's site, or nil.
-func stateLook(s poll.SearchSnapshot, site *poll.SiteSnapshot) (fyne.Resource, widget.Importance) {
-	if poll.Retrying(s, site) {
+func stateLook(s model.SearchSnapshot, site *model.SiteSnapshot) (fyne.Resource, widget.Importance) {
+	if words.Retrying(s, site) {
 		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
 	}
 	switch s.State {
-	case poll.StateChecking:
+	case model.StateChecking:
 		return theme.NewPrimaryThemedResource(theme.ViewRefreshIcon()), widget.HighImportance
-	case poll.StateProbing:
+	case model.StateProbing:
 		return theme.NewPrimaryThemedResource(theme.SearchIcon()), widget.HighImportance
-	case poll.StateWaiting:
+	case model.StateWaiting:
 		return theme.NewWarningThemedResource(theme.HistoryIcon()), widget.WarningImportance
-	case poll.StatePaused:
+	case model.StatePaused:
 		// Not the disabled colour: the row is quiet, not out of reach.
 		return theme.NewColoredResource(theme.MediaPauseIcon(), colorNameQuiet), widget.MediumImportance
-	case poll.StateAttention:
+	case model.StateAttention:
 		return theme.NewErrorThemedResource(theme.ErrorIcon()), widget.DangerImportance
 	}
-	if s.LastOutcome == "unexpected_page" {
+	if s.LastOutcome == model.OutcomeUnexpectedPage {
 		return theme.NewWarningThemedResource(theme.WarningIcon()), widget.WarningImportance
 	}
 	return stateIconOK(), widget.MediumImportance
@@ -229,7 +231,7 @@ func stateIconOK() fyne.Resource { return theme.NewSuccessThemedResource(theme.C
 // its result), so it redraws only what changed: the rows on screen whose words
 // or look changed, the whole list only when searches came, went or moved, the
 // screen only when the empty state or a banner came or went.
-func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
+func (v *searchesView) apply(s model.Snapshot, now time.Time) {
 	old := v.rows
 	v.rows = make([]searchRow, 0, len(s.Searches))
 	sel := -1
@@ -244,7 +246,7 @@ func (v *searchesView) apply(s poll.Snapshot, now time.Time) {
 		icon, imp := stateLook(ss, site)
 		v.rows = append(v.rows, searchRow{
 			snap:   ss,
-			status: poll.StatusWords(ss, site, now),
+			status: words.StatusWords(ss, site, now),
 			detail: searchDetail(ss, now),
 			unseen: unseenWords(ss.Unseen),
 			icon:   icon, imp: imp,
@@ -329,7 +331,7 @@ func (v *searchesView) refreshChangedRows(old []searchRow) {
 }
 
 // siteOf finds a site in a snapshot.
-func siteOf(s poll.Snapshot, site string) *poll.SiteSnapshot {
+func siteOf(s model.Snapshot, site string) *model.SiteSnapshot {
 	for i := range s.Sites {
 		if s.Sites[i].Site == site {
 			return &s.Sites[i]
@@ -344,11 +346,11 @@ func siteOf(s poll.Snapshot, site string) *poll.SiteSnapshot {
 // of every visible row (34% and 6.3% of a core with 50 searches:
 // docs/PERFORMANCE.md). Rows not on screen get their words when the list binds
 // them. Countdowns more than a few minutes away change only when the clock's
-// minute does (poll.Countdown), so most ticks set no label and the window draws no
+// minute does (words.Countdown), so most ticks set no label and the window draws no
 // frame.
 func (v *searchesView) tick(now time.Time) {
 	for i := range v.rows {
-		v.rows[i].status = poll.StatusWords(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
+		v.rows[i].status = words.StatusWords(v.rows[i].snap, siteOf(v.u.snap, v.rows[i].snap.Site), now)
 	}
 	first, last := v.shownRows()
 	for id, w := range v.bound {
@@ -381,12 +383,12 @@ func (v *searchesView) shownRows() (first, last widget.ListItemID) {
 }
 
 // applyOutbox shows or hides the email problems banner.
-func (v *searchesView) applyOutbox(s poll.Snapshot) {
+func (v *searchesView) applyOutbox(s model.Snapshot) {
 	o := s.Outbox
 	var text string
 	switch {
 	case o.NeedsAttention > 0:
-		text = fmt.Sprintf("%s could not be sent.", poll.Plural(o.NeedsAttention, "email", "emails"))
+		text = fmt.Sprintf("%s could not be sent.", words.Plural(o.NeedsAttention, "email", "emails"))
 		if o.LastError != "" {
 			text += " " + mailProblem(o.LastError)
 		}
@@ -398,7 +400,7 @@ func (v *searchesView) applyOutbox(s poll.Snapshot) {
 			last = w
 		}
 		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
-			poll.Plural(o.Pending, "email is", "emails are"), last)
+			words.Plural(o.Pending, "email is", "emails are"), last)
 	}
 	if text != "" && o.Hint != "" {
 		text += "\n" + o.Hint
@@ -430,7 +432,7 @@ func (v *searchesView) updateButtons() {
 	// Set only on a change: SetText and SetIcon redraw the button (and render
 	// its icon) each time, and this runs on every snapshot.
 	text, icon := "Pause", theme.MediaPauseIcon()
-	if ok && s.State == poll.StatePaused {
+	if ok && s.State == model.StatePaused {
 		text, icon = "Resume", theme.MediaPlayIcon()
 	}
 	if v.pause.Text != text {
@@ -482,7 +484,7 @@ func (v *searchesView) togglePause() {
 	if !ok {
 		return
 	}
-	paused := s.State != poll.StatePaused
+	paused := s.State != model.StatePaused
 	if err := v.u.b.SetPaused(s.ID, paused); err != nil {
 		slog.Warn("pause search", "search_id", s.ID, "paused", paused, "err", err)
 		v.u.showError("Could not change the search", "Notifio could not pause or resume “"+s.Name+"”: "+backendWords(err))
@@ -493,17 +495,17 @@ func (v *searchesView) togglePause() {
 
 // waitOf says why a search cannot be checked now (its site is backing off, or
 // another search is the site's probe), or nil when it can.
-func (v *searchesView) waitOf(s poll.SearchSnapshot, now time.Time) *poll.WaitError {
+func (v *searchesView) waitOf(s model.SearchSnapshot, now time.Time) *model.WaitError {
 	site, hasSite := v.u.siteSnap(s.Site)
 	switch {
-	case s.State == poll.StateWaiting:
+	case s.State == model.StateWaiting:
 		until := s.NextCheck
 		if hasSite && site.NextProbe.After(until) {
 			until = site.NextProbe
 		}
-		return &poll.WaitError{Site: s.Site, Until: until, Wait: s.Wait, Reason: s.Reason}
+		return &model.WaitError{Site: s.Site, Until: until, Wait: s.Wait, Reason: s.Reason}
 	case hasSite && site.Waiting && site.NextProbe.After(now):
-		return &poll.WaitError{Site: s.Site, Until: site.NextProbe, Wait: poll.WaitSite, Reason: s.Site + " " + poll.KindWords(site.Kind)}
+		return &model.WaitError{Site: s.Site, Until: site.NextProbe, Wait: model.WaitSite, Reason: s.Site + " " + words.KindWords(site.Kind)}
 	}
 	return nil
 }
@@ -520,7 +522,7 @@ func (v *searchesView) checkNow() {
 		v.showWait(w, now)
 		return
 	}
-	if s.State == poll.StateChecking || s.State == poll.StateProbing {
+	if s.State == model.StateChecking || s.State == model.StateProbing {
 		v.u.showMessage("Already checking", "Notifio is checking “"+s.Name+"” right now.")
 		return
 	}
@@ -530,7 +532,7 @@ func (v *searchesView) checkNow() {
 		err := v.u.b.CheckNow(id)
 		v.u.dispatch(func() {
 			v.updateButtons()
-			var w *poll.WaitError
+			var w *model.WaitError
 			switch {
 			case errors.As(err, &w):
 				v.showWait(w, v.u.now())
@@ -545,7 +547,7 @@ func (v *searchesView) checkNow() {
 }
 
 // showWait explains why a site cannot be checked yet.
-func (v *searchesView) showWait(w *poll.WaitError, now time.Time) {
+func (v *searchesView) showWait(w *model.WaitError, now time.Time) {
 	v.u.showMessage("Not yet: "+w.Site+" asked us to wait", waitWords(w, now))
 }
 

@@ -13,8 +13,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/notify"
-	"notifio/poll"
+	"notifio/poll/words"
+
+	"notifio/internal/model"
 )
 
 // testEmailTimeout bounds "Send test email" as a whole.
@@ -22,12 +23,12 @@ const testEmailTimeout = 2 * time.Minute
 
 // securityChoices are the security modes as the settings form offers them.
 var securityChoices = []struct {
-	mode  notify.Security
+	mode  model.Security
 	words string
 }{
-	{notify.SecurityStartTLS, "STARTTLS (usually port 587)"},
-	{notify.SecurityTLS, "TLS (usually port 465)"},
-	{notify.SecurityNone, "None (only for a mail bridge on this computer)"},
+	{model.SecurityStartTLS, "STARTTLS (usually port 587)"},
+	{model.SecurityTLS, "TLS (usually port 465)"},
+	{model.SecurityNone, "None (only for a mail bridge on this computer)"},
 }
 
 // settingsView is the Settings screen: email (presets, server, password kept in
@@ -65,8 +66,8 @@ type settingsView struct {
 
 func newSettingsView(u *UI) *settingsView {
 	v := &settingsView{u: u}
-	names := make([]string, len(notify.Presets))
-	for i, p := range notify.Presets {
+	names := make([]string, len(model.Presets))
+	for i, p := range model.Presets {
 		names[i] = p.Name
 	}
 	v.presetHint = wrapped("")
@@ -132,7 +133,7 @@ func newSettingsView(u *UI) *settingsView {
 	emailBox := container.NewVBox(v.presetHint, email)
 
 	v.interval = widget.NewSelectEntry(intervalOptions())
-	v.interval.SetText(poll.DurationWords(u.defaultInterval()))
+	v.interval.SetText(words.DurationWords(u.defaultInterval()))
 	v.intervalProblem = wrapped("")
 	v.intervalProblem.Importance = widget.DangerImportance
 	v.intervalProblem.Hide()
@@ -183,10 +184,10 @@ func (v *settingsView) load() {
 	v.from.SetText(cfg.From)
 	v.to.SetText(strings.Join(cfg.To, ", "))
 	v.pin.SetText(cfg.PinnedCertSHA256)
-	if p, ok := notify.PresetFor(cfg.Host); ok {
+	if p, ok := model.PresetFor(cfg.Host); ok {
 		v.preset.SetSelected(p.Name)
 	} else if cfg.Configured() {
-		v.preset.SetSelected(notify.Presets[len(notify.Presets)-1].Name)
+		v.preset.SetSelected(model.Presets[len(model.Presets)-1].Name)
 	}
 	if cfg.Configured() && cfg.Username != "" {
 		v.password.SetPlaceHolder("saved; type a new one to change it")
@@ -195,13 +196,13 @@ func (v *settingsView) load() {
 
 // presetChosen fills server, port and security from a provider preset.
 func (v *settingsView) presetChosen(name string) {
-	for _, p := range notify.Presets {
+	for _, p := range model.Presets {
 		if p.Name != name {
 			continue
 		}
 		showText(v.presetHint, p.Hint)
 		v.relayout()
-		switch _, preset := notify.PresetFor(v.host.Text); {
+		switch _, preset := model.PresetFor(v.host.Text); {
 		case p.Host != "":
 			v.host.SetText(p.Host)
 			v.port.SetText(strconv.Itoa(p.Port))
@@ -217,7 +218,7 @@ func (v *settingsView) presetChosen(name string) {
 }
 
 // setSecurity selects a security mode in the form.
-func (v *settingsView) setSecurity(m notify.Security) {
+func (v *settingsView) setSecurity(m model.Security) {
 	for _, c := range securityChoices {
 		if c.mode == m {
 			v.security.SetSelected(c.words)
@@ -228,8 +229,8 @@ func (v *settingsView) setSecurity(m notify.Security) {
 }
 
 // config reads the email form.
-func (v *settingsView) config() (notify.Config, error) {
-	cfg := notify.Config{
+func (v *settingsView) config() (model.Config, error) {
+	cfg := model.Config{
 		Host:             strings.TrimSpace(v.host.Text),
 		Username:         strings.TrimSpace(v.username.Text),
 		From:             strings.TrimSpace(v.from.Text),
@@ -403,7 +404,7 @@ func (v *settingsView) cancelTest() {
 }
 
 // showTestResult shows how the test email went.
-func (v *settingsView) showTestResult(cfg notify.Config, err error) {
+func (v *settingsView) showTestResult(cfg model.Config, err error) {
 	v.stopTest = nil
 	v.busy(-1)
 	v.testBtn.Enable()
@@ -423,14 +424,15 @@ func (v *settingsView) showTestResult(cfg notify.Config, err error) {
 // to do.
 func testEmailWords(err error) string {
 	said, hint := err.Error(), ""
-	var de *notify.DeliveryError
+	var de model.DeliveryWords
 	if errors.As(err, &de) {
-		if de.Err != nil {
-			said = de.Err.Error()
+		if s, h := de.SaidAndHint(); s != "" {
+			said, hint = s, h
+		} else {
+			hint = h
 		}
-		hint = de.Hint
 	} else {
-		_, hint = notify.Classify(err)
+		hint = model.SetUpHint(err)
 	}
 	plain := networkWords(said)
 	text := "The test email was not sent: " + said

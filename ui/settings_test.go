@@ -9,7 +9,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"notifio/notify"
-	"notifio/poll"
+
+	"notifio/internal/model"
 )
 
 // fillEmail fills the email form as a Gmail user would.
@@ -22,7 +23,7 @@ func fillEmail(h *harness) {
 }
 
 func TestEmailPresetFillsTheServer(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	v.preset.SetSelected("Fastmail")
@@ -35,7 +36,7 @@ func TestEmailPresetFillsTheServer(t *testing.T) {
 }
 
 func TestSaveEmailSettingsShowsTheKeyringWarning(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	h.b.warning = "No system keyring was found; the password is kept in a file only you can read."
 	fillEmail(h)
@@ -45,7 +46,7 @@ func TestSaveEmailSettingsShowsTheKeyringWarning(t *testing.T) {
 		t.Fatalf("SetEmailConfig calls = %d", len(h.b.saved))
 	}
 	got := h.b.saved[0]
-	if got.Host != "smtp.gmail.com" || got.Port != 587 || got.Security != notify.SecurityStartTLS ||
+	if got.Host != "smtp.gmail.com" || got.Port != 587 || got.Security != model.SecurityStartTLS ||
 		strings.Join(got.To, "|") != "anna@gmail.com|ben@example.org" || h.b.passwords[0] != "abcd efgh ijkl mnop" {
 		t.Errorf("saved %+v with password %q", got, h.b.passwords[0])
 	}
@@ -56,7 +57,7 @@ func TestSaveEmailSettingsShowsTheKeyringWarning(t *testing.T) {
 }
 
 func TestInvalidEmailSettingsAreNotSentOrSaved(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	test.Type(v.from, "anna@gmail.com")
@@ -73,7 +74,7 @@ func TestInvalidEmailSettingsAreNotSentOrSaved(t *testing.T) {
 }
 
 func TestSendTestEmailSuccess(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	fillEmail(h)
 	test.Tap(h.u.settings.testBtn)
@@ -91,7 +92,7 @@ func TestSendTestEmailSuccess(t *testing.T) {
 }
 
 func TestSendTestEmailFailureShowsTheServersWordsAndAHint(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	h.b.sendErr = &notify.DeliveryError{
 		Err:  errors.New("535 5.7.8 Username and Password not accepted"),
@@ -106,7 +107,7 @@ func TestSendTestEmailFailureShowsTheServersWordsAndAHint(t *testing.T) {
 }
 
 func TestDefaultIntervalIsUsedForNewSearches(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	h.u.settings.interval.SetText("20 seconds")
 	if !h.u.settings.intervalProblem.Visible() {
@@ -128,7 +129,7 @@ func TestDefaultIntervalIsUsedForNewSearches(t *testing.T) {
 // Issue 37, item 8: after a provider preset, From follows the username (GMX
 // left it empty until a red error), and a From the user wrote stays.
 func TestFromFollowsTheUsernameAfterAPreset(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	v.preset.SetSelected("GMX")

@@ -9,8 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
-	"notifio/poll/extract"
+	"notifio/internal/model"
 )
 
 // showOne is "Not these?" under a tested search's listings: the page's other
@@ -57,11 +56,11 @@ func (o *showOne) reset() {
 
 // update shows what a test found: selectors derived from the user's example
 // go into Advanced; the page's other lists become buttons.
-func (o *showOne) update(res poll.DryRun) {
+func (o *showOne) update(res model.DryRun) {
 	o.lists.RemoveAll()
 	o.derived.Hide()
 	showText(o.problem, res.ExampleProblem)
-	if res.Outcome != "ok" {
+	if res.Outcome != model.OutcomeOK {
 		o.box.Hide()
 		return
 	}
@@ -70,7 +69,7 @@ func (o *showOne) update(res poll.DryRun) {
 		showText(o.derived, fmt.Sprintf("Found the list around your listing: %d listings. Notifio reads it with the selectors now under Advanced; Save keeps them.", len(res.Listings)))
 	}
 	for _, g := range res.Groups {
-		if g.Count < 2 || g.Chosen && res.Method != extract.MethodSelectors || shown(g, res.Listings) {
+		if g.Count < 2 || g.Chosen && res.Method != model.MethodSelectors || shown(g, res.Listings) {
 			continue
 		}
 		g := g
@@ -89,12 +88,12 @@ func (o *showOne) findOne() {
 }
 
 // use reads the page with another of its lists.
-func (o *showOne) use(sel extract.Selectors) {
+func (o *showOne) use(sel model.PageSelectors) {
 	o.setSelectors(sel)
 	o.e.runTest("")
 }
 
-func (o *showOne) setSelectors(sel extract.Selectors) {
+func (o *showOne) setSelectors(sel model.PageSelectors) {
 	o.e.item.SetText(sel.Item)
 	o.e.link.SetText(sel.Link)
 	o.e.title.SetText(sel.Title)
@@ -103,7 +102,7 @@ func (o *showOne) setSelectors(sel extract.Selectors) {
 
 // shown reports a group whose first listing is the first one shown: the list
 // being read already.
-func shown(g extract.Group, ls []extract.Listing) bool {
+func shown(g model.Group, ls []model.PageListing) bool {
 	if len(ls) == 0 {
 		return false
 	}

@@ -14,7 +14,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // sitesView shows one card per site: why it is being left alone, for how long,
@@ -34,7 +36,7 @@ type sitesView struct {
 // and its searches; a troubled one adds why, when Notifio asks again, the last
 // answer and what the user can do.
 type siteCard struct {
-	snap poll.SiteSnapshot
+	snap model.SiteSnapshot
 
 	card                     *fyne.Container
 	name, headline           *widget.Label
@@ -88,7 +90,7 @@ func (v *sitesView) newCard(site string) *siteCard {
 
 // apply updates the cards from a snapshot, adding and dropping cards as sites come
 // and go; the sites that need a look come first.
-func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
+func (v *sitesView) apply(s model.Snapshot, now time.Time) {
 	order := make([]string, 0, len(s.Sites))
 	seen := map[string]bool{}
 	troubled := map[string]bool{}
@@ -125,35 +127,35 @@ func (v *sitesView) apply(s poll.Snapshot, now time.Time) {
 }
 
 // fill writes a site snapshot into its card.
-func (v *sitesView) fill(c *siteCard, st poll.SiteSnapshot, now time.Time) {
+func (v *sitesView) fill(c *siteCard, st model.SiteSnapshot, now time.Time) {
 	c.snap = st
-	setText(c.headline, poll.SiteWords(st, now))
+	setText(c.headline, words.SiteWords(st, now))
 	// A site whose last answer was fine is not "session expired", whatever a
 	// search stopped on earlier: that search waits for "try now" below.
 	stopped := v.loginStopped(st.Site)
-	login := len(stopped) > 0 && st.LastOutcome != "ok"
+	login := len(stopped) > 0 && st.LastOutcome != model.OutcomeOK
 	switch {
 	case login:
 		// Not a wait: the searches stop until the user logs in again.
-		setText(c.headline, poll.WordsLogin)
+		setText(c.headline, words.WordsLogin)
 		showText(c.why, "The site sent Notifio to its login page. Log in again in your browser, copy the Cookie "+
 			"header and paste it into one of its searches (Edit, then Advanced, then Cookie): one cookie serves all the site's searches. "+
 			"Then press \u201cI logged in again \u2014 try now\u201d. Its searches stay stopped until then.")
 	case len(stopped) > 0:
-		showText(c.why, poll.Plural(len(stopped), "search of this site stopped", "searches of this site stopped")+
+		showText(c.why, words.Plural(len(stopped), "search of this site stopped", "searches of this site stopped")+
 			" at its login page earlier; the site answers again. Press \u201cI logged in again \u2014 try now\u201d to check them.")
 	case st.Kind == "":
 		showText(c.why, "") // the headline says it all
 	default:
 		showText(c.why, siteWhy(st))
 	}
-	showText(c.next, poll.NextProbeWords(st, now))
+	showText(c.next, words.NextProbeWords(st, now))
 	last := ""
 	if siteTroubled(st) || login {
 		last = siteLastResponse(st)
 	}
 	showText(c.last, last)
-	showText(c.retryAf, poll.RetryAfterWords(st))
+	showText(c.retryAf, words.RetryAfterWords(st))
 	c.stats.SetText(siteStats(st, v.searchNames(st.Site)))
 
 	v.probeAnswered(c, st)
@@ -187,7 +189,7 @@ func (v *sitesView) searchNames(site string) []string {
 // probeAnswered clears "Probing…" once the probe the user asked for has its
 // answer in a snapshot taken after they asked: the site let us in (no kind) or
 // the wait climbed past the probe.
-func (v *sitesView) probeAnswered(c *siteCard, st poll.SiteSnapshot) {
+func (v *sitesView) probeAnswered(c *siteCard, st model.SiteSnapshot) {
 	if c.probedAt.IsZero() || !v.u.snap.At.After(c.probedAt) || st.ProbeInFlight ||
 		(st.Kind != "" && !st.NextProbe.After(c.probedAt)) {
 		return
@@ -204,7 +206,7 @@ func (v *sitesView) needsLogin(site string) bool { return len(v.loginStopped(sit
 func (v *sitesView) loginStopped(site string) []string {
 	var ids []string
 	for _, s := range v.u.snap.Searches {
-		if s.Site == site && s.State == poll.StateAttention && s.LastOutcome == "session_expired" {
+		if s.Site == site && s.State == model.StateAttention && s.LastOutcome == model.OutcomeSessionExpired {
 			ids = append(ids, s.ID)
 		}
 	}
@@ -235,7 +237,7 @@ func (v *sitesView) tryLoginAgain(site string) {
 				c.message.SetText("Notifio could not check " + site + " now: " + backendWords(failed))
 			} else {
 				c.message.Importance = widget.SuccessImportance
-				c.message.SetText("Checking " + poll.Plural(len(ids), "search", "searches") + " of " + site + " now.")
+				c.message.SetText("Checking " + words.Plural(len(ids), "search", "searches") + " of " + site + " now.")
 			}
 			c.message.Show()
 			v.u.refresh()
@@ -247,7 +249,7 @@ func (v *sitesView) tryLoginAgain(site string) {
 func (v *sitesView) tick(now time.Time) {
 	for _, site := range v.order {
 		c := v.cards[site]
-		showText(c.next, poll.NextProbeWords(c.snap, now))
+		showText(c.next, words.NextProbeWords(c.snap, now))
 		if !c.tooEarly.IsZero() {
 			if now.Before(c.tooEarly) {
 				setText(c.message, tooEarlyWords(site, c.tooEarly, now))
@@ -258,13 +260,13 @@ func (v *sitesView) tick(now time.Time) {
 			}
 		}
 		if c.snap.Waiting && !v.needsLogin(site) {
-			setText(c.headline, poll.SiteWords(c.snap, now))
+			setText(c.headline, words.SiteWords(c.snap, now))
 		}
 	}
 }
 
 // refusalPath is the saved copy of the site's last refusal page, if any.
-func (v *sitesView) refusalPath(st poll.SiteSnapshot) (string, bool) {
+func (v *sitesView) refusalPath(st model.SiteSnapshot) (string, bool) {
 	if st.LastRefusal != "" {
 		return st.LastRefusal, true
 	}
@@ -337,7 +339,7 @@ func (v *sitesView) probeNow(site string) {
 
 // tooEarlyWords says from when a manual probe is allowed, counting down.
 func tooEarlyWords(site string, at, now time.Time) string {
-	return "Too early: Notifio can probe " + site + " from " + clockTime(at) + " (in " + poll.Countdown(at, now) +
+	return "Too early: Notifio can probe " + site + " from " + clockTime(at) + " (in " + words.Countdown(at, now) +
 		"). Asking sooner would look like another refusal and make the wait longer."
 }
 

@@ -10,7 +10,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 func TestSiteCardsSayWhyAndForHowLong(t *testing.T) {
@@ -55,7 +57,7 @@ func TestSiteCardsSayWhyAndForHowLong(t *testing.T) {
 func TestSiteCardActions(t *testing.T) {
 	s := sample()
 	// fotocasa.es: its probe came back refused, the challenge ladder climbed.
-	s.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
 		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2}
 	h := newHarness(t, s)
 	h.u.win.Resize(fyne.NewSize(900, 1400))
@@ -95,7 +97,7 @@ func TestSiteCardActions(t *testing.T) {
 }
 
 func TestSitesComeAndGo(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSites)
 	h.requireText("No sites yet")
 	h.publish(sample())
@@ -115,7 +117,7 @@ func TestSitesComeAndGo(t *testing.T) {
 // the site lets us back in.
 func TestProbeNowTicksAndClearsAfterTheAnswer(t *testing.T) {
 	s := sample()
-	s.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
 		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2,
 		LastRefusal: "/home/u/.local/share/notifio/refusals/fotocasa.es.html"}
 	h := newHarness(t, s)
@@ -141,8 +143,8 @@ func TestProbeNowTicksAndClearsAfterTheAnswer(t *testing.T) {
 	h.requireText("Probing fotocasa.es now") // no answer yet
 	clear := s
 	clear.At = t0.Add(55 * time.Second)
-	clear.Sites = append([]poll.SiteSnapshot(nil), s.Sites...)
-	clear.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", LastStatus: 200, Searches: 2,
+	clear.Sites = append([]model.SiteSnapshot(nil), s.Sites...)
+	clear.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", LastStatus: 200, Searches: 2,
 		LastRefusal: "/home/u/.local/share/notifio/refusals/fotocasa.es.html"}
 	h.publish(clear)
 	if h.hasText("Probing fotocasa.es now") {
@@ -154,7 +156,7 @@ func TestProbeNowTicksAndClearsAfterTheAnswer(t *testing.T) {
 }
 
 func TestTroubledSitesComeFirst(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{At: t0, Sites: []poll.SiteSnapshot{
+	h := newHarness(t, model.Snapshot{At: t0, Sites: []model.SiteSnapshot{
 		{Site: "aaa.de", LastStatus: 200},
 		{Site: "mmm.de", LastStatus: 200},
 		{Site: "zzz.de", Waiting: true, Kind: "denied", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403},
@@ -173,12 +175,12 @@ func TestTroubledSitesComeFirst(t *testing.T) {
 // of "I logged in again — try now" checks all of them. While the site still
 // sends Notifio to its login page, the card says that one cookie serves it.
 func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
-	snap := poll.Snapshot{At: t0, Sites: []poll.SiteSnapshot{{Site: "immobilienscout24.de", LastStatus: 200, LastOutcome: "ok", LastSignal: "20 listings", Searches: 3}}}
+	snap := model.Snapshot{At: t0, Sites: []model.SiteSnapshot{{Site: "immobilienscout24.de", LastStatus: 200, LastOutcome: "ok", LastSignal: "20 listings", Searches: 3}}}
 	for _, id := range []string{"p1", "p2", "p3"} {
-		s := poll.SearchSnapshot{ID: id, Name: "Pankow " + id, Site: "immobilienscout24.de", State: poll.StateAttention,
-			LastOutcome: "session_expired", Wait: poll.WaitLogin, Reason: "session expired — log in again"}
+		s := model.SearchSnapshot{ID: id, Name: "Pankow " + id, Site: "immobilienscout24.de", State: model.StateAttention,
+			LastOutcome: "session_expired", Wait: model.WaitLogin, Reason: "session expired — log in again"}
 		if id == "p3" {
-			s.State, s.LastOutcome, s.Wait, s.Reason = poll.StateScheduled, "ok", "", ""
+			s.State, s.LastOutcome, s.Wait, s.Reason = model.StateScheduled, "ok", "", ""
 		}
 		snap.Searches = append(snap.Searches, s)
 	}
@@ -186,7 +188,7 @@ func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
 	h.u.win.Resize(fyne.NewSize(900, 1000))
 	h.u.selectView(viewSites)
 	c := h.u.sites.cards["immobilienscout24.de"]
-	if c.headline.Text == poll.WordsLogin {
+	if c.headline.Text == words.WordsLogin {
 		t.Errorf("the card says %q although the site's last answer was fine", c.headline.Text)
 	}
 	if !c.loggedIn.Visible() {
@@ -202,7 +204,7 @@ func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
 	snap.Sites[0].LastOutcome, snap.Sites[0].LastStatus, snap.Sites[0].LastSignal = "session_expired", 200, "redirected to login page /login"
 	snap.At = t0.Add(time.Second)
 	h.publish(snap)
-	if c.headline.Text != poll.WordsLogin || !strings.Contains(c.why.Text, "one cookie serves all the site's searches") {
+	if c.headline.Text != words.WordsLogin || !strings.Contains(c.why.Text, "one cookie serves all the site's searches") {
 		t.Errorf("at the login page the card says %q / %q", c.headline.Text, c.why.Text)
 	}
 	if strings.Contains(c.last.Text, "fine") {

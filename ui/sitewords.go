@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"notifio/hostbackoff"
-	"notifio/poll"
-	"notifio/poll/classify"
+
+	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // The words of the Sites view: what a site's state means, in the user's words
@@ -17,23 +18,23 @@ import (
 
 // siteTroubled reports whether a site needs the user's eye: it refused,
 // waits, is being probed, or needs a login. Those cards come first.
-func siteTroubled(s poll.SiteSnapshot) bool {
+func siteTroubled(s model.SiteSnapshot) bool {
 	return s.Kind != "" || s.Waiting || s.ProbeInFlight || s.Attention != ""
 }
 
 // siteWhy says what a refusal of this kind means, how long the waits grow, and
 // what the user can do; the card's headline already says which kind.
-func siteWhy(s poll.SiteSnapshot) string {
+func siteWhy(s model.SiteSnapshot) string {
 	var what, todo string
-	k, known := hostbackoff.ParseKind(s.Kind)
+	k, known := model.ParseRefusal(s.Kind)
 	switch k {
-	case hostbackoff.Challenge:
+	case model.RefusalChallenge:
 		what = "The site showed a captcha or a browser check instead of results: it takes Notifio for a robot."
 		todo = "If you can, open the site in your browser, solve the check, then press \u201cI solved it \u2014 probe now\u201d."
-	case hostbackoff.RateLimited:
+	case model.RefusalRateLimited:
 		what = "The site said Notifio asks too often. When it names a wait, Notifio keeps to it, up to an hour."
 		todo = "If this keeps happening, give this site\u2019s searches a longer interval or watch fewer of them."
-	case hostbackoff.Denied:
+	case model.RefusalDenied:
 		what = "The site refused access (or showed a \u201cblocked\u201d page)."
 		todo = "If it never lets up, the site does not want to be read automatically from this connection."
 	default:
@@ -41,7 +42,7 @@ func siteWhy(s poll.SiteSnapshot) string {
 		todo = "Nothing to do: this usually passes on its own."
 	}
 	inARow := "Each refusal in a row"
-	if known && k == hostbackoff.Error && s.LastOutcome == string(classify.UnexpectedPage) {
+	if known && k == model.RefusalError && s.LastOutcome == model.OutcomeUnexpectedPage {
 		what, todo = pageWhy(s) // a page, not a server fault, put it on the error ladder
 		inARow = "Each such page in a row"
 	}
@@ -50,7 +51,7 @@ func siteWhy(s poll.SiteSnapshot) string {
 	}
 	steps := hostbackoff.Ladders[k]
 	if !known {
-		steps = hostbackoff.Ladders[hostbackoff.Error]
+		steps = hostbackoff.Ladders[model.RefusalError]
 	}
 	// In words, not arrows: "→" came out garbled after a line break in the real
 	// window. Minutes are named once, after the last: "1, 3, 8, then 15 minutes".
@@ -72,8 +73,8 @@ func siteWhy(s poll.SiteSnapshot) string {
 
 // pageWhy is siteWhy for a site whose page did not look like results: what
 // it means and what the user can do.
-func pageWhy(s poll.SiteSnapshot) (what, todo string) {
-	if poll.NeedsBrowser(s.LastOutcome, s.LastSignal) {
+func pageWhy(s model.SiteSnapshot) (what, todo string) {
+	if words.NeedsBrowser(s.LastOutcome, s.LastSignal) {
 		return "The page shows its listings only with JavaScript, which Notifio runs only when a search reads the page with a browser.",
 			"Edit the site\u2019s searches, tick \u201cRead with a browser\u201d and save."
 	}
@@ -82,7 +83,7 @@ func pageWhy(s poll.SiteSnapshot) (what, todo string) {
 }
 
 // siteLastResponse describes the last answer a site gave and what showed it.
-func siteLastResponse(s poll.SiteSnapshot) string {
+func siteLastResponse(s model.SiteSnapshot) string {
 	var b strings.Builder
 	switch {
 	case s.LastStatus == 0 && s.LastSignal == "" && s.Kind != "":
@@ -93,7 +94,7 @@ func siteLastResponse(s poll.SiteSnapshot) string {
 	case s.LastOutcome == "session_expired":
 		// A 200 at the end of a redirect to the login page is not "fine".
 		b.WriteString("Last answer: its login page")
-	case s.LastOutcome == string(classify.UnexpectedPage):
+	case s.LastOutcome == model.OutcomeUnexpectedPage:
 		b.WriteString("Last answer: a page without results")
 	case s.LastStatus < 300:
 		b.WriteString("Last answer: fine")
@@ -109,25 +110,25 @@ func siteLastResponse(s poll.SiteSnapshot) string {
 // signalWords is the evidence behind a site's last answer in plain words, ""
 // when its status already says it. It goes by the answer's kind: the
 // evidence itself is the classifier's, shown but never read.
-func signalWords(s poll.SiteSnapshot) string {
+func signalWords(s model.SiteSnapshot) string {
 	sig := s.LastSignal
 	if sig == "" || sig == "status "+strconv.Itoa(s.LastStatus) {
 		return ""
 	}
-	switch classify.Kind(s.LastOutcome) {
-	case classify.Challenge:
+	switch model.Outcome(s.LastOutcome) {
+	case model.OutcomeChallenge:
 		return "the page was a captcha or browser check"
-	case classify.Denied:
+	case model.OutcomeDenied:
 		return "the page said access is blocked"
-	case classify.UnexpectedPage:
-		if poll.NeedsBrowser(s.LastOutcome, sig) {
+	case model.OutcomeUnexpectedPage:
+		if words.NeedsBrowser(s.LastOutcome, sig) {
 			return "it is built by scripts, which Notifio runs only with a browser"
 		}
-	case classify.OK:
+	case model.OutcomeOK:
 		switch sig {
-		case poll.SignalUnchanged:
+		case model.SignalUnchanged:
 			return "the page had not changed"
-		case classify.SignalNoResults:
+		case model.SignalNoResults:
 			return "the page said there are no results"
 		}
 		return sig + " on the page" // the classifier's count: "12 listings"
@@ -137,22 +138,22 @@ func signalWords(s poll.SiteSnapshot) string {
 
 // siteStats is the searches line of a site card: which searches it holds and
 // how fast it answers.
-func siteStats(s poll.SiteSnapshot, names []string) string {
+func siteStats(s model.SiteSnapshot, names []string) string {
 	var parts []string
 	switch {
 	case len(names) > 0:
 		parts = append(parts, "Searches: "+nameList(names))
 	default:
-		parts = append(parts, poll.Plural(s.Searches, "search", "searches"))
+		parts = append(parts, words.Plural(s.Searches, "search", "searches"))
 	}
 	switch {
 	case s.AvgResponse <= 0:
 	case s.AvgResponse < time.Second:
 		parts = append(parts, "answers quickly")
 	case s.AvgResponse < 5*time.Second:
-		parts = append(parts, "answers in about "+poll.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
+		parts = append(parts, "answers in about "+words.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds"))
 	default:
-		parts = append(parts, "answers slowly (about "+poll.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
+		parts = append(parts, "answers slowly (about "+words.Plural(int(s.AvgResponse.Round(time.Second)/time.Second), "second", "seconds")+")")
 	}
 	// SuccessRate is smoothed ((ok+1)/(ok+fail+1)): right after a start it reads
 	// "50%" for a site that has let nothing through, so it is not shown.

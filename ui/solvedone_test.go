@@ -14,9 +14,11 @@ import (
 	"notifio/internal/api"
 	"notifio/notify"
 	"notifio/poll"
-	"notifio/poll/browser"
 	"notifio/poll/fetch"
 	"notifio/storage"
+
+	"notifio/internal/model"
+	"notifio/internal/secrets"
 )
 
 // solvingWatcher is the real watcher behind a real socket, but its browser
@@ -24,23 +26,23 @@ import (
 // its snapshot shows one challenged site.
 type solvingWatcher struct {
 	*poll.Service
-	snap poll.Snapshot
+	snap model.Snapshot
 	done chan string
 }
 
-func (w *solvingWatcher) Snapshot() poll.Snapshot { return w.snap }
+func (w *solvingWatcher) Snapshot() model.Snapshot { return w.snap }
 
-func (w *solvingWatcher) Subscribe(fn func(poll.Snapshot)) func() {
+func (w *solvingWatcher) Subscribe(fn func(model.Snapshot)) func() {
 	fn(w.snap)
 	return func() {}
 }
 
-func (w *solvingWatcher) SolveInBrowser(ctx context.Context, site string, _ func(*browser.Session)) (poll.SolveResult, error) {
+func (w *solvingWatcher) SolveInBrowser(ctx context.Context, site string, _ func(model.SolveWindow)) (model.SolveResult, error) {
 	select {
 	case <-w.done:
-		return poll.SolveResult{Cookies: 2}, nil
+		return model.SolveResult{Cookies: 2}, nil
 	case <-ctx.Done():
-		return poll.SolveResult{}, ctx.Err()
+		return model.SolveResult{}, ctx.Err()
 	}
 }
 
@@ -66,9 +68,9 @@ func TestSolveDoneOverTheSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops := notify.NewOps(db, notify.OpsOptions{Secrets: notify.NewSecrets(dir)})
+	ops := notify.NewOps(db, notify.OpsOptions{Secrets: secrets.NewSecrets(dir)})
 	snap := sample()
-	snap.Sites[0] = poll.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+	snap.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
 		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, Searches: 2}
 	w := &solvingWatcher{Service: svc, snap: snap, done: make(chan string, 1)}
 	sock := api.SocketPath(dir)

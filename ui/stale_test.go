@@ -7,14 +7,15 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"notifio/notify"
-	"notifio/poll"
+
+	"notifio/internal/model"
 )
 
 // Issue 19, rough edge 4: an earlier Test or validation error stayed under the
 // next result, and a test email's error under a new validation error.
 
 func TestAddAValidationErrorClearsAnEarlierTestError(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
@@ -35,7 +36,7 @@ func TestAddAValidationErrorClearsAnEarlierTestError(t *testing.T) {
 }
 
 func TestAddATestResultClearsAnEarlierSaveError(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	e := h.u.searches.editor
 	test.Tap(h.u.searches.add)
 	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331")
@@ -45,7 +46,7 @@ func TestAddATestResultClearsAnEarlierSaveError(t *testing.T) {
 		t.Fatal("no validation problem shown")
 	}
 	e.interval.SetText("5 minutes")
-	h.b.dryRun = poll.DryRun{Outcome: "ok", Message: "The page works: 3 listings."}
+	h.b.dryRun = model.DryRun{Outcome: "ok", Message: "The page works: 3 listings."}
 	test.Tap(e.testBtn)
 	h.q.runNext(t)
 	if e.problem.Visible() {
@@ -54,7 +55,7 @@ func TestAddATestResultClearsAnEarlierSaveError(t *testing.T) {
 }
 
 func TestSettingsAValidationErrorClearsAnEarlierTestEmailError(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.u.selectView(viewSettings)
 	v := h.u.settings
 	h.b.sendErr = &notify.DeliveryError{Err: errors.New("535 5.7.8 Username and Password not accepted"), Code: 535}

@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // photoPNG is a 640×480 photo.
@@ -66,7 +66,7 @@ func TestListingsShowThePhotoFetchedOnceAndKept(t *testing.T) {
 	host := newPhotoHost(t, photoPNG(t))
 	h := newHarness(t, sample())
 	h.u.dataDir = t.TempDir()
-	h.b.listings["a"] = []storage.Listing{
+	h.b.listings["a"] = []model.Listing{
 		{ID: "k:1", Title: "Altbau", Image: host.URL + "/p/1.png", FirstSeen: t0.Add(-time.Minute)},
 		{ID: "k:2", Title: "Dachgeschoss", Image: host.URL + "/p/2.png", FirstSeen: t0.Add(-2 * time.Minute)},
 		{ID: "k:3", Title: "Souterrain", Image: host.URL + "/p/3.png", FirstSeen: t0.Add(-3 * time.Minute)},

@@ -9,17 +9,17 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // manySearches is n scheduled searches whose next checks are i+1 minutes away.
-func manySearches(n int) poll.Snapshot {
-	s := poll.Snapshot{At: t0}
+func manySearches(n int) model.Snapshot {
+	s := model.Snapshot{At: t0}
 	for i := range n {
-		s.Searches = append(s.Searches, poll.SearchSnapshot{
+		s.Searches = append(s.Searches, model.SearchSnapshot{
 			ID: fmt.Sprintf("s%02d", i), Name: fmt.Sprintf("Search %02d", i),
 			URL:  fmt.Sprintf("https://site%02d.example/s/%d", i/5, i),
-			Site: fmt.Sprintf("site%02d.example", i/5), Interval: time.Hour, State: poll.StateScheduled,
+			Site: fmt.Sprintf("site%02d.example", i/5), Interval: time.Hour, State: model.StateScheduled,
 			NextCheck: t0.Add(time.Duration(i+1) * time.Minute), LastOutcome: "ok",
 			Baselined: true, BaselineCount: 25, LastCount: 25,
 		})
@@ -263,7 +263,7 @@ func TestTicksWithinTheMinuteRefreshNothing(t *testing.T) {
 	for i := range s.Searches { // 10 minutes and more away, each at its own second
 		s.Searches[i].NextCheck = t0.Add(10*time.Minute + time.Duration(i*97)*time.Second)
 	}
-	s.Sites = []poll.SiteSnapshot{{Site: "site0.example", Waiting: true, Kind: "rate_limited", Rung: 1,
+	s.Sites = []model.SiteSnapshot{{Site: "site0.example", Waiting: true, Kind: "rate_limited", Rung: 1,
 		NextProbe: t0.Add(25*time.Minute + 17*time.Second), Searches: 2}}
 	h := newHarness(t, s)
 	first, last := h.u.searches.shownRows()
@@ -325,7 +325,7 @@ func TestASnapshotRedrawsOnlyTheRowsThatChanged(t *testing.T) {
 	d0.Text, d1.Text = mark, mark
 
 	s.At = t0.Add(time.Second)
-	s.Searches[0].State = poll.StateChecking
+	s.Searches[0].State = model.StateChecking
 	h.publish(s)
 	if got := boundRow(t, h, 0).status.Text; got != "checking…" {
 		t.Fatalf("row 0 says %q, want it checking", got)
@@ -339,8 +339,8 @@ func TestASnapshotRedrawsOnlyTheRowsThatChanged(t *testing.T) {
 
 	// A new search changes the list itself: every row is bound again.
 	s.At = t0.Add(2 * time.Second)
-	s.Searches = append(s.Searches, poll.SearchSnapshot{ID: "s99", Name: "Search 99", Site: "site9.example",
-		State: poll.StateScheduled, NextCheck: t0.Add(time.Hour)})
+	s.Searches = append(s.Searches, model.SearchSnapshot{ID: "s99", Name: "Search 99", Site: "site9.example",
+		State: model.StateScheduled, NextCheck: t0.Add(time.Hour)})
 	h.publish(s)
 	if !h.hasText("Search 99") {
 		t.Error("the new search is not listed")
@@ -381,13 +381,13 @@ func TestASnapshotLeavesTheButtonsAlone(t *testing.T) {
 	d := drawnText(t, v.pause)
 	d.Text = mark
 	s.At = t0.Add(time.Second)
-	s.Searches[1].State = poll.StateChecking
+	s.Searches[1].State = model.StateChecking
 	h.publish(s)
 	if d.Text != mark {
 		t.Errorf("a snapshot that did not touch the selected search redrew the Pause button (it draws %q)", d.Text)
 	}
 	s.At = t0.Add(2 * time.Second)
-	s.Searches[0].State = poll.StatePaused
+	s.Searches[0].State = model.StatePaused
 	h.publish(s)
 	if v.pause.Text != "Resume" {
 		t.Errorf("the selected search is paused and the button says %q, want Resume", v.pause.Text)

@@ -2,7 +2,7 @@
 // countdowns, the add/edit dialog with its dry run, the listings, the sites and
 // their backoff, the settings and desktop notifications.
 //
-// It holds no business logic: it renders poll.Snapshot values and calls the same
+// It holds no business logic: it renders model.Snapshot values and calls the same
 // operations the command line calls, through Backend (the watcher's API client in
 // the real app: the window is a process of its own, the watcher and its tray icon
 // another).
@@ -21,7 +21,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // Preference keys (fyne.Preferences) the window remembers between runs.
@@ -116,7 +116,7 @@ type UI struct {
 	dispatch func(func())
 	openURL  func(*url.URL) error
 
-	snap poll.Snapshot // the last snapshot applied; UI goroutine only
+	snap model.Snapshot // the last snapshot applied; UI goroutine only
 
 	tabs     *container.AppTabs
 	searches *searchesView
@@ -190,7 +190,7 @@ func New(a fyne.App, b Backend, opts Options) *UI {
 
 	// Subscribe before reading the first snapshot, so no change falls in between;
 	// apply drops a published snapshot older than the one already shown.
-	u.cancelSub = b.Subscribe(func(s poll.Snapshot) {
+	u.cancelSub = b.Subscribe(func(s model.Snapshot) {
 		u.dispatch(func() { u.apply(s) })
 	})
 	u.apply(b.Snapshot())
@@ -289,7 +289,7 @@ func (u *UI) tick() {
 }
 
 // apply renders a new snapshot in every view.
-func (u *UI) apply(s poll.Snapshot) {
+func (u *UI) apply(s model.Snapshot) {
 	if s.At.Before(u.snap.At) {
 		return // a snapshot that was overtaken on its way to the UI goroutine
 	}
@@ -307,23 +307,23 @@ func (u *UI) apply(s poll.Snapshot) {
 func (u *UI) refresh() { u.apply(u.b.Snapshot()) }
 
 // searchSnap returns the last snapshot of a search.
-func (u *UI) searchSnap(id string) (poll.SearchSnapshot, bool) {
+func (u *UI) searchSnap(id string) (model.SearchSnapshot, bool) {
 	for _, s := range u.snap.Searches {
 		if s.ID == id {
 			return s, true
 		}
 	}
-	return poll.SearchSnapshot{}, false
+	return model.SearchSnapshot{}, false
 }
 
 // siteSnap returns the last snapshot of a site.
-func (u *UI) siteSnap(site string) (poll.SiteSnapshot, bool) {
+func (u *UI) siteSnap(site string) (model.SiteSnapshot, bool) {
 	for _, s := range u.snap.Sites {
 		if s.Site == site {
 			return s, true
 		}
 	}
-	return poll.SiteSnapshot{}, false
+	return model.SiteSnapshot{}, false
 }
 
 // viewChanged remembers the selected view and tells it that it is showing.

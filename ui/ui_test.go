@@ -9,39 +9,38 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"notifio/poll"
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // sample is a watcher with one search in each state the window must put in words.
-func sample() poll.Snapshot {
-	return poll.Snapshot{
+func sample() model.Snapshot {
+	return model.Snapshot{
 		At: t0,
-		Searches: []poll.SearchSnapshot{
+		Searches: []model.SearchSnapshot{
 			{ID: "a", Name: "Kreuzberg < 1200 €", URL: "https://www.kleinanzeigen.de/s-wohnung-mieten/kreuzberg/c203l3375",
-				Site: "kleinanzeigen.de", Interval: 2 * time.Minute, State: poll.StateScheduled,
+				Site: "kleinanzeigen.de", Interval: 2 * time.Minute, State: model.StateScheduled,
 				NextCheck: t0.Add(102 * time.Second), LastChecked: t0.Add(-18 * time.Second), LastOutcome: "ok",
 				Baselined: true, BaselineCount: 25, LastCount: 25, Unseen: 3},
 			{ID: "b", Name: "Neukölln WG", URL: "https://www.wg-gesucht.de/wg-zimmer-in-Berlin.8.0.1.0.html",
-				Site: "wg-gesucht.de", State: poll.StateChecking, Baselined: true, BaselineCount: 20, LastCount: 21, LastNew: 1},
+				Site: "wg-gesucht.de", State: model.StateChecking, Baselined: true, BaselineCount: 20, LastCount: 21, LastNew: 1},
 			{ID: "c", Name: "Madrid centro", URL: "https://www.idealista.com/alquiler-viviendas/madrid/centro/",
-				Site: "idealista.com", State: poll.StateWaiting, NextCheck: t0.Add(271 * time.Second),
-				Wait: poll.WaitSite, Reason: "idealista.com is rate-limiting us", Baselined: true, BaselineCount: 30, LastCount: 30},
+				Site: "idealista.com", State: model.StateWaiting, NextCheck: t0.Add(271 * time.Second),
+				Wait: model.WaitSite, Reason: "idealista.com is rate-limiting us", Baselined: true, BaselineCount: 30, LastCount: 30},
 			{ID: "d", Name: "Gràcia", URL: "https://www.fotocasa.es/es/alquiler/viviendas/barcelona/gracia/l",
-				Site: "fotocasa.es", State: poll.StateWaiting, NextCheck: t0.Add(-5 * time.Second),
-				Wait: poll.WaitProbe, Reason: "waiting for the probe on fotocasa.es"},
+				Site: "fotocasa.es", State: model.StateWaiting, NextCheck: t0.Add(-5 * time.Second),
+				Wait: model.WaitProbe, Reason: "waiting for the probe on fotocasa.es"},
 			{ID: "e", Name: "Eixample", URL: "https://www.fotocasa.es/es/alquiler/viviendas/barcelona/eixample/l",
-				Site: "fotocasa.es", State: poll.StateProbing, Reason: "probing fotocasa.es"},
+				Site: "fotocasa.es", State: model.StateProbing, Reason: "probing fotocasa.es"},
 			{ID: "f", Name: "Mitte", URL: "https://www.immowelt.de/suche/berlin-mitte/wohnungen/mieten",
-				Site: "immowelt.de", State: poll.StatePaused},
+				Site: "immowelt.de", State: model.StatePaused},
 			{ID: "g", Name: "Prenzlauer Berg", URL: "https://www.immobilienscout24.de/Suche/de/berlin/wohnung-mieten",
-				Site: "immobilienscout24.de", State: poll.StateAttention, LastOutcome: "session_expired",
-				Wait: poll.WaitLogin, Reason: "session expired — log in again"},
+				Site: "immobilienscout24.de", State: model.StateAttention, LastOutcome: "session_expired",
+				Wait: model.WaitLogin, Reason: "session expired — log in again"},
 			{ID: "h", Name: "Friedrichshain", URL: "https://www.wohnungsboerse.net/searches/index?estate_marketing_types=miete",
-				Site: "wohnungsboerse.net", State: poll.StateScheduled, NextCheck: t0.Add(60 * time.Second),
+				Site: "wohnungsboerse.net", State: model.StateScheduled, NextCheck: t0.Add(60 * time.Second),
 				LastOutcome: "unexpected_page", Reason: "the page did not look like results", Baselined: true},
 		},
-		Sites: []poll.SiteSnapshot{
+		Sites: []model.SiteSnapshot{
 			{Site: "fotocasa.es", Waiting: false, Kind: "challenge", Rung: 1, NextProbe: t0.Add(-5 * time.Second),
 				ProbeInFlight: true, LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2},
 			{Site: "idealista.com", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(271 * time.Second),
@@ -54,7 +53,7 @@ func sample() poll.Snapshot {
 }
 
 func TestEmptyStateTellsANewUserWhatToDo(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	h.requireText("Paste a search URL from your portal")
 	h.requireText("checks it every 2 minutes")
 	if h.u.searches.edit.Disabled() == false || h.u.searches.check.Disabled() == false {
@@ -121,7 +120,7 @@ func TestTickerDrivesCountdownsThroughTheDispatcher(t *testing.T) {
 }
 
 func TestSnapshotsFromTheBackendAreApplied(t *testing.T) {
-	h := newHarness(t, poll.Snapshot{})
+	h := newHarness(t, model.Snapshot{})
 	s := sample()
 	s.Offline = true
 	h.publish(s)
@@ -150,7 +149,7 @@ func TestCheckNowOnAWaitingSiteExplainsAndDoesNotFetch(t *testing.T) {
 
 func TestCheckNowReportsAWaitTheBackendFound(t *testing.T) {
 	h := newHarness(t, sample())
-	h.b.checkNowErr = &poll.WaitError{Site: "kleinanzeigen.de", Until: t0.Add(90 * time.Second), Wait: poll.WaitSite, Reason: "kleinanzeigen.de refused access"}
+	h.b.checkNowErr = &model.WaitError{Site: "kleinanzeigen.de", Until: t0.Add(90 * time.Second), Wait: model.WaitSite, Reason: "kleinanzeigen.de refused access"}
 	h.u.searches.selectSearch("a")
 	test.Tap(h.u.searches.check)
 	h.q.runNext(t)
@@ -224,7 +223,7 @@ func TestPauseAndResume(t *testing.T) {
 
 func TestOutboxProblemsShowABannerWithRetry(t *testing.T) {
 	s := sample()
-	s.Outbox = poll.OutboxSnapshot{NeedsAttention: 2,
+	s.Outbox = model.OutboxSnapshot{NeedsAttention: 2,
 		LastError: "535 5.7.8 Username and Password not accepted",
 		Hint:      "Use an app password: Google account › Security › App passwords"}
 	h := newHarness(t, s)
@@ -328,7 +327,7 @@ func TestPreferencesRememberSizeAndView(t *testing.T) {
 
 func TestListingsNewestFirstMarkedNewUntilViewed(t *testing.T) {
 	h := newHarness(t, sample())
-	h.b.listings["a"] = []storage.Listing{
+	h.b.listings["a"] = []model.Listing{
 		{ID: "kleinanzeigen.de:1", URL: "https://www.kleinanzeigen.de/s-anzeige/1", Title: "Altbau, 2 Zimmer",
 			Price: "1.150 €", Size: "65 m²", Rooms: "2", Location: "Kreuzberg", FirstSeen: t0.Add(-2 * time.Hour)},
 		{ID: "kleinanzeigen.de:3", URL: "https://www.kleinanzeigen.de/s-anzeige/3", Title: "Dachgeschoss mit Balkon",
@@ -336,7 +335,7 @@ func TestListingsNewestFirstMarkedNewUntilViewed(t *testing.T) {
 		{ID: "kleinanzeigen.de:2", URL: "https://www.kleinanzeigen.de/s-anzeige/2", Title: "WBS Wohnung",
 			Price: "780 €", Rooms: "1", FirstSeen: t0.Add(-30 * time.Hour)},
 	}
-	h.publish(func() poll.Snapshot { s := sample(); s.Searches[0].Unseen = 2; return s }())
+	h.publish(func() model.Snapshot { s := sample(); s.Searches[0].Unseen = 2; return s }())
 	h.u.searches.selectSearch("a")
 	test.Tap(h.u.searches.listings)
 	h.q.runAll()

@@ -3,13 +3,13 @@ package ui
 import (
 	"fmt"
 	"log/slog"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
-	"notifio/poll"
+	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // This file turns snapshots into the words the window shows. Everything here is a
@@ -20,14 +20,14 @@ func clockTime(t time.Time) string { return t.Local().Format("15:04") }
 
 // searchDetail is the quieter second half of a row: when the search was last
 // checked and what that found (the baseline or the last find).
-func searchDetail(s poll.SearchSnapshot, now time.Time) string {
+func searchDetail(s model.SearchSnapshot, now time.Time) string {
 	found := lastFind(s)
 	// A search that goes on being checked has not stopped at a login page,
 	// whatever its site's login state says: "login expired" beside "next
 	// check in 0:04" read as a contradiction (issue 37, item 3).
-	loginElsewhere := s.Health.Kind == poll.HealthSessionExpired && s.State != poll.StateAttention
-	if since := s.Health.SinceWords(now); s.Health.Kind.NeedsUser() && since != "" && !loginElsewhere {
-		found = s.Health.Words() + " " + since + " · " + found
+	loginElsewhere := s.Health.Kind == model.HealthSessionExpired && s.State != model.StateAttention
+	if since := words.SinceWords(s.Health, now); s.Health.Kind.NeedsUser() && since != "" && !loginElsewhere {
+		found = words.HealthRowWords(s.Health) + " " + since + " · " + found
 	}
 	if s.LastChecked.IsZero() {
 		return found
@@ -41,26 +41,26 @@ func searchDetail(s poll.SearchSnapshot, now time.Time) string {
 
 // lastFind is what the last check found, in words that agree with the row's
 // badge of listings the user has not seen.
-func lastFind(s poll.SearchSnapshot) string {
+func lastFind(s model.SearchSnapshot) string {
 	switch {
 	case !s.Baselined && (s.LastOutcome == "" || s.LastOutcome == "ok") &&
-		s.State != poll.StateWaiting && s.State != poll.StateAttention:
+		s.State != model.StateWaiting && s.State != model.StateAttention:
 		return "the first check records what is already there as a baseline"
 	case !s.Baselined:
 		return "nothing recorded yet"
 	case s.LastNew > 0 && s.LastDrops > 0:
-		return poll.Plural(s.LastNew, "new listing", "new listings") + ", " + poll.Plural(s.LastDrops, "price drop", "price drops")
+		return words.Plural(s.LastNew, "new listing", "new listings") + ", " + words.Plural(s.LastDrops, "price drop", "price drops")
 	case s.LastNew > 0:
-		return poll.Plural(s.LastNew, "new listing", "new listings")
+		return words.Plural(s.LastNew, "new listing", "new listings")
 	case s.LastDrops > 0:
-		return poll.Plural(s.LastDrops, "price dropped", "prices dropped")
+		return words.Plural(s.LastDrops, "price dropped", "prices dropped")
 	case s.Unseen > 0:
 		// The badge beside says "1 new": those came earlier, none since.
 		return "nothing newer"
 	case s.LastChecked.IsZero() || s.LastCount == s.BaselineCount:
 		// A full page keeps its count as new listings push old ones off, so
 		// this is a guess; the badge case above comes first.
-		return "recorded " + poll.Plural(s.BaselineCount, "listing", "listings") + " as a baseline"
+		return "recorded " + words.Plural(s.BaselineCount, "listing", "listings") + " as a baseline"
 	}
 	return "no new listings"
 }
@@ -83,14 +83,14 @@ var intervalChoices = []time.Duration{
 func intervalOptions() []string {
 	out := make([]string, len(intervalChoices))
 	for i, d := range intervalChoices {
-		out[i] = poll.DurationWords(d)
+		out[i] = words.DurationWords(d)
 	}
 	return out
 }
 
 // parseInterval reads what a user typed as an interval: "2 minutes", "90 seconds",
 // "1 hour", "5 min", "90s", "1m30s", or a bare number of minutes. It refuses
-// intervals below poll.MinInterval with a reason.
+// intervals below model.MinInterval with a reason.
 func parseInterval(text string) (time.Duration, error) {
 	t := strings.ToLower(strings.TrimSpace(text))
 	if t == "" {
@@ -103,10 +103,10 @@ func parseInterval(text string) (time.Duration, error) {
 	if err != nil {
 		return 0, userError("Write how often to check like “2 minutes” or “90 seconds”.")
 	}
-	if d < poll.MinInterval {
+	if d < model.MinInterval {
 		return 0, userError("Notifio checks a search at most every 30 seconds, so the site does not block you. Choose 30 seconds or more.")
 	}
-	if d > poll.MaxInterval {
+	if d > model.MaxInterval {
 		return 0, userError("Notifio checks a search at least once every 7 days. Choose 7 days or less, or pause the search instead.")
 	}
 	return d, nil
@@ -148,52 +148,16 @@ func parseWordsDuration(t string) (time.Duration, error) {
 }
 
 // userError is a message the window wrote for the user, shown as it is.
-func userError(msg string) error { return &poll.UserError{Msg: msg} }
+func userError(msg string) error { return &model.UserError{Msg: msg} }
 
 // checkSearchURL validates what the user pasted as a search address, with
 // the watcher's own check, and returns it trimmed, or an error that says what
 // to do.
 func checkSearchURL(raw string) (string, error) {
-	if _, err := poll.ParseSearchURL(raw); err != nil {
+	if _, err := words.ParseSearchURL(raw); err != nil {
 		return "", err
 	}
 	return strings.TrimSpace(raw), nil
-}
-
-// suggestName suggests a search name for a results page: its title without
-// the portal's name ("Wohnung mieten in Berlin" from "Wohnung mieten in Berlin
-// | kleinanzeigen.de"), or, when the title is only the portal's name, missing,
-// or already another search's name (every search of a portal often has one
-// title), poll's default name: the site and what the URL's path and query say.
-// A name still taken gets " (2)", " (3)", … Only for results: a refusal page's
-// title ("Just a moment...") names nothing the user watches.
-func suggestName(title, rawURL, site string, taken func(string) bool) string {
-	t := strings.Join(strings.Fields(title), " ")
-	for _, sep := range []string{" | ", " – ", " — ", " - "} {
-		if i := strings.Index(t, sep); i > 0 {
-			t = t[:i]
-		}
-	}
-	brand := strings.ToLower(strings.SplitN(site, ".", 2)[0])
-	if i := strings.Index(strings.ToLower(t), " bei "+brand); i > 0 { // "… bei immobilien.de"
-		t = t[:i]
-	}
-	if t == "" || taken(t) || brand != "" && strings.EqualFold(strings.ReplaceAll(t, " ", ""), brand) {
-		if u, err := url.Parse(rawURL); err == nil && site != "" {
-			t = poll.DefaultName(u, site)
-		}
-	}
-	const maxRunes = 60
-	if r := []rune(t); len(r) > maxRunes {
-		t = strings.TrimSpace(string(r[:maxRunes])) + "…"
-	}
-	for n, try := 2, t; t != ""; n++ {
-		if !taken(try) {
-			return try
-		}
-		try = fmt.Sprintf("%s (%d)", t, n)
-	}
-	return t
 }
 
 // listingDetail is the second line of a listing row.
@@ -205,7 +169,7 @@ func listingDetail(price, size, rooms, location string, firstSeen, now time.Time
 		}
 	}
 	if !firstSeen.IsZero() {
-		parts = append(parts, "first seen "+dayAndTime(firstSeen, now))
+		parts = append(parts, "first seen "+words.DayAndTime(firstSeen, now))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -232,36 +196,21 @@ func roomsWords(rooms string) string {
 	return n + " rooms"
 }
 
-// dayAndTime writes an instant relative to now: "today 14:02", "yesterday 09:15",
-// or "Mon 2 Jan 14:02".
-func dayAndTime(t, now time.Time) string {
-	t, now = t.Local(), now.Local()
-	ty, tm, td := t.Date()
-	ny, nm, nd := now.Date()
-	switch {
-	case ty == ny && tm == nm && td == nd:
-		return "today " + t.Format("15:04")
-	case t.Year() == now.AddDate(0, 0, -1).Year() && t.YearDay() == now.AddDate(0, 0, -1).YearDay():
-		return "yesterday " + t.Format("15:04")
-	}
-	return t.Format("Mon 2 Jan 15:04")
-}
-
 // waitWords explains why a search's site cannot be checked yet.
-func waitWords(w *poll.WaitError, now time.Time) string {
+func waitWords(w *model.WaitError, now time.Time) string {
 	reason := strings.TrimSpace(w.Reason)
 	if reason == "" {
 		reason = w.Site + " asked us to wait"
 	}
-	if w.Wait == poll.WaitProbe {
+	if w.Wait == model.WaitProbe {
 		return "Notifio is checking with one search whether " + w.Site + " lets us back in. " +
 			"This search follows as soon as that probe comes back."
 	}
 	when := "any moment now"
 	if w.Until.After(now) {
-		when = "at " + clockTime(w.Until) + " (in " + poll.Countdown(w.Until, now) + ")"
+		when = "at " + clockTime(w.Until) + " (in " + words.Countdown(w.Until, now) + ")"
 	}
-	if w.Wait != poll.WaitSite {
+	if w.Wait != model.WaitSite {
 		reason = upperFirst(reason) // a site's name, which begins a site's reason, keeps its own spelling
 	}
 	return reason + ". Notifio tries again " + when + ". " +
@@ -281,10 +230,10 @@ func upperFirst(s string) string {
 const unexpectedWords = "Something unexpected went wrong. Notifio's log has the details."
 
 // backendWords is an error from the watcher as the user reads it: the words
-// of its *poll.UserError, however wrapped. Anything else is logged whole and
+// of its *model.UserError, however wrapped. Anything else is logged whole and
 // said plainly.
 func backendWords(err error) string {
-	if w, ok := poll.UserWords(err); ok {
+	if w, ok := words.UserWords(err); ok {
 		return w
 	}
 	slog.Error("unexpected error", "err", err)

@@ -8,7 +8,9 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll"
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 func TestParseInterval(t *testing.T) {
@@ -42,8 +44,8 @@ func TestParseInterval(t *testing.T) {
 		}
 	}
 	for _, d := range intervalChoices {
-		if got, err := parseInterval(poll.DurationWords(d)); err != nil || got != d {
-			t.Errorf("the offered interval %q reads back as %v, %v", poll.DurationWords(d), got, err)
+		if got, err := parseInterval(words.DurationWords(d)); err != nil || got != d {
+			t.Errorf("the offered interval %q reads back as %v, %v", words.DurationWords(d), got, err)
 		}
 	}
 }
@@ -81,7 +83,7 @@ func TestSuggestName(t *testing.T) {
 		{"Kleinanzeigen", "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", "kleinanzeigen.de", "kleinanzeigen.de: wohnung mieten, duesseldorf"},
 		{"", "http://127.0.0.7:18400/kleinanzeigen-results.html", "127.0.0.7", "127.0.0.7: kleinanzeigen results"},
 	} {
-		if got := suggestName(tc.title, tc.url, tc.site, func(string) bool { return false }); got != tc.want {
+		if got := words.SuggestName(tc.title, tc.url, tc.site, func(string) bool { return false }); got != tc.want {
 			t.Errorf("suggestName(%q, %q) = %q, want %q", tc.title, tc.url, got, tc.want)
 		}
 	}
@@ -99,7 +101,7 @@ func TestSuggestNameTellsSearchesApart(t *testing.T) {
 		"https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331?maxPrice=900",
 		"https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/c203l3331?maxPrice=900&sort=new",
 	} {
-		name := suggestName(title, u, "kleinanzeigen.de", func(n string) bool { return taken[n] })
+		name := words.SuggestName(title, u, "kleinanzeigen.de", func(n string) bool { return taken[n] })
 		if taken[name] {
 			t.Fatalf("suggested %q twice: %q", name, got)
 		}
@@ -123,11 +125,11 @@ func TestSiteStatsResponseTime(t *testing.T) {
 		{1460 * time.Millisecond, "2 searches · answers in about 1 second"},
 		{8 * time.Second, "2 searches · answers slowly (about 8 seconds)"},
 	} {
-		if got := siteStats(poll.SiteSnapshot{Searches: 2, AvgResponse: tc.avg}, nil); got != tc.want {
+		if got := siteStats(model.SiteSnapshot{Searches: 2, AvgResponse: tc.avg}, nil); got != tc.want {
 			t.Errorf("siteStats(avg %s) = %q, want %q", tc.avg, got, tc.want)
 		}
 	}
-	if got := siteStats(poll.SiteSnapshot{Searches: 2}, []string{"Kreuzberg", "Neukölln WG"}); got != "Searches: Kreuzberg, Neukölln WG" {
+	if got := siteStats(model.SiteSnapshot{Searches: 2}, []string{"Kreuzberg", "Neukölln WG"}); got != "Searches: Kreuzberg, Neukölln WG" {
 		t.Errorf("siteStats with names = %q", got)
 	}
 }
@@ -135,13 +137,13 @@ func TestSiteStatsResponseTime(t *testing.T) {
 // The Sites view speaks without jargon: no backoff steps, no classifier
 // evidence, no milliseconds.
 func TestSiteWordsHaveNoJargon(t *testing.T) {
-	snaps := []poll.SiteSnapshot{
+	snaps := []model.SiteSnapshot{
 		{Site: "a.de", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(time.Minute), LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429", RetryAfter: time.Minute},
 		{Site: "a.de", Kind: "", LastStatus: 200, LastOutcome: "ok", LastSignal: "page unchanged", AvgResponse: 3 * time.Millisecond},
 		{Site: "a.de", Waiting: true, Kind: "challenge", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl"},
 	}
 	for _, st := range snaps {
-		text := strings.Join([]string{poll.SiteWords(st, t0), poll.NextProbeWords(st, t0), siteLastResponse(st), poll.RetryAfterWords(st), siteStats(st, nil), siteWhy(st)}, "\n")
+		text := strings.Join([]string{words.SiteWords(st, t0), words.NextProbeWords(st, t0), siteLastResponse(st), words.RetryAfterWords(st), siteStats(st, nil), siteWhy(st)}, "\n")
 		for _, jargon := range []string{"backoff", "step ", "decided by", "ms", "marker", "Retry-After", "HTTP", "probe in"} {
 			if strings.Contains(text, jargon) {
 				t.Errorf("%q in:\n%s", jargon, text)
@@ -151,23 +153,23 @@ func TestSiteWordsHaveNoJargon(t *testing.T) {
 	if got := siteLastResponse(snaps[1]); got != "Last answer: fine — the page had not changed" {
 		t.Errorf("last answer %q", got)
 	}
-	if got := poll.SiteWords(snaps[0], t0); got != "is rate-limiting us — 2nd time in a row" {
+	if got := words.SiteWords(snaps[0], t0); got != "is rate-limiting us — 2nd time in a row" {
 		t.Errorf("headline %q", got)
 	}
 }
 
 func TestSiteWhyExplainsTheKindAndItsLadder(t *testing.T) {
 	for _, c := range []struct {
-		snap poll.SiteSnapshot
+		snap model.SiteSnapshot
 		want []string
 	}{
-		{poll.SiteSnapshot{Site: "a.de", Kind: "challenge", Rung: 2},
+		{model.SiteSnapshot{Site: "a.de", Kind: "challenge", Rung: 2},
 			[]string{"captcha", "1, 3, 8, 15, then 30 minutes)", "I solved it — probe now"}},
-		{poll.SiteSnapshot{Site: "a.de", Kind: "rate_limited", Rung: 1},
+		{model.SiteSnapshot{Site: "a.de", Kind: "rate_limited", Rung: 1},
 			[]string{"asks too often", "names a wait", "2, 5, 15, then 30 minutes)", "longer interval"}},
-		{poll.SiteSnapshot{Site: "a.de", Kind: "denied", Rung: 4},
+		{model.SiteSnapshot{Site: "a.de", Kind: "denied", Rung: 4},
 			[]string{"refused access", "5, 15, 30, then 60 minutes)"}},
-		{poll.SiteSnapshot{Site: "a.de", Kind: "error"},
+		{model.SiteSnapshot{Site: "a.de", Kind: "error"},
 			[]string{"did not answer properly", "30 seconds, 2, then 5 minutes)", "Being offline does not count"}},
 	} {
 		got := siteWhy(c.snap)
@@ -192,7 +194,7 @@ func TestAWaitThatRanOutIsNotShownAsHealthy(t *testing.T) {
 		s.Searches[i].LastOutcome = "challenge"
 		s.Searches[i].NextCheck = t0.Add(23 * time.Second)
 	}
-	s.Sites = []poll.SiteSnapshot{{Site: "site0.example", Kind: "challenge", Rung: 2,
+	s.Sites = []model.SiteSnapshot{{Site: "site0.example", Kind: "challenge", Rung: 2,
 		NextProbe: t0.Add(-time.Second), Searches: 2}}
 	h := newHarness(t, s)
 	w := boundRow(t, h, 0)
@@ -211,7 +213,7 @@ func TestAWaitThatRanOutIsNotShownAsHealthy(t *testing.T) {
 	// A sibling went out as the probe: this one waits for it.
 	s.At = h.clock.Now()
 	s.Sites[0].ProbeInFlight = true
-	s.Searches[1].State = poll.StateProbing
+	s.Searches[1].State = model.StateProbing
 	h.publish(s)
 	if want := "waiting for the probe on site0.example"; boundRow(t, h, 0).status.Text != want {
 		t.Errorf("with the probe out the row says %q, want %q", boundRow(t, h, 0).status.Text, want)
@@ -219,8 +221,8 @@ func TestAWaitThatRanOutIsNotShownAsHealthy(t *testing.T) {
 
 	// A good answer clears the site: the countdown and the tick come back.
 	s.At = h.clock.Now()
-	s.Sites[0] = poll.SiteSnapshot{Site: "site0.example", Searches: 2}
-	s.Searches[1].State, s.Searches[1].LastOutcome = poll.StateScheduled, "ok"
+	s.Sites[0] = model.SiteSnapshot{Site: "site0.example", Searches: 2}
+	s.Searches[1].State, s.Searches[1].LastOutcome = model.StateScheduled, "ok"
 	h.publish(s)
 	w = boundRow(t, h, 0)
 	if want := "next check in 0:18"; w.status.Text != want {
@@ -235,25 +237,25 @@ func TestAWaitThatRanOutIsNotShownAsHealthy(t *testing.T) {
 // 7: a "1 new" badge stood beside "no new listings at the last check", and no
 // row said when it was last checked.
 func TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge(t *testing.T) {
-	base := poll.SearchSnapshot{Baselined: true, BaselineCount: 25, LastCount: 26, LastOutcome: "ok",
+	base := model.SearchSnapshot{Baselined: true, BaselineCount: 25, LastCount: 26, LastOutcome: "ok",
 		LastChecked: t0.Add(-2 * time.Minute)}
 	for _, tc := range []struct {
 		name string
-		edit func(*poll.SearchSnapshot)
+		edit func(*model.SearchSnapshot)
 		now  time.Time
 		want string
 	}{
-		{"nothing new, nothing unseen", func(*poll.SearchSnapshot) {}, t0, "checked 13:58 · no new listings"},
-		{"nothing new, one unseen from before", func(s *poll.SearchSnapshot) { s.Unseen = 1 }, t0,
+		{"nothing new, nothing unseen", func(*model.SearchSnapshot) {}, t0, "checked 13:58 · no new listings"},
+		{"nothing new, one unseen from before", func(s *model.SearchSnapshot) { s.Unseen = 1 }, t0,
 			"checked 13:58 · nothing newer"},
-		{"unseen from before, page back at the baseline's count", func(s *poll.SearchSnapshot) {
+		{"unseen from before, page back at the baseline's count", func(s *model.SearchSnapshot) {
 			s.Unseen, s.LastCount = 2, 25
 		}, t0, "checked 13:58 · nothing newer"},
-		{"two new", func(s *poll.SearchSnapshot) { s.LastNew, s.Unseen = 2, 3 }, t0, "checked 13:58 · 2 new listings"},
-		{"baseline", func(s *poll.SearchSnapshot) { s.LastCount = 25 }, t0,
+		{"two new", func(s *model.SearchSnapshot) { s.LastNew, s.Unseen = 2, 3 }, t0, "checked 13:58 · 2 new listings"},
+		{"baseline", func(s *model.SearchSnapshot) { s.LastCount = 25 }, t0,
 			"checked 13:58 · recorded 25 listings as a baseline"},
-		{"yesterday", func(*poll.SearchSnapshot) {}, t0.Add(24 * time.Hour), "checked 14 Jul 13:58 · no new listings"},
-		{"never checked", func(s *poll.SearchSnapshot) { s.LastChecked, s.Baselined = time.Time{}, false }, t0,
+		{"yesterday", func(*model.SearchSnapshot) {}, t0.Add(24 * time.Hour), "checked 14 Jul 13:58 · no new listings"},
+		{"never checked", func(s *model.SearchSnapshot) { s.LastChecked, s.Baselined = time.Time{}, false }, t0,
 			"the first check records what is already there as a baseline"},
 	} {
 		s := base
@@ -270,18 +272,18 @@ func TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge(t *testing.T) {
 // evidence said "blocked" read as "access is blocked".
 func TestSignalWordsGoByTheAnswersKind(t *testing.T) {
 	for _, tc := range []struct {
-		s    poll.SiteSnapshot
+		s    model.SiteSnapshot
 		want string
 	}{
-		{poll.SiteSnapshot{LastStatus: 403, LastOutcome: "challenge", LastSignal: "title: Just a moment..."},
+		{model.SiteSnapshot{LastStatus: 403, LastOutcome: "challenge", LastSignal: "title: Just a moment..."},
 			"the page was a captcha or browser check"},
-		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "denied", LastSignal: "text: Zugriff verweigert"},
+		{model.SiteSnapshot{LastStatus: 200, LastOutcome: "denied", LastSignal: "text: Zugriff verweigert"},
 			"the page said access is blocked"},
-		{poll.SiteSnapshot{LastStatus: 0, LastOutcome: "error", LastSignal: "connection blocked by proxy"},
+		{model.SiteSnapshot{LastStatus: 0, LastOutcome: "error", LastSignal: "connection blocked by proxy"},
 			"connection blocked by proxy"},
-		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "12 listings"}, "12 listings on the page"},
-		{poll.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "no-results marker"}, "the page said there are no results"},
-		{poll.SiteSnapshot{LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429"}, ""},
+		{model.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "12 listings"}, "12 listings on the page"},
+		{model.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "no-results marker"}, "the page said there are no results"},
+		{model.SiteSnapshot{LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429"}, ""},
 	} {
 		if got := signalWords(tc.s); got != tc.want {
 			t.Errorf("%s %q: %q, want %q", tc.s.LastOutcome, tc.s.LastSignal, got, tc.want)
@@ -293,8 +295,8 @@ func TestSignalWordsGoByTheAnswersKind(t *testing.T) {
 // said "immowelt.test is rate-limiting us — next try in 0:16 · blocked since
 // 19:11": two states for one. The detail names the refusal the status names.
 func TestRateLimitedRowSaysRateLimitedTwice(t *testing.T) {
-	s := poll.SearchSnapshot{Site: "immowelt.test", State: poll.StateWaiting, LastOutcome: "rate_limited",
-		Health: poll.Health{Kind: poll.HealthBlocked, Refusal: "rate_limited", Since: t0.Add(-2 * time.Minute)}}
+	s := model.SearchSnapshot{Site: "immowelt.test", State: model.StateWaiting, LastOutcome: "rate_limited",
+		Health: model.Health{Kind: model.HealthBlocked, Refusal: "rate_limited", Since: t0.Add(-2 * time.Minute)}}
 	if got := searchDetail(s, t0); !strings.Contains(got, "rate-limited since") || strings.Contains(got, "blocked") {
 		t.Errorf("detail %q, want rate-limited since …", got)
 	}

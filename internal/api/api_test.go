@@ -21,6 +21,10 @@ import (
 	"notifio/notify"
 	"notifio/poll"
 	"notifio/storage"
+
+	"notifio/internal/model"
+
+	"notifio/poll/words"
 )
 
 // The served interfaces are what the watcher has today.
@@ -88,7 +92,7 @@ func site(t *testing.T) *httptest.Server {
 func TestAddSearchOverTheSocket(t *testing.T) {
 	s := serve(t)
 	srv := site(t)
-	got, err := s.client.AddSearch(context.Background(), poll.SearchInput{Name: "Flats", URL: srv.URL + "/flats", Interval: 5 * time.Minute})
+	got, err := s.client.AddSearch(context.Background(), model.SearchInput{Name: "Flats", URL: srv.URL + "/flats", Interval: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,23 +109,23 @@ func TestAddSearchOverTheSocket(t *testing.T) {
 	}
 }
 
-// A *poll.UserError crosses the socket as message + hint, and comes back the
+// A *model.UserError crosses the socket as message + hint, and comes back the
 // same, its sentinel still errors.Is.
 func TestUserErrorCrossesTheSocket(t *testing.T) {
 	s := serve(t)
-	_, local := s.w.Service.AddSearch(context.Background(), poll.SearchInput{URL: "ftp://example.test/x"})
-	_, remote := s.client.AddSearch(context.Background(), poll.SearchInput{URL: "ftp://example.test/x"})
-	var lu, ru *poll.UserError
+	_, local := s.w.Service.AddSearch(context.Background(), model.SearchInput{URL: "ftp://example.test/x"})
+	_, remote := s.client.AddSearch(context.Background(), model.SearchInput{URL: "ftp://example.test/x"})
+	var lu, ru *model.UserError
 	if !errors.As(local, &lu) || !errors.As(remote, &ru) {
-		t.Fatalf("local %v, remote %v: want both *poll.UserError", local, remote)
+		t.Fatalf("local %v, remote %v: want both *model.UserError", local, remote)
 	}
 	if ru.Msg != lu.Msg || ru.Hint != lu.Hint {
 		t.Errorf("remote error = %q / %q, want %q / %q", ru.Msg, ru.Hint, lu.Msg, lu.Hint)
 	}
-	if !errors.Is(remote, poll.ErrBadURL) {
-		t.Errorf("remote error %v does not wrap poll.ErrBadURL", remote)
+	if !errors.Is(remote, model.ErrBadURL) {
+		t.Errorf("remote error %v does not wrap model.ErrBadURL", remote)
 	}
-	if w, _ := poll.UserWords(remote); w != lu.Words() {
+	if w, _ := words.UserWords(remote); w != lu.Words() {
 		t.Errorf("UserWords(remote) = %q, want %q", w, lu.Words())
 	}
 }
@@ -129,12 +133,12 @@ func TestUserErrorCrossesTheSocket(t *testing.T) {
 // The email settings' field problems come back as notify.FieldErrors.
 func TestFieldErrorsCrossTheSocket(t *testing.T) {
 	s := serve(t)
-	_, err := s.client.SetEmailConfig(notify.Config{Host: "smtp.example.test", Port: 99999}, "")
-	var fe *notify.FieldError
+	_, err := s.client.SetEmailConfig(model.Config{Host: "smtp.example.test", Port: 99999}, "")
+	var fe *model.FieldError
 	if !errors.As(err, &fe) {
-		t.Fatalf("err = %v, want a notify.FieldError", err)
+		t.Fatalf("err = %v, want a model.FieldError", err)
 	}
-	if w, ok := poll.UserWords(err); !ok || w == "" {
+	if w, ok := words.UserWords(err); !ok || w == "" {
 		t.Errorf("UserWords(%v) = %q, %v: want the problems in words", err, w, ok)
 	}
 }
@@ -159,9 +163,9 @@ func TestOtherVersionInWords(t *testing.T) {
 	c := api.NewClient(sock)
 	c.Version = "1.4"
 	_, err = c.SnapshotErr(context.Background())
-	var ue *poll.UserError
+	var ue *model.UserError
 	if !errors.As(err, &ue) || !errors.Is(err, api.ErrVersion) {
-		t.Fatalf("err = %v, want a *poll.UserError wrapping api.ErrVersion", err)
+		t.Fatalf("err = %v, want a *model.UserError wrapping api.ErrVersion", err)
 	}
 	if !strings.Contains(ue.Msg, "version 1.4") || !strings.Contains(ue.Msg, "version 9.0") || ue.Hint == "" {
 		t.Errorf("words = %q / %q, want both versions and what to do", ue.Msg, ue.Hint)
@@ -242,14 +246,14 @@ func TestConcurrentRequestsDuringPolls(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sr, err := s.client.AddSearch(ctx, poll.SearchInput{URL: fmt.Sprintf("%s/flats?p=%d", srv.URL, i), Interval: time.Minute})
+			sr, err := s.client.AddSearch(ctx, model.SearchInput{URL: fmt.Sprintf("%s/flats?p=%d", srv.URL, i), Interval: time.Minute})
 			if err != nil {
 				errs[i] = err
 				return
 			}
 			ids[i] = sr.ID
 			for range 5 {
-				if err := s.client.CheckNow(sr.ID); err != nil && !errors.Is(err, poll.ErrSiteWaiting) {
+				if err := s.client.CheckNow(sr.ID); err != nil && !errors.Is(err, model.ErrSiteWaiting) {
 					errs[i] = err
 				}
 				_ = s.client.Snapshot()
@@ -289,14 +293,14 @@ func TestConcurrentRequestsDuringPolls(t *testing.T) {
 func TestSubscribeFollowsChanges(t *testing.T) {
 	s := serve(t)
 	srv := site(t)
-	got := make(chan poll.Snapshot, 16)
-	stop := s.client.Subscribe(func(snap poll.Snapshot) { got <- snap })
+	got := make(chan model.Snapshot, 16)
+	stop := s.client.Subscribe(func(snap model.Snapshot) { got <- snap })
 	defer stop()
 	first := <-got
 	if len(first.Searches) != 0 {
 		t.Fatalf("first snapshot has %d searches, want 0", len(first.Searches))
 	}
-	if _, err := s.client.AddSearch(context.Background(), poll.SearchInput{URL: srv.URL + "/flats"}); err != nil {
+	if _, err := s.client.AddSearch(context.Background(), model.SearchInput{URL: srv.URL + "/flats"}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.After(10 * time.Second) // a guard against hanging, not a measure
@@ -312,7 +316,7 @@ func TestSubscribeFollowsChanges(t *testing.T) {
 	}
 }
 
-// A *poll.WaitError crosses the socket typed, with its site, instant and
+// A *model.WaitError crosses the socket typed, with its site, instant and
 // kind.
 func TestWaitErrorCrossesTheSocket(t *testing.T) {
 	s := serve(t)
@@ -321,18 +325,18 @@ func TestWaitErrorCrossesTheSocket(t *testing.T) {
 		w.WriteHeader(http.StatusTooManyRequests)
 	}))
 	defer busy.Close()
-	sr, err := s.client.AddSearch(context.Background(), poll.SearchInput{URL: busy.URL + "/flats"})
+	sr, err := s.client.AddSearch(context.Background(), model.SearchInput{URL: busy.URL + "/flats"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.w.Service.Once(context.Background()) // one poll: the site answers 429 and waits
 	local := s.w.Service.CheckNow(sr.ID)
 	remote := s.client.CheckNow(sr.ID)
-	var lw, rw *poll.WaitError
+	var lw, rw *model.WaitError
 	if !errors.As(local, &lw) || !errors.As(remote, &rw) {
-		t.Fatalf("local %v, remote %v: want both *poll.WaitError", local, remote)
+		t.Fatalf("local %v, remote %v: want both *model.WaitError", local, remote)
 	}
-	if rw.Site != lw.Site || !rw.Until.Equal(lw.Until) || rw.Wait != lw.Wait || rw.Reason != lw.Reason || !errors.Is(remote, poll.ErrSiteWaiting) {
+	if rw.Site != lw.Site || !rw.Until.Equal(lw.Until) || rw.Wait != lw.Wait || rw.Reason != lw.Reason || !errors.Is(remote, model.ErrSiteWaiting) {
 		t.Errorf("remote %+v, want %+v", rw, lw)
 	}
 }
@@ -341,7 +345,7 @@ func TestWaitErrorCrossesTheSocket(t *testing.T) {
 func TestDryRunCrossesTheSocket(t *testing.T) {
 	s := serve(t)
 	srv := site(t)
-	in := poll.SearchInput{URL: srv.URL + "/other", Filters: storage.Filters{MaxPrice: 920}}
+	in := model.SearchInput{URL: srv.URL + "/other", Filters: model.Filters{MaxPrice: 920}}
 	want, err := s.w.Service.TestSearch(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -384,7 +388,7 @@ func TestWatchEndsWhenTheWatcherStops(t *testing.T) {
 	first := make(chan struct{}, 1)
 	ended := make(chan error, 1)
 	go func() {
-		ended <- c.Watch(context.Background(), func(poll.Snapshot) {
+		ended <- c.Watch(context.Background(), func(model.Snapshot) {
 			select {
 			case first <- struct{}{}:
 			default:

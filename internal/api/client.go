@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // callTimeout bounds the operations whose signature has no context (pause,
@@ -34,7 +34,7 @@ type Client struct {
 	Version string
 
 	mu   sync.Mutex
-	last poll.Snapshot // the newest snapshot seen, for Snapshot when the watcher stops answering
+	last model.Snapshot // the newest snapshot seen, for Snapshot when the watcher stops answering
 }
 
 // NewClient is a client of the watcher serving on the socket at path.
@@ -114,7 +114,7 @@ func (c *Client) notAnswering(ctx context.Context, err error) error {
 	if !errors.Is(err, ErrNotRunning) {
 		err = fmt.Errorf("%w: %w", ErrNotRunning, err)
 	}
-	return &poll.UserError{Msg: "The Notifio watcher is not answering (" + c.path + ").",
+	return &model.UserError{Msg: "The Notifio watcher is not answering (" + c.path + ").",
 		Hint: "Start it again: open Notifio, or run \"notifio run\".", Err: err}
 }
 
@@ -123,7 +123,7 @@ func (c *Client) notAnswering(ctx context.Context, err error) error {
 func (c *Client) checkVersion(resp *http.Response) error {
 	api := resp.Header.Get(HeaderAPI)
 	if api == "" {
-		return &poll.UserError{Msg: "Something that is not a Notifio watcher answers on " + c.path + ".",
+		return &model.UserError{Msg: "Something that is not a Notifio watcher answers on " + c.path + ".",
 			Hint: "Check the socket's path (--connect).", Err: ErrVersion}
 	}
 	if n, _ := strconv.Atoi(api); n == Version {
@@ -133,7 +133,7 @@ func (c *Client) checkVersion(resp *http.Response) error {
 	if mine == "" {
 		mine = "another"
 	}
-	return &poll.UserError{
+	return &model.UserError{
 		Msg: fmt.Sprintf("This Notifio is version %s (API %d), the running watcher is version %s (API %s): they cannot work together.",
 			mine, Version, resp.Header.Get(HeaderVersion), api),
 		Hint: "Quit the running Notifio (its tray icon, or Ctrl-C where \"notifio run\" runs) and start this version, or use the same version for both.",
@@ -162,7 +162,7 @@ func (c *Client) call(method, path string, in, out any) error {
 // Watch streams the watcher's snapshots to fn (the current one first, then
 // one after each change) until ctx ends or the watcher goes away; it returns
 // why it ended.
-func (c *Client) Watch(ctx context.Context, fn func(poll.Snapshot)) error {
+func (c *Client) Watch(ctx context.Context, fn func(model.Snapshot)) error {
 	resp, err := c.open(ctx, http.MethodGet, "/events", nil)
 	if err != nil {
 		return err
@@ -175,7 +175,7 @@ func (c *Client) Watch(ctx context.Context, fn func(poll.Snapshot)) error {
 		if !ok {
 			continue
 		}
-		var snap poll.Snapshot
+		var snap model.Snapshot
 		if err := json.Unmarshal([]byte(data), &snap); err != nil {
 			return fmt.Errorf("api: read a snapshot: %w", err)
 		}
@@ -194,7 +194,7 @@ const reconnectEvery = time.Second
 // Subscribe calls fn with each snapshot, from a goroutine, until cancel is
 // called; when the watcher goes away it connects again every second (a
 // watcher started again is followed without the caller's doing).
-func (c *Client) Subscribe(fn func(poll.Snapshot)) (cancel func()) {
+func (c *Client) Subscribe(fn func(model.Snapshot)) (cancel func()) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -217,7 +217,7 @@ func (c *Client) Subscribe(fn func(poll.Snapshot)) (cancel func()) {
 	return func() { stop(); <-done }
 }
 
-func (c *Client) remember(snap poll.Snapshot) {
+func (c *Client) remember(snap model.Snapshot) {
 	c.mu.Lock()
 	c.last = snap
 	c.mu.Unlock()
@@ -225,7 +225,7 @@ func (c *Client) remember(snap poll.Snapshot) {
 
 // Snapshot returns the watcher's current state, or the newest one seen when
 // it does not answer (SnapshotErr says why).
-func (c *Client) Snapshot() poll.Snapshot {
+func (c *Client) Snapshot() model.Snapshot {
 	snap, err := c.SnapshotErr(context.Background())
 	if err != nil {
 		c.mu.Lock()
@@ -236,12 +236,12 @@ func (c *Client) Snapshot() poll.Snapshot {
 }
 
 // SnapshotErr returns the watcher's current state.
-func (c *Client) SnapshotErr(ctx context.Context) (poll.Snapshot, error) {
+func (c *Client) SnapshotErr(ctx context.Context) (model.Snapshot, error) {
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
-	var snap poll.Snapshot
+	var snap model.Snapshot
 	if err := c.do(ctx, http.MethodGet, "/snapshot", nil, &snap); err != nil {
-		return poll.Snapshot{}, err
+		return model.Snapshot{}, err
 	}
 	c.remember(snap)
 	return snap, nil

@@ -6,32 +6,29 @@ import (
 	"net/url"
 	"time"
 
-	"notifio/notify"
-	"notifio/poll"
-	"notifio/poll/browser"
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // The client's operations have the signatures of ui.Backend, so the window
 // takes a *Client as its backend; each is one request.
 
 // AddSearch adds a search.
-func (c *Client) AddSearch(ctx context.Context, in poll.SearchInput) (storage.Search, error) {
-	var s storage.Search
+func (c *Client) AddSearch(ctx context.Context, in model.SearchInput) (model.Search, error) {
+	var s model.Search
 	err := c.do(ctx, http.MethodPost, "/searches", in, &s)
 	return s, err
 }
 
 // UpdateSearch edits a search.
-func (c *Client) UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (storage.Search, error) {
-	var s storage.Search
+func (c *Client) UpdateSearch(ctx context.Context, id string, in model.SearchInput) (model.Search, error) {
+	var s model.Search
 	err := c.do(ctx, http.MethodPut, "/searches/"+esc(id), in, &s)
 	return s, err
 }
 
 // Search returns one saved search.
-func (c *Client) Search(id string) (storage.Search, error) {
-	var s storage.Search
+func (c *Client) Search(id string) (model.Search, error) {
+	var s model.Search
 	err := c.call(http.MethodGet, "/searches/"+esc(id), nil, &s)
 	return s, err
 }
@@ -52,14 +49,14 @@ func (c *Client) PauseAll(paused bool) error {
 	return c.call(http.MethodPut, "/paused", Paused{Paused: paused}, nil)
 }
 
-// CheckNow queues an immediate check; a waiting site returns a *poll.WaitError.
+// CheckNow queues an immediate check; a waiting site returns a *model.WaitError.
 func (c *Client) CheckNow(id string) error {
 	return c.call(http.MethodPost, "/searches/"+esc(id)+"/check", nil, nil)
 }
 
 // TestSearch runs one dry-run poll in the watcher, saving nothing.
-func (c *Client) TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error) {
-	var dr poll.DryRun
+func (c *Client) TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error) {
+	var dr model.DryRun
 	err := c.do(ctx, http.MethodPost, "/test", in, &dr)
 	return dr, err
 }
@@ -76,8 +73,8 @@ func (c *Client) SiteRate(rawURL string, interval time.Duration, exceptID string
 }
 
 // Listings are a search's listings, newest first.
-func (c *Client) Listings(searchID string) ([]storage.Listing, error) {
-	var ls []storage.Listing
+func (c *Client) Listings(searchID string) ([]model.Listing, error) {
+	var ls []model.Listing
 	err := c.call(http.MethodGet, "/searches/"+esc(searchID)+"/listings", nil, &ls)
 	return ls, err
 }
@@ -88,14 +85,14 @@ func (c *Client) MarkViewed(searchID string) error {
 }
 
 // HeldNowPassing are the held-back listings the search's filters now let through.
-func (c *Client) HeldNowPassing(searchID string) ([]storage.Listing, error) {
-	var ls []storage.Listing
+func (c *Client) HeldNowPassing(searchID string) ([]model.Listing, error) {
+	var ls []model.Listing
 	err := c.call(http.MethodGet, "/searches/"+esc(searchID)+"/held", nil, &ls)
 	return ls, err
 }
 
 // ShowHeld moves held-back listings into the search's listings (no alert).
-func (c *Client) ShowHeld(searchID string, ls []storage.Listing) (int, error) {
+func (c *Client) ShowHeld(searchID string, ls []model.Listing) (int, error) {
 	var n Count
 	err := c.call(http.MethodPost, "/searches/"+esc(searchID)+"/show-held", ls, &n)
 	return n.Count, err
@@ -112,11 +109,11 @@ func (c *Client) ProbeNow(site string) (time.Time, error) {
 // machine at the site's page, and returns when the user closed it. started
 // gets nil (the window is the watcher's, not this process's): SolveDone ends
 // it, as the window's Done button does.
-func (c *Client) SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error) {
+func (c *Client) SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error) {
 	if started != nil {
 		started(nil)
 	}
-	var res poll.SolveResult
+	var res model.SolveResult
 	err := c.do(ctx, http.MethodPost, "/sites/"+esc(site)+"/solve", nil, &res)
 	return res, err
 }
@@ -162,20 +159,20 @@ func (c *Client) RefusalPage(site string) (string, bool) {
 
 // AlertSettings are when the user is told a search stopped working (the
 // defaults when the watcher does not answer; AlertSettingsErr says why).
-func (c *Client) AlertSettings() poll.AlertSettings {
+func (c *Client) AlertSettings() model.AlertSettings {
 	a, _ := c.AlertSettingsErr()
 	return a
 }
 
 // AlertSettingsErr is AlertSettings with the error of the request.
-func (c *Client) AlertSettingsErr() (poll.AlertSettings, error) {
-	var a poll.AlertSettings
+func (c *Client) AlertSettingsErr() (model.AlertSettings, error) {
+	var a model.AlertSettings
 	err := c.call(http.MethodGet, "/alert-settings", nil, &a)
 	return a, err
 }
 
 // SetAlertSettings saves the alert settings.
-func (c *Client) SetAlertSettings(a poll.AlertSettings) error {
+func (c *Client) SetAlertSettings(a model.AlertSettings) error {
 	return c.call(http.MethodPut, "/alert-settings", a, nil)
 }
 
@@ -192,21 +189,21 @@ func (c *Client) SetDesktopNotifications(on bool) error {
 }
 
 // EmailConfig returns the saved SMTP settings.
-func (c *Client) EmailConfig() (notify.Config, error) {
-	var cfg notify.Config
+func (c *Client) EmailConfig() (model.Config, error) {
+	var cfg model.Config
 	err := c.call(http.MethodGet, "/email", nil, &cfg)
 	return cfg, err
 }
 
 // SetEmailConfig saves the SMTP settings and the password.
-func (c *Client) SetEmailConfig(cfg notify.Config, password string) (string, error) {
+func (c *Client) SetEmailConfig(cfg model.Config, password string) (string, error) {
 	var w Warning
 	err := c.call(http.MethodPut, "/email", EmailSet{Config: cfg, Password: password}, &w)
 	return w.Warning, err
 }
 
 // SendTestEmail sends a test email from the watcher ("" password: the saved one).
-func (c *Client) SendTestEmail(ctx context.Context, cfg notify.Config, password string) error {
+func (c *Client) SendTestEmail(ctx context.Context, cfg model.Config, password string) error {
 	return c.do(ctx, http.MethodPost, "/email/test", EmailSet{Config: cfg, Password: password}, nil)
 }
 
@@ -216,14 +213,14 @@ func (c *Client) RetryOutbox() error {
 }
 
 // Channels are the push channels with how their pushes are doing.
-func (c *Client) Channels() ([]notify.ChannelState, error) {
-	var cs []notify.ChannelState
+func (c *Client) Channels() ([]model.ChannelState, error) {
+	var cs []model.ChannelState
 	err := c.call(http.MethodGet, "/channels", nil, &cs)
 	return cs, err
 }
 
 // AddChannel saves a push channel.
-func (c *Client) AddChannel(in notify.NewChannel) (storage.Channel, string, error) {
+func (c *Client) AddChannel(in model.NewChannel) (model.Channel, string, error) {
 	var a ChannelAdded
 	err := c.call(http.MethodPost, "/channels", in, &a)
 	return a.Channel, a.Warning, err

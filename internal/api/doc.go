@@ -3,7 +3,7 @@
 // is checked), paths under /v1/. The watcher (`notifio run`, the tray) serves
 // it with Server over the same operations the window and the command line
 // call; the window and the command line attach with Client, which turns the
-// watcher's typed errors (*poll.UserError, *poll.WaitError, notify's field
+// watcher's typed errors (*model.UserError, *model.WaitError, notify's field
 // problems) back into the same values.
 //
 // The request and response types live here, shared by server and client; the

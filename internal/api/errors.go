@@ -4,17 +4,15 @@ import (
 	"errors"
 	"time"
 
-	"notifio/notify"
-	"notifio/poll"
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Error is an error as it crosses the socket: the watcher's typed errors
 // keep their kind and words, and Client.decode makes the same values of them
 // again, so the window and the command line word them as for a local call.
 type Error struct {
-	// Kind is "user" (a *poll.UserError: Message and Hint), "wait" (a
-	// *poll.WaitError), "fields" (notify's field problems), "version" (client
+	// Kind is "user" (a *model.UserError: Message and Hint), "wait" (a
+	// *model.WaitError), "fields" (notify's field problems), "version" (client
 	// and watcher differ) or "internal" (nobody worded it: Message is Error()).
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
@@ -26,15 +24,15 @@ type Error struct {
 	Fields []FieldDetail `json:"fields,omitempty"`
 }
 
-// WaitDetail is a *poll.WaitError's fields.
+// WaitDetail is a *model.WaitError's fields.
 type WaitDetail struct {
-	Site   string        `json:"site"`
-	Until  time.Time     `json:"until"`
-	Wait   poll.WaitKind `json:"wait"`
-	Reason string        `json:"reason"`
+	Site   string         `json:"site"`
+	Until  time.Time      `json:"until"`
+	Wait   model.WaitKind `json:"wait"`
+	Reason string         `json:"reason"`
 }
 
-// FieldDetail is one notify.FieldError.
+// FieldDetail is one model.FieldError.
 type FieldDetail struct {
 	Field   string `json:"field"`
 	Problem string `json:"problem"`
@@ -45,15 +43,15 @@ func (e *Error) Error() string { return e.Message }
 
 // sentinels are the errors callers branch on with errors.Is, by wire name.
 var sentinels = map[string]error{
-	"bad_url":        poll.ErrBadURL,
-	"duplicate":      poll.ErrDuplicate,
-	"site_waiting":   poll.ErrSiteWaiting,
-	"not_found":      storage.ErrNotFound,
-	"exists":         storage.ErrExists,
-	"not_configured": notify.ErrNotConfigured,
-	"no_password":    notify.ErrNoPassword,
-	"no_service_url": notify.ErrNoServiceURL,
-	"disk_full":      storage.ErrDiskFull,
+	"bad_url":        model.ErrBadURL,
+	"duplicate":      model.ErrDuplicate,
+	"site_waiting":   model.ErrSiteWaiting,
+	"not_found":      model.ErrNotFound,
+	"exists":         model.ErrExists,
+	"not_configured": model.ErrNotConfigured,
+	"no_password":    model.ErrNoPassword,
+	"no_service_url": model.ErrNoServiceURL,
+	"disk_full":      model.ErrDiskFull,
 	"version":        ErrVersion,
 }
 
@@ -72,12 +70,12 @@ func causeOf(err error) string {
 
 // wireError is err as it crosses the socket.
 func wireError(err error) *Error {
-	var we *poll.WaitError
+	var we *model.WaitError
 	if errors.As(err, &we) {
 		return &Error{Kind: "wait", Message: we.Error(), Cause: "site_waiting",
 			Wait: &WaitDetail{Site: we.Site, Until: we.Until, Wait: we.Wait, Reason: we.Reason}}
 	}
-	var ue *poll.UserError
+	var ue *model.UserError
 	if errors.As(err, &ue) {
 		return &Error{Kind: "user", Message: ue.Msg, Hint: ue.Hint, Cause: causeOf(err)}
 	}
@@ -90,7 +88,7 @@ func wireError(err error) *Error {
 // fieldDetails are the notify.FieldErrors in err's tree.
 func fieldDetails(err error) []FieldDetail {
 	switch u := err.(type) {
-	case *notify.FieldError:
+	case *model.FieldError:
 		return []FieldDetail{{Field: u.Field, Problem: u.Problem}}
 	case interface{ Unwrap() []error }:
 		var out []FieldDetail
@@ -105,21 +103,21 @@ func fieldDetails(err error) []FieldDetail {
 }
 
 // Err is the error e stands for, typed as the watcher had it: a
-// *poll.UserError, a *poll.WaitError, notify.FieldErrors joined, or a plain
+// *model.UserError, a *model.WaitError, notify.FieldErrors joined, or a plain
 // error of the watcher's words. Sentinels named by Cause stay errors.Is.
 func (e *Error) Err() error {
 	cause := sentinels[e.Cause]
 	switch e.Kind {
 	case "wait":
 		if e.Wait != nil {
-			return &poll.WaitError{Site: e.Wait.Site, Until: e.Wait.Until, Wait: e.Wait.Wait, Reason: e.Wait.Reason}
+			return &model.WaitError{Site: e.Wait.Site, Until: e.Wait.Until, Wait: e.Wait.Wait, Reason: e.Wait.Reason}
 		}
 	case "user", "version":
-		return &poll.UserError{Msg: e.Message, Hint: e.Hint, Err: cause}
+		return &model.UserError{Msg: e.Message, Hint: e.Hint, Err: cause}
 	case "fields":
 		errs := make([]error, 0, len(e.Fields)+1)
 		for _, f := range e.Fields {
-			errs = append(errs, &notify.FieldError{Field: f.Field, Problem: f.Problem})
+			errs = append(errs, &model.FieldError{Field: f.Field, Problem: f.Problem})
 		}
 		if cause != nil {
 			errs = append(errs, cause)

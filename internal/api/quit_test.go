@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // POST /v1/quit answers with the watcher's pid, then calls the watcher's own
@@ -16,7 +16,7 @@ func TestQuitOverTheSocket(t *testing.T) {
 	s := serve(t)
 	ctx := context.Background()
 	_, err := s.client.Quit(ctx)
-	var ue *poll.UserError
+	var ue *model.UserError
 	if !errors.As(err, &ue) || ue.Hint == "" {
 		t.Fatalf("quit of a server without a stop: %v, want a user error with a hint", err)
 	}

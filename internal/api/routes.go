@@ -4,9 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	"notifio/notify"
-	"notifio/poll"
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // The handlers are thin: read the request, call the operation, answer.
@@ -14,7 +12,7 @@ import (
 func (s *Server) searchRoutes() {
 	m := s.mux
 	m.HandleFunc("POST /v1/searches", func(w http.ResponseWriter, r *http.Request) {
-		var in poll.SearchInput
+		var in model.SearchInput
 		if err := decode(r, &in); err != nil {
 			reply(w, nil, err)
 			return
@@ -25,7 +23,7 @@ func (s *Server) searchRoutes() {
 		to(w)(s.w.Search(r.PathValue("id")))
 	})
 	m.HandleFunc("PUT /v1/searches/{id}", func(w http.ResponseWriter, r *http.Request) {
-		var in poll.SearchInput
+		var in model.SearchInput
 		if err := decode(r, &in); err != nil {
 			reply(w, nil, err)
 			return
@@ -55,7 +53,7 @@ func (s *Server) searchRoutes() {
 		reply(w, nil, s.w.CheckNow(r.PathValue("id")))
 	})
 	m.HandleFunc("POST /v1/test", func(w http.ResponseWriter, r *http.Request) {
-		var in poll.SearchInput
+		var in model.SearchInput
 		if err := decode(r, &in); err != nil {
 			reply(w, nil, err)
 			return
@@ -78,7 +76,7 @@ func (s *Server) searchRoutes() {
 		to(w)(s.w.HeldNowPassing(r.PathValue("id")))
 	})
 	m.HandleFunc("POST /v1/searches/{id}/show-held", func(w http.ResponseWriter, r *http.Request) {
-		var ls []storage.Listing
+		var ls []model.Listing
 		if err := decode(r, &ls); err != nil {
 			reply(w, nil, err)
 			return
@@ -116,7 +114,7 @@ func (s *Server) siteRoutes() {
 		reply(w, s.w.AlertSettings(), nil)
 	})
 	m.HandleFunc("PUT /v1/alert-settings", func(w http.ResponseWriter, r *http.Request) {
-		var a poll.AlertSettings
+		var a model.AlertSettings
 		if err := decode(r, &a); err != nil {
 			reply(w, nil, err)
 			return
@@ -174,7 +172,7 @@ func (s *Server) deliveryRoutes() {
 		to(w)(s.d.Channels())
 	})
 	m.HandleFunc("POST /v1/channels", func(w http.ResponseWriter, r *http.Request) {
-		var in notify.NewChannel
+		var in model.NewChannel
 		if err := decode(r, &in); err != nil {
 			reply(w, nil, err)
 			return

@@ -12,10 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"notifio/notify"
-	"notifio/poll"
-	"notifio/poll/browser"
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Watcher is what the API serves of the watcher (*poll.Service): the
@@ -23,41 +20,41 @@ import (
 // concurrent use (the Service has its lock); the server calls them from one
 // goroutine per request.
 type Watcher interface {
-	Subscribe(fn func(poll.Snapshot)) (cancel func())
-	Snapshot() poll.Snapshot
-	AddSearch(ctx context.Context, in poll.SearchInput) (storage.Search, error)
-	UpdateSearch(ctx context.Context, id string, in poll.SearchInput) (storage.Search, error)
-	Search(id string) (storage.Search, error)
+	Subscribe(fn func(model.Snapshot)) (cancel func())
+	Snapshot() model.Snapshot
+	AddSearch(ctx context.Context, in model.SearchInput) (model.Search, error)
+	UpdateSearch(ctx context.Context, id string, in model.SearchInput) (model.Search, error)
+	Search(id string) (model.Search, error)
 	RemoveSearch(id string) error
 	SetPaused(id string, paused bool) error
 	PauseAll(paused bool) error
 	CheckNow(id string) error
-	TestSearch(ctx context.Context, in poll.SearchInput) (poll.DryRun, error)
+	TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error)
 	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
-	Listings(searchID string) ([]storage.Listing, error)
+	Listings(searchID string) ([]model.Listing, error)
 	MarkViewed(searchID string) error
-	HeldNowPassing(searchID string) ([]storage.Listing, error)
-	ShowHeld(searchID string, ls []storage.Listing) (int, error)
+	HeldNowPassing(searchID string) ([]model.Listing, error)
+	ShowHeld(searchID string, ls []model.Listing) (int, error)
 	ProbeNow(site string) (time.Time, error)
-	SolveInBrowser(ctx context.Context, site string, started func(*browser.Session)) (poll.SolveResult, error)
+	SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error)
 	SolveDone(site string) error
 	BrowserAvailable() error
 	BrowserDefault(rawURL string) bool
 	RefusalPage(site string) (string, bool)
-	AlertSettings() poll.AlertSettings
-	SetAlertSettings(a poll.AlertSettings) error
+	AlertSettings() model.AlertSettings
+	SetAlertSettings(a model.AlertSettings) error
 	DesktopNotifications() (bool, error)
 	SetDesktopNotifications(on bool) error
 }
 
 // Delivery is what the API serves of delivery (*notify.Ops).
 type Delivery interface {
-	EmailConfig() (notify.Config, error)
-	SetEmailConfig(cfg notify.Config, password string) (warning string, err error)
-	SendTestEmail(ctx context.Context, cfg notify.Config, password string) error
+	EmailConfig() (model.Config, error)
+	SetEmailConfig(cfg model.Config, password string) (warning string, err error)
+	SendTestEmail(ctx context.Context, cfg model.Config, password string) error
 	RetryOutbox() error
-	Channels() ([]notify.ChannelState, error)
-	AddChannel(in notify.NewChannel) (storage.Channel, string, error)
+	Channels() ([]model.ChannelState, error)
+	AddChannel(in model.NewChannel) (model.Channel, string, error)
 	TestChannel(ctx context.Context, name string) error
 	RemoveChannel(name string) (warning string, err error)
 }
@@ -170,8 +167,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, &Error{Kind: "internal", Message: "api: streaming is not supported"})
 		return
 	}
-	latest := make(chan poll.Snapshot, 1)
-	offer := func(snap poll.Snapshot) {
+	latest := make(chan model.Snapshot, 1)
+	offer := func(snap model.Snapshot) {
 		for {
 			select {
 			case latest <- snap:
@@ -243,7 +240,7 @@ func writeError(w http.ResponseWriter, status int, e *Error) {
 // mistake, in words.
 func decode(r *http.Request, v any) error {
 	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 4<<20)).Decode(v); err != nil {
-		return &poll.UserError{Msg: "The watcher could not read the request.", Hint: "Use the same version of Notifio for the watcher and the window or command.", Err: err}
+		return &model.UserError{Msg: "The watcher could not read the request.", Hint: "Use the same version of Notifio for the watcher and the window or command.", Err: err}
 	}
 	return nil
 }

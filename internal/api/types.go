@@ -3,9 +3,7 @@ package api
 import (
 	"time"
 
-	"notifio/notify"
-	"notifio/poll"
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Version is the API's version: the path prefix (/v1/) and the Notifio-API
@@ -79,8 +77,8 @@ type RefusalPage struct {
 // settings and the password, as notify.Ops takes them ("" in a test: the
 // saved one). The socket is the user's own, so the password crosses it plain.
 type EmailSet struct {
-	Config   notify.Config `json:"config"`
-	Password string        `json:"password,omitempty"`
+	Config   model.Config `json:"config"`
+	Password string       `json:"password,omitempty"`
 }
 
 // Warning is an answer that may carry a warning (no keyring).
@@ -90,8 +88,8 @@ type Warning struct {
 
 // ChannelAdded answers POST /v1/channels.
 type ChannelAdded struct {
-	Channel storage.Channel `json:"channel"`
-	Warning string          `json:"warning,omitempty"`
+	Channel model.Channel `json:"channel"`
+	Warning string        `json:"warning,omitempty"`
 }
 
 // Count answers the requests that say how many things they did.
@@ -102,7 +100,7 @@ type Count struct {
 // The nouns carried as they are (checked to survive JSON in the tests).
 type (
 	// Snapshot is the watcher's whole state (GET /v1/snapshot, /v1/events).
-	Snapshot = poll.Snapshot
+	Snapshot = model.Snapshot
 	// SearchInput is what adds or edits a search.
-	SearchInput = poll.SearchInput
+	SearchInput = model.SearchInput
 )

@@ -14,13 +14,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // Watcher is what the tray needs from the watcher (*poll.Service).
 type Watcher interface {
-	Snapshot() poll.Snapshot
-	Subscribe(fn func(poll.Snapshot)) (cancel func())
+	Snapshot() model.Snapshot
+	Subscribe(fn func(model.Snapshot)) (cancel func())
 	PauseAll(paused bool) error
 }
 
@@ -50,7 +50,7 @@ type Menu struct {
 	log  *slog.Logger
 
 	mu      sync.Mutex
-	snap    poll.Snapshot
+	snap    model.Snapshot
 	changed func() // the screen's refresh; nil until shown
 }
 
@@ -78,7 +78,7 @@ func NewMenu(w Watcher, opts Options) (*Menu, func()) {
 }
 
 // update takes a newer snapshot and tells the screen.
-func (m *Menu) update(s poll.Snapshot) {
+func (m *Menu) update(s model.Snapshot) {
 	m.mu.Lock()
 	if s.At.Before(m.snap.At) {
 		m.mu.Unlock()
@@ -147,12 +147,12 @@ func (m *Menu) quit() {
 }
 
 // allPaused reports whether there are searches and all of them are paused.
-func allPaused(s poll.Snapshot) bool {
+func allPaused(s model.Snapshot) bool {
 	if len(s.Searches) == 0 {
 		return false
 	}
 	for _, ss := range s.Searches {
-		if ss.State != poll.StatePaused {
+		if ss.State != model.StatePaused {
 			return false
 		}
 	}
@@ -162,8 +162,8 @@ func allPaused(s poll.Snapshot) bool {
 // HealthLine is the tray's line about the searches, in the words the alerts
 // use (poll's Health.Problem): all working, the one that needs the user, or
 // how many do.
-func HealthLine(s poll.Snapshot) string {
-	var troubled []poll.SearchSnapshot
+func HealthLine(s model.Snapshot) string {
+	var troubled []model.SearchSnapshot
 	for _, ss := range s.Searches {
 		if ss.Health.Kind.NeedsUser() {
 			troubled = append(troubled, ss)

@@ -7,26 +7,26 @@ import (
 	"testing"
 	"time"
 
-	"notifio/poll"
+	"notifio/internal/model"
 )
 
 // fakeWatcher is the watcher as the tray sees it: snapshots it publishes and
 // the searches' paused state.
 type fakeWatcher struct {
 	mu       sync.Mutex
-	snap     poll.Snapshot
-	subs     []func(poll.Snapshot)
+	snap     model.Snapshot
+	subs     []func(model.Snapshot)
 	pauseErr error
 	pauses   []bool
 }
 
-func (f *fakeWatcher) Snapshot() poll.Snapshot {
+func (f *fakeWatcher) Snapshot() model.Snapshot {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.snap
 }
 
-func (f *fakeWatcher) Subscribe(fn func(poll.Snapshot)) func() {
+func (f *fakeWatcher) Subscribe(fn func(model.Snapshot)) func() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.subs = append(f.subs, fn)
@@ -42,15 +42,15 @@ func (f *fakeWatcher) PauseAll(paused bool) error {
 	}
 	f.snap.At = f.snap.At.Add(time.Second)
 	for i := range f.snap.Searches {
-		f.snap.Searches[i].State = poll.StateScheduled
+		f.snap.Searches[i].State = model.StateScheduled
 		if paused {
-			f.snap.Searches[i].State = poll.StatePaused
+			f.snap.Searches[i].State = model.StatePaused
 		}
 	}
 	return nil
 }
 
-func (f *fakeWatcher) publish(s poll.Snapshot) {
+func (f *fakeWatcher) publish(s model.Snapshot) {
 	f.mu.Lock()
 	f.snap = s
 	subs := slices.Clone(f.subs)
@@ -62,10 +62,10 @@ func (f *fakeWatcher) publish(s poll.Snapshot) {
 
 var t0 = time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 
-func twoSearches() poll.Snapshot {
-	return poll.Snapshot{At: t0, Searches: []poll.SearchSnapshot{
-		{ID: "a", Name: "Kreuzberg", State: poll.StateScheduled},
-		{ID: "b", Name: "Madrid centro", State: poll.StateScheduled},
+func twoSearches() model.Snapshot {
+	return model.Snapshot{At: t0, Searches: []model.SearchSnapshot{
+		{ID: "a", Name: "Kreuzberg", State: model.StateScheduled},
+		{ID: "b", Name: "Madrid centro", State: model.StateScheduled},
 	}}
 }
 
@@ -116,7 +116,7 @@ func TestMenuSaysAndDoes(t *testing.T) {
 }
 
 func TestMenuFollowsHealth(t *testing.T) {
-	w := &fakeWatcher{snap: poll.Snapshot{At: t0}}
+	w := &fakeWatcher{snap: model.Snapshot{At: t0}}
 	m, cancel := NewMenu(w, Options{})
 	defer cancel()
 	if got := m.Items(); got[itemHealth].Label != "No searches yet" || got[itemPause].Enabled {
@@ -124,7 +124,7 @@ func TestMenuFollowsHealth(t *testing.T) {
 	}
 	s := twoSearches()
 	s.At = t0.Add(time.Minute)
-	s.Searches[1].Health = poll.Health{Kind: poll.HealthBlocked, Problem: "idealista.com is rate-limiting us"}
+	s.Searches[1].Health = model.Health{Kind: model.HealthBlocked, Problem: "idealista.com is rate-limiting us"}
 	w.publish(s)
 	if got := m.Items()[itemHealth].Label; got != "Madrid centro: idealista.com is rate-limiting us" {
 		t.Fatalf("one blocked: %q", got)
@@ -133,7 +133,7 @@ func TestMenuFollowsHealth(t *testing.T) {
 		t.Fatalf("tooltip %q", got)
 	}
 	s.At = t0.Add(2 * time.Minute)
-	s.Searches[0].Health = poll.Health{Kind: poll.HealthSessionExpired, Problem: "log in again"}
+	s.Searches[0].Health = model.Health{Kind: model.HealthSessionExpired, Problem: "log in again"}
 	w.publish(s)
 	if got := m.Items()[itemHealth].Label; got != "2 searches need you" {
 		t.Fatalf("two troubled: %q", got)

@@ -37,9 +37,10 @@ const (
 	DefaultIdleTimeout = 3 * time.Minute
 	DefaultMaxMemory   = 1 << 30 // all the browser's processes together
 	DefaultMaxRenders  = 200
-	DefaultMaxBody     = 5 << 20
-	// DefaultAcceptLanguage is what plain fetches send too (poll/fetch).
-	DefaultAcceptLanguage = "de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7"
+	// DefaultMaxBody and DefaultAcceptLanguage are plain fetches' (poll/fetch):
+	// a page read in the browser is capped and asked for as a fetched one.
+	DefaultMaxBody        = fetch.DefaultMaxBody
+	DefaultAcceptLanguage = fetch.DefaultAcceptLanguage
 )
 
 // Options configure a Browser. Zero fields take the defaults above.

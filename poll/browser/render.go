@@ -17,8 +17,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
-	"notifio/hostbackoff"
 	"notifio/poll/fetch"
+
+	"notifio/internal/model"
 )
 
 // Settling: after the load event a portal's scripts still fetch the results;
@@ -61,7 +62,7 @@ func (b *Browser) Render(ctx context.Context, req Request) (*Page, error) {
 	defer b.release(p)
 
 	b.mu.Lock()
-	cookies := append(slices.Clone(b.solved[hostbackoff.SiteOf(u.Hostname())]), pastedCookies(req.Cookie, u)...)
+	cookies := append(slices.Clone(b.solved[model.SiteOf(u.Hostname())]), pastedCookies(req.Cookie, u)...)
 	b.mu.Unlock()
 
 	// A tab of its own, closed when the render ends, the deadline passes or

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 
-	"notifio/hostbackoff"
+	"notifio/internal/model"
 )
 
 // cookieEvery is how often the open window's cookies are read: when the user
@@ -74,7 +74,7 @@ func (b *Browser) Solve(ctx context.Context, pageURL string) (*Session, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", ErrNoWindow, err)
 	}
-	s := &Session{site: hostbackoff.SiteOf(u.Hostname()), tab: p.ctx, proc: p,
+	s := &Session{site: model.SiteOf(u.Hostname()), tab: p.ctx, proc: p,
 		done: make(chan struct{}), changed: make(chan struct{}, 1), ended: make(chan struct{})}
 	// Cookies are read after every response, not only every second: a user
 	// who solves the check and closes the window at once keeps them.
@@ -213,7 +213,7 @@ func (s *Session) readCookies() {
 	}
 	var mine []*network.Cookie
 	for _, c := range res.Cookies {
-		if hostbackoff.SiteOf(strings.TrimPrefix(c.Domain, ".")) == s.site {
+		if model.SiteOf(strings.TrimPrefix(c.Domain, ".")) == s.site {
 			mine = append(mine, c)
 		}
 	}

@@ -66,47 +66,13 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/poll/fetch"
+
+	"notifio/internal/model"
 )
-
-// Kind is what a fetch came to.
-type Kind string
-
-// The outcome kinds.
-const (
-	OK             Kind = "ok"
-	Challenge      Kind = "challenge"
-	RateLimited    Kind = "rate_limited"
-	Denied         Kind = "denied"
-	Error          Kind = "error"
-	SessionExpired Kind = "session_expired"
-	UnexpectedPage Kind = "unexpected_page"
-)
-
-// IsRefusal reports whether the outcome climbs the site's backoff ladder:
-// challenge, rate_limited, denied, error and unexpected_page do; ok and
-// session_expired (which pauses the search until the user acts) do not.
-func (k Kind) IsRefusal() bool { return k.Ladder() != "" }
-
-// Ladder names the hostbackoff ladder an outcome climbs, spelled as
-// hostbackoff.Kind.String() spells it: challenge → "challenge", rate_limited →
-// "rate_limited", denied → "denied", error and unexpected_page → "error"; "" for
-// ok and session_expired.
-func (k Kind) Ladder() string {
-	switch k {
-	case Challenge, RateLimited, Denied, Error:
-		return string(k)
-	case UnexpectedPage:
-		return string(Error)
-	}
-	return ""
-}
-
-// SignalNoResults is the evidence of a results page that says it has none.
-const SignalNoResults = "no-results marker"
 
 // Outcome is the verdict on one fetch.
 type Outcome struct {
-	Kind Kind
+	Kind model.Outcome
 	// Status is the HTTP status code, 0 when no response arrived.
 	Status int
 	// RetryAfter is the Retry-After of a 429 or 503 as hostbackoff.ParseRetryAfter
@@ -226,16 +192,16 @@ func transportOutcome(err error) Outcome {
 	case fetch.IsNetworkUnreachable(err):
 		detail = "The network could not be reached (" + reason + "); this is not the site refusing."
 	}
-	return Outcome{Kind: Error, Signal: clip(reason, 100), Detail: detail}
+	return Outcome{Kind: model.OutcomeError, Signal: clip(reason, 100), Detail: detail}
 }
 
 // headerVerdict: a vendor's verdict in the headers.
 func headerVerdict(h http.Header) (Outcome, bool) {
 	if v := strings.ToLower(strings.TrimSpace(h.Get("Cf-Mitigated"))); v == "challenge" {
-		return Outcome{Kind: Challenge, Signal: "header cf-mitigated: challenge", Detail: detailCloudflareChallenge}, true
+		return Outcome{Kind: model.OutcomeChallenge, Signal: "header cf-mitigated: challenge", Detail: detailCloudflareChallenge}, true
 	}
 	if v := strings.ToLower(strings.TrimSpace(h.Get("X-Amzn-Waf-Action"))); v == "challenge" || v == "captcha" {
-		return Outcome{Kind: Challenge, Signal: "header x-amzn-waf-action: " + v, Detail: detailAWS}, true
+		return Outcome{Kind: model.OutcomeChallenge, Signal: "header x-amzn-waf-action: " + v, Detail: detailAWS}, true
 	}
 	return Outcome{}, false
 }
@@ -279,9 +245,9 @@ func pageVerdict(in Input) (Outcome, bool) {
 func statusOutcome(st int) (Outcome, bool) {
 	switch {
 	case st == http.StatusTooManyRequests:
-		return Outcome{Kind: RateLimited, Signal: "status 429", Detail: "The site says we are sending too many requests (429)."}, true
+		return Outcome{Kind: model.OutcomeRateLimited, Signal: "status 429", Detail: "The site says we are sending too many requests (429)."}, true
 	case st == http.StatusUnauthorized || st == http.StatusForbidden || st == http.StatusUnavailableForLegalReasons:
-		return Outcome{Kind: Denied, Signal: fmt.Sprintf("status %d", st), Detail: fmt.Sprintf("The site refuses this request (%d %s).", st, http.StatusText(st))}, true
+		return Outcome{Kind: model.OutcomeDenied, Signal: fmt.Sprintf("status %d", st), Detail: fmt.Sprintf("The site refuses this request (%d %s).", st, http.StatusText(st))}, true
 	case st == http.StatusRequestTimeout || (st >= 500 && st <= 599):
 		sig := fmt.Sprintf("status %d", st)
 		detail := fmt.Sprintf("The site answered with a server error (%d %s).", st, http.StatusText(st))
@@ -289,7 +255,7 @@ func statusOutcome(st int) (Outcome, bool) {
 			sig += " (Cloudflare: " + what + ")"
 			detail = "Cloudflare could not get the page from the site's own server: " + what + "."
 		}
-		return Outcome{Kind: Error, Signal: sig, Detail: detail}, true
+		return Outcome{Kind: model.OutcomeError, Signal: sig, Detail: detail}, true
 	}
 	return Outcome{}, false
 }
@@ -300,7 +266,7 @@ func okOrNot(in Input) Outcome {
 		return o
 	}
 	if in.FinalURL != nil && in.RequestURL != nil && in.FinalURL.Path != in.RequestURL.Path && looksLikeLogin(in.FinalURL) {
-		return Outcome{Kind: SessionExpired, Signal: "redirected to login page " + clip(in.FinalURL.Path, 60),
+		return Outcome{Kind: model.OutcomeSessionExpired, Signal: "redirected to login page " + clip(in.FinalURL.Path, 60),
 			Detail: "The site sent us to its login page: the session has probably expired. Log in again in a browser and paste a fresh cookie."}
 	}
 	return unexpected(in)
@@ -317,22 +283,22 @@ func otherOutcome(in Input) Outcome {
 	}
 	switch {
 	case st == 0:
-		return Outcome{Kind: Error, Signal: "no HTTP status", Detail: "No HTTP response was recorded."}
+		return Outcome{Kind: model.OutcomeError, Signal: "no HTTP status", Detail: "No HTTP response was recorded."}
 	case st >= 300 && st <= 399:
-		return Outcome{Kind: Error, Signal: fmt.Sprintf("status %d without a usable redirect", st),
+		return Outcome{Kind: model.OutcomeError, Signal: fmt.Sprintf("status %d without a usable redirect", st),
 			Detail: fmt.Sprintf("The site answered %d %s without a location to go to.", st, http.StatusText(st))}
 	}
-	return Outcome{Kind: Error, Signal: fmt.Sprintf("status %d", st), Detail: fmt.Sprintf("The site answered %d %s.", st, http.StatusText(st))}
+	return Outcome{Kind: model.OutcomeError, Signal: fmt.Sprintf("status %d", st), Detail: fmt.Sprintf("The site answered %d %s.", st, http.StatusText(st))}
 }
 
 func results(in Input, st int) (Outcome, bool) {
 	switch {
 	case in.Listings == 1:
-		return Outcome{Kind: OK, Signal: "1 listing", Detail: "A results page with 1 listing."}, true
+		return Outcome{Kind: model.OutcomeOK, Signal: "1 listing", Detail: "A results page with 1 listing."}, true
 	case in.Listings > 1:
-		return Outcome{Kind: OK, Signal: fmt.Sprintf("%d listings", in.Listings), Detail: fmt.Sprintf("A results page with %d listings.", in.Listings)}, true
+		return Outcome{Kind: model.OutcomeOK, Signal: fmt.Sprintf("%d listings", in.Listings), Detail: fmt.Sprintf("A results page with %d listings.", in.Listings)}, true
 	case in.NoResultsMarker:
-		return Outcome{Kind: OK, Signal: SignalNoResults, Detail: "A results page that says there are no results."}, true
+		return Outcome{Kind: model.OutcomeOK, Signal: model.SignalNoResults, Detail: "A results page that says there are no results."}, true
 	}
 	return Outcome{}, false
 }
@@ -341,11 +307,11 @@ func unexpected(in Input) Outcome {
 	const detail = "The page did not look like results (a layout change or a soft block); nothing was counted as seen."
 	switch {
 	case len(strings.TrimSpace(string(in.Body))) == 0:
-		return Outcome{Kind: UnexpectedPage, Signal: "empty page", Detail: detail}
+		return Outcome{Kind: model.OutcomeUnexpectedPage, Signal: "empty page", Detail: detail}
 	case in.ResultsContainer:
-		return Outcome{Kind: UnexpectedPage, Signal: "results container empty, no no-results marker", Detail: detail}
+		return Outcome{Kind: model.OutcomeUnexpectedPage, Signal: "results container empty, no no-results marker", Detail: detail}
 	}
-	return Outcome{Kind: UnexpectedPage, Signal: "no listings, no no-results marker", Detail: detail}
+	return Outcome{Kind: model.OutcomeUnexpectedPage, Signal: "no listings, no no-results marker", Detail: detail}
 }
 
 func is2xx(st int) bool { return st >= 200 && st <= 299 }

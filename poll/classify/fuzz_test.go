@@ -9,9 +9,11 @@ import (
 
 	"notifio/hostbackoff"
 	"notifio/poll/fetch"
+
+	"notifio/internal/model"
 )
 
-var validKinds = map[Kind]bool{OK: true, Challenge: true, RateLimited: true, Denied: true, Error: true, SessionExpired: true, UnexpectedPage: true}
+var validKinds = map[model.Outcome]bool{model.OutcomeOK: true, model.OutcomeChallenge: true, model.OutcomeRateLimited: true, model.OutcomeDenied: true, model.OutcomeError: true, model.OutcomeSessionExpired: true, model.OutcomeUnexpectedPage: true}
 
 // FuzzClassify feeds arbitrary responses to Classify: it must not panic, and its
 // outcome must keep its invariants. Seeds are the table cases.
@@ -59,10 +61,10 @@ func FuzzClassify(f *testing.F) {
 		if o.RetryAfter < 0 || o.RetryAfter > hostbackoff.MaxWait {
 			t.Fatalf("retry after %v", o.RetryAfter)
 		}
-		if o.Kind == OK && listings <= 0 && !marker {
+		if o.Kind == model.OutcomeOK && listings <= 0 && !marker {
 			t.Fatalf("ok without listings or a marker: %v", o)
 		}
-		if o.Kind == OK && o.Status != 0 && (status < 200 || status > 499) {
+		if o.Kind == model.OutcomeOK && o.Status != 0 && (status < 200 || status > 499) {
 			t.Fatalf("ok on status %d", status)
 		}
 	})

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"notifio/poll/fetch"
+
+	"notifio/internal/model"
 )
 
 // A redirect to another port of the same host is refused (another server),
@@ -27,7 +29,7 @@ func TestRedirectToAnotherPortIsWordedAsSuch(t *testing.T) {
 	}
 	o := Classify(FromFetch(resp, err))
 	port := strings.TrimPrefix(other.URL, "http://127.0.0.13:")
-	if o.Kind != Error || strings.Contains(o.Signal, "other site") || !strings.Contains(o.Signal, "port "+port) {
+	if o.Kind != model.OutcomeError || strings.Contains(o.Signal, "other site") || !strings.Contains(o.Signal, "port "+port) {
 		t.Errorf("got %s %q, want an error naming port %s, not another site", o.Kind, o.Signal, port)
 	}
 	if !strings.Contains(o.Detail, "port "+port) || strings.Contains(o.Detail, "another site") {
@@ -37,7 +39,7 @@ func TestRedirectToAnotherPortIsWordedAsSuch(t *testing.T) {
 	to, _ := url.Parse(other.URL + "/login")
 	from, _ := url.Parse(site.URL + "/suche")
 	o = Classify(Input{Status: 302, Redirect: &fetch.RedirectStop{Why: fetch.StopCrossSite, From: from, To: to, Location: to.String(), Status: 302}})
-	if o.Kind != SessionExpired {
+	if o.Kind != model.OutcomeSessionExpired {
 		t.Errorf("login on another port: %s %q, want session expired", o.Kind, o.Signal)
 	}
 }

@@ -8,11 +8,13 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"notifio/internal/model"
 )
 
 // finding is one piece of page evidence and what it means.
 type finding struct {
-	kind   Kind
+	kind   model.Outcome
 	signal string
 	detail string
 }
@@ -71,14 +73,16 @@ type page struct {
 	scratch []byte
 }
 
-func (p *page) set(slot **finding, k Kind, signal, detail string) {
+func (p *page) set(slot **finding, k model.Outcome, signal, detail string) {
 	if *slot == nil {
 		*slot = &finding{kind: k, signal: signal, detail: detail}
 	}
 }
-func (p *page) deny(signal, detail string) { p.set(&p.denied, Denied, signal, detail) }
-func (p *page) chal(signal, detail string) { p.set(&p.challenge, Challenge, signal, detail) }
-func (p *page) widg(signal, detail string) { p.set(&p.widget, Challenge, signal, detail) }
+func (p *page) deny(signal, detail string) { p.set(&p.denied, model.OutcomeDenied, signal, detail) }
+func (p *page) chal(signal, detail string) {
+	p.set(&p.challenge, model.OutcomeChallenge, signal, detail)
+}
+func (p *page) widg(signal, detail string) { p.set(&p.widget, model.OutcomeChallenge, signal, detail) }
 
 // scanPage parses a body nobody parsed yet (a test, a page read without
 // extraction) and collects the evidence as scanTree does: one scanner for the
@@ -163,7 +167,7 @@ func (p *page) classes(class string) (errorCode bool) {
 
 // captchaWidget records a captcha widget element, in or outside a form.
 func (p *page) captchaWidget(signal string) {
-	p.set(&p.captcha, Challenge, signal, detailCaptcha)
+	p.set(&p.captcha, model.OutcomeChallenge, signal, detailCaptcha)
 	if p.formDepth > 0 {
 		p.formCaptchas++
 	} else {
@@ -232,7 +236,7 @@ func (p *page) wallSource(tag string, u *url.URL, host string) bool {
 		p.challengePlatform(path, tag)
 	case hostIs(host, "challenges.cloudflare.com"):
 		if strings.Contains(lpath, "/turnstile/") {
-			p.set(&p.captcha, Challenge, "body: Turnstile widget", detailCaptcha)
+			p.set(&p.captcha, model.OutcomeChallenge, "body: Turnstile widget", detailCaptcha)
 		} else {
 			p.chal("body: challenges.cloudflare.com "+tag, detailCloudflareChallenge)
 		}
@@ -267,9 +271,9 @@ func (p *page) captchaSource(tag, host, path string) {
 	case hostIs(host, "geetest.com"):
 		p.widg("body: GeeTest captcha", detailCaptcha)
 	case (hostIs(host, "google.com") || hostIs(host, "gstatic.com") || hostIs(host, "recaptcha.net")) && strings.Contains(lpath, "/recaptcha/"):
-		p.set(&p.captcha, Challenge, "body: reCAPTCHA script", detailCaptcha)
+		p.set(&p.captcha, model.OutcomeChallenge, "body: reCAPTCHA script", detailCaptcha)
 	case hostIs(host, "hcaptcha.com"):
-		p.set(&p.captcha, Challenge, "body: hCaptcha script", detailCaptcha)
+		p.set(&p.captcha, model.OutcomeChallenge, "body: hCaptcha script", detailCaptcha)
 	case strings.Contains(lpath, "/distil_r_blocked"):
 		p.deny("body: Distil block "+tag, detailDistilDenied)
 	case strings.Contains(lpath, "/distil_r_captcha"):
@@ -492,7 +496,7 @@ func (p *page) finishCloudflare() {
 	}
 	switch {
 	case code == "1015":
-		p.set(&p.rateLimited, RateLimited, "body: Cloudflare error 1015", detailCloudflareRate)
+		p.set(&p.rateLimited, model.OutcomeRateLimited, "body: Cloudflare error 1015", detailCloudflareRate)
 	case cfDenyCodes[code]:
 		p.deny("body: Cloudflare error "+code, detailCloudflareDenied)
 	case strings.Contains(normalize(p.title), "used cloudflare to restrict access"):
@@ -500,7 +504,7 @@ func (p *page) finishCloudflare() {
 	}
 	// Cloudflare's block page: put its error code before the headline when both are there.
 	if p.denied != nil && cfDenyCodes[code] {
-		p.denied = &finding{kind: Denied, signal: "body: Cloudflare error " + code, detail: detailCloudflareDenied}
+		p.denied = &finding{kind: model.OutcomeDenied, signal: "body: Cloudflare error " + code, detail: detailCloudflareDenied}
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"notifio/poll/fetch"
+
+	"notifio/internal/model"
 )
 
 // challengeHosts are hosts that only serve bot checks: a redirect there is a
@@ -88,32 +90,32 @@ func redirectOutcome(r *fetch.RedirectStop) Outcome {
 	case fetch.StopCrossSite:
 		switch {
 		case r.To != nil && isChallengeURL(r.To):
-			return Outcome{Kind: Challenge, Signal: "redirect to challenge host " + host,
+			return Outcome{Kind: model.OutcomeChallenge, Signal: "redirect to challenge host " + host,
 				Detail: "The site sent us to a bot check at " + host + "."}
 		case looksLikeLogin(r.To):
-			return Outcome{Kind: SessionExpired, Signal: "redirect to login page " + clip(host+r.To.Path, 80),
+			return Outcome{Kind: model.OutcomeSessionExpired, Signal: "redirect to login page " + clip(host+r.To.Path, 80),
 				Detail: "The site sent us to a login page (" + clip(to, 120) + "): the session has probably expired. Log in again in a browser and paste a fresh cookie."}
 		}
 		if r.From != nil && r.To != nil && strings.EqualFold(r.From.Hostname(), host) {
 			// The same host on another port is another server, not another site.
 			port := fetch.EffectivePort(r.To)
-			return Outcome{Kind: Error, Signal: "redirect to another server on port " + port,
+			return Outcome{Kind: model.OutcomeError, Signal: "redirect to another server on port " + port,
 				Detail: "The site redirected to another server of " + host + " (port " + port + "), which was not followed: " + clip(to, 120) + "."}
 		}
-		return Outcome{Kind: Error, Signal: "redirect to other site " + host,
+		return Outcome{Kind: model.OutcomeError, Signal: "redirect to other site " + host,
 			Detail: "The site redirected to another site, which was not followed: " + clip(to, 120) + "."}
 	case fetch.StopLoop:
-		return Outcome{Kind: Error, Signal: "redirect loop", Detail: "The site keeps redirecting in a circle: " + r.String() + "."}
+		return Outcome{Kind: model.OutcomeError, Signal: "redirect loop", Detail: "The site keeps redirecting in a circle: " + r.String() + "."}
 	case fetch.StopTooMany:
-		return Outcome{Kind: Error, Signal: "too many redirects", Detail: "The site redirected too many times: " + r.String() + "."}
+		return Outcome{Kind: model.OutcomeError, Signal: "too many redirects", Detail: "The site redirected too many times: " + r.String() + "."}
 	case fetch.StopScheme:
 		scheme := ""
 		if r.To != nil {
 			scheme = r.To.Scheme
 		}
-		return Outcome{Kind: Error, Signal: "redirect to " + scheme + ":// refused", Detail: "The site redirected to something that is not a web page: " + clip(to, 120) + "."}
+		return Outcome{Kind: model.OutcomeError, Signal: "redirect to " + scheme + ":// refused", Detail: "The site redirected to something that is not a web page: " + clip(to, 120) + "."}
 	case fetch.StopDowngrade:
-		return Outcome{Kind: Error, Signal: "redirect from https to http refused", Detail: "The site redirected from a secure to an insecure address, which was not followed: " + clip(to, 120) + "."}
+		return Outcome{Kind: model.OutcomeError, Signal: "redirect from https to http refused", Detail: "The site redirected from a secure to an insecure address, which was not followed: " + clip(to, 120) + "."}
 	}
-	return Outcome{Kind: Error, Signal: "redirect not followed", Detail: r.String() + "."}
+	return Outcome{Kind: model.OutcomeError, Signal: "redirect not followed", Detail: r.String() + "."}
 }

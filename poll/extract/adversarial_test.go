@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"notifio/internal/model"
 )
 
 // hostilePages are pages made to hurt: nesting past the HTML5 parser's limit,
@@ -37,7 +39,7 @@ func hostilePages() map[string]string {
 func TestHostilePages(t *testing.T) {
 	pages := hostilePages()
 	for name, want := range map[string]int{"deep": 2, "wide": MaxListings, "digits": 3, "many": MaxListings} {
-		r, err := Extract([]byte(pages[name]), mustURL("https://www.example.de/suche"), Selectors{})
+		r, err := Extract([]byte(pages[name]), mustURL("https://www.example.de/suche"), model.PageSelectors{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +59,7 @@ func BenchmarkHostile(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = Extract([]byte(body), mustURL("https://www.example.de/suche"), Selectors{})
+				_, _ = Extract([]byte(body), mustURL("https://www.example.de/suche"), model.PageSelectors{})
 			}
 		})
 	}
@@ -68,7 +70,7 @@ func BenchmarkHostile(b *testing.B) {
 func TestTextIsSafeToPrint(t *testing.T) {
 	page := "<ul>" + strings.Repeat(`<li><a href="/expose/1001"><h3>Wohnung &#27;]0;pwned&#7;&#27;[2J am Park`+"\x1b[31m"+`</h3></a><p class="location">Mitte&#27;[H</p><p>500 €</p></li>`, 1) +
 		`<li><a href="/expose/1002"><h3>Zweite` + "\u009b" + `31m Wohnung</h3></a><p>600 €</p></li></ul>`
-	r, err := Extract([]byte(page), mustURL("https://www.example.de/suche"), Selectors{})
+	r, err := Extract([]byte(page), mustURL("https://www.example.de/suche"), model.PageSelectors{})
 	if err != nil {
 		t.Fatal(err)
 	}

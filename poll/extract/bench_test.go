@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"notifio/internal/model"
 )
 
 // The ceiling (issue 34): extraction from scratch, parse included, at most 3×
@@ -17,7 +19,7 @@ func BenchmarkExtract(b *testing.B) {
 			b.SetBytes(int64(len(pg.body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Extract(pg.body, pg.url, Selectors{}); err != nil {
+				if _, err := Extract(pg.body, pg.url, model.PageSelectors{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"notifio/internal/model"
 )
 
 // This file reads one card: its title, price, size, rooms, location, picture
@@ -30,12 +32,12 @@ type fieldSel struct {
 
 // readCard reads the listing of one card whose URL is known; memo is the
 // page's (see skipMemo).
-func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) Listing {
+func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) model.PageListing {
 	s := goquery.NewDocumentFromNode(c.node).Selection
 	f := factsOf(c.node, memo)
 	nm := namedIn(c.node, memo)
 	c.lines = memo.lines(c.node)
-	l := Listing{URL: c.url.String()}
+	l := model.PageListing{URL: c.url.String()}
 	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm, memo) }), "")
 	l.Price = pick(s, fs.Price, func() string {
 		if p := cardPrice(c.lines, f, nm, memo); p != "" {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
+
+	"notifio/internal/model"
 )
 
 // This file is "show me one": the user points at one listing as their browser
@@ -20,21 +22,13 @@ import (
 // repeated groups, for the user to pick from when automatic extraction picked
 // the wrong one.
 
-// Group is one repeated group of a page, as the user is shown it.
-type Group struct {
-	Count     int       // how many listings it holds
-	Example   string    // its first listing as one line: "Helle 3-Zimmer-Wohnung · 1.150 €"
-	Selectors Selectors // what reads it (item, link, title): save these with the search
-	Chosen    bool      // the group automatic extraction reads
-}
-
 // Groups ranks the page's repeated groups that lead to distinct pages, most
 // listing-like first, at most max of them (0: all).
-func Groups(root *html.Node, pageURL *url.URL, max int) []Group {
+func Groups(root *html.Node, pageURL *url.URL, max int) []model.Group {
 	pg := newPage(root, pageURL)
 	all := candidates(pg)
 	chosen, _ := bestList(pg, "")
-	var out []Group
+	var out []model.Group
 	seen := map[string]bool{}
 	for _, c := range all {
 		key := cardsKey(c)
@@ -46,7 +40,7 @@ func Groups(root *html.Node, pageURL *url.URL, max int) []Group {
 		if !ok {
 			continue
 		}
-		g := Group{Count: len(distinctURLs(c)), Selectors: sel, Chosen: chosen.group != nil && c.group.key == chosen.group.key}
+		g := model.Group{Count: len(distinctURLs(c)), Selectors: sel, Chosen: chosen.group != nil && c.group.key == chosen.group.key}
 		if ls := pg.readCards(c.cards[:1], fieldSel{}); len(ls) > 0 {
 			g.Example = exampleLine(ls[0])
 		}
@@ -92,7 +86,9 @@ func distinctURLs(c candidate) []string {
 	return out
 }
 
-func exampleLine(l Listing) string { return joinNonEmpty(" · ", truncate(l.Title, 60), l.Price) }
+func exampleLine(l model.PageListing) string {
+	return joinNonEmpty(" · ", truncate(l.Title, 60), l.Price)
+}
 
 // ErrNoExample is returned when the page holds nothing that matches the
 // user's example.
@@ -114,35 +110,35 @@ func noExample(format string, a ...any) error { return exampleError(fmt.Sprintf(
 // group, a listing only the page's data holds, a card whose selectors
 // cannot be told apart) and selectors read fewer, the page needs none: the
 // result is automatic extraction's.
-func Example(root *html.Node, pageURL *url.URL, example string) (Selectors, Result, error) {
+func Example(root *html.Node, pageURL *url.URL, example string) (model.PageSelectors, model.PageResult, error) {
 	pg := newPage(root, pageURL)
 	target := pg.findExample(example)
 	if target == nil {
 		if r := pg.inData(example); len(r.Listings) > 0 {
-			return Selectors{}, r, nil // a page that carries its listings as data: read already
+			return model.PageSelectors{}, r, nil // a page that carries its listings as data: read already
 		}
-		return Selectors{}, Result{}, noExample("Nothing on this page reads %q: paste the title, price or link of one listing exactly as the page shows it.", example)
+		return model.PageSelectors{}, model.PageResult{}, noExample("Nothing on this page reads %q: paste the title, price or link of one listing exactly as the page shows it.", example)
 	}
 	sel, r, err := pg.exampleList(target, example)
 	if auto := pg.automatic(""); namesListing(auto.Listings, example) && len(auto.Listings) > len(r.Listings) {
 		auto.Site = siteOf(pageURL)
 		pg.finish(&auto)
-		return Selectors{}, auto, nil
+		return model.PageSelectors{}, auto, nil
 	}
 	return sel, r, err
 }
 
 // namesListing: the example is (part of) one listing's title, price or URL.
-func namesListing(ls []Listing, example string) bool {
+func namesListing(ls []model.PageListing, example string) bool {
 	want := strings.ToLower(clean(example))
-	return want != "" && slices.ContainsFunc(ls, func(l Listing) bool {
+	return want != "" && slices.ContainsFunc(ls, func(l model.PageListing) bool {
 		return strings.Contains(strings.ToLower(l.Title), want) || strings.ToLower(l.Price) == want || strings.ToLower(l.URL) == want
 	})
 }
 
 // exampleList is the list of cards around the example's element, and the
 // selectors that read it.
-func (pg *page) exampleList(target *html.Node, example string) (Selectors, Result, error) {
+func (pg *page) exampleList(target *html.Node, example string) (model.PageSelectors, model.PageResult, error) {
 	var best *candidate
 	all := candidates(pg)
 	if auto, _ := bestList(pg, ""); auto.group != nil && holds(auto, target) {
@@ -161,15 +157,15 @@ func (pg *page) exampleList(target *html.Node, example string) (Selectors, Resul
 		best = &all[i]
 	}
 	if best == nil {
-		return Selectors{}, Result{}, noExample("%q is on the page, but not in a list of listings with links: is it the title of one of the results?", example)
+		return model.PageSelectors{}, model.PageResult{}, noExample("%q is on the page, but not in a list of listings with links: is it the title of one of the results?", example)
 	}
 	sel, ok := pg.derive(*best, target)
 	if !ok {
-		return Selectors{}, Result{}, noExample("Notifio found %q but no way to pick out the list around it: try another listing's title, or set the selectors under Advanced.", example)
+		return model.PageSelectors{}, model.PageResult{}, noExample("Notifio found %q but no way to pick out the list around it: try another listing's title, or set the selectors under Advanced.", example)
 	}
 	c, err := compileSelectors(sel)
 	if err != nil {
-		return Selectors{}, Result{}, err
+		return model.PageSelectors{}, model.PageResult{}, err
 	}
 	r := pg.bySelectors(c)
 	r.Site = siteOf(pg.url)
@@ -238,7 +234,7 @@ func (pg *page) labelled(want string) *html.Node {
 
 // inData is the page read automatically when one of its listings is the
 // example (a page whose listings are data, not markup, has no selector).
-func (pg *page) inData(example string) Result {
+func (pg *page) inData(example string) model.PageResult {
 	want := strings.ToLower(clean(example))
 	r := pg.automatic("")
 	for _, l := range r.Listings {
@@ -249,7 +245,7 @@ func (pg *page) inData(example string) Result {
 			return r
 		}
 	}
-	return Result{}
+	return model.PageResult{}
 }
 
 // holds reports whether one of the list's cards holds n.
@@ -267,7 +263,7 @@ func holds(c candidate, n *html.Node) bool {
 // derive finds selectors that read the list: an item selector that matches
 // its cards and no other element, the link inside them when it is not the
 // item's first, and the title element when the user's example was the title.
-func (pg *page) derive(c candidate, target *html.Node) (Selectors, bool) {
+func (pg *page) derive(c candidate, target *html.Node) (model.PageSelectors, bool) {
 	members := map[*html.Node]bool{}
 	for _, cd := range c.cards {
 		members[cd.node] = true
@@ -276,7 +272,7 @@ func (pg *page) derive(c candidate, target *html.Node) (Selectors, bool) {
 	for _, u := range distinctURLs(c) {
 		want[u] = true
 	}
-	var sel Selectors
+	var sel model.PageSelectors
 	links := []string{""}
 	if l := c.cards[0].link; l != c.cards[0].node {
 		links = append(links, l.Data, elementSelector(l))
@@ -295,7 +291,7 @@ found:
 		}
 	}
 	if sel.Item == "" {
-		return Selectors{}, false
+		return model.PageSelectors{}, false
 	}
 	sel.Link = link
 	// The element the user's example is in reads the titles, unless it is a

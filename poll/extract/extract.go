@@ -17,6 +17,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
+
+	"notifio/internal/model"
 )
 
 // MaxListings is the most listings read from one page; a page with more is
@@ -39,12 +41,12 @@ type Options struct {
 
 // Extract finds the listings on one result page. body is the page as UTF-8 (the
 // fetcher decodes the charset); pageURL is the absolute URL it came from.
-func Extract(body []byte, pageURL *url.URL, sel Selectors) (Result, error) {
+func Extract(body []byte, pageURL *url.URL, sel model.PageSelectors) (model.PageResult, error) {
 	return ExtractWith(body, pageURL, sel, Options{})
 }
 
 // ExtractWith is Extract with options.
-func ExtractWith(body []byte, pageURL *url.URL, sel Selectors, opt Options) (Result, error) {
+func ExtractWith(body []byte, pageURL *url.URL, sel model.PageSelectors, opt Options) (model.PageResult, error) {
 	return ExtractTree(parse(body), pageURL, sel, opt)
 }
 
@@ -55,23 +57,23 @@ func Parse(body []byte) *html.Node { return parse(body) }
 
 // ExtractTree is ExtractWith on a tree from Parse. It only reads the tree, so
 // several extractions may share one.
-func ExtractTree(root *html.Node, pageURL *url.URL, sel Selectors, opt Options) (Result, error) {
+func ExtractTree(root *html.Node, pageURL *url.URL, sel model.PageSelectors, opt Options) (model.PageResult, error) {
 	if pageURL == nil || !pageURL.IsAbs() || pageURL.Host == "" {
-		return Result{}, fmt.Errorf("the page URL must be absolute (with http:// or https:// and a host), got %q", fmt.Sprint(pageURL))
+		return model.PageResult{}, fmt.Errorf("the page URL must be absolute (with http:// or https:// and a host), got %q", fmt.Sprint(pageURL))
 	}
 	us, err := compileSelectors(sel)
 	if err != nil {
-		return Result{}, err
+		return model.PageResult{}, err
 	}
 	pg := newPage(root, pageURL)
-	var r Result
+	var r model.PageResult
 	switch prof := profileFor(pageURL.Hostname()); {
 	case us != nil:
 		r = pg.bySelectors(us)
 		if len(r.Listings) == 0 {
 			if auto := pg.automatic(opt.Structure); len(auto.Listings) > 0 {
 				auto.Note = "The search's own selectors (Advanced) found nothing on this page — the site may have changed its layout; automatic extraction was used. Show Notifio one listing again, or clear the selectors."
-				auto.Fallback = MethodSelectors
+				auto.Fallback = model.MethodSelectors
 				r = auto
 			}
 		}
@@ -122,17 +124,17 @@ func newPage(root *html.Node, u *url.URL) *page {
 // result cards and the listings carried as data, whichever shows more, the
 // other filling in what it lacks. A list learnt on earlier polls is read
 // directly while the page shows it as it did (readLearnt).
-func (pg *page) automatic(structure string) Result {
+func (pg *page) automatic(structure string) model.PageResult {
 	if r, ok := pg.readLearnt(structure); ok {
 		return r
 	}
 	list, ok := bestList(pg, learntKey(structure))
-	var cards []Listing
+	var cards []model.PageListing
 	if ok {
 		cards = pg.readCards(list.cards, fieldSel{})
 	}
 	if complete(cards) && !pg.emptySlots(list) {
-		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
+		return model.PageResult{Method: model.MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
 	}
 	js := jsonOf(pg.doc)
 	sv := surveyOf(js.docs, pg.base.Host)
@@ -142,14 +144,14 @@ func (pg *page) automatic(structure string) Result {
 	switch {
 	case len(data) > len(cards) && coveredBy(cards, data):
 		enrichAll(data, cards)
-		return Result{Method: method, Listings: data, Container: true}
+		return model.PageResult{Method: method, Listings: data, Container: true}
 	case len(cards) > 0:
 		enrichAll(cards, data)
-		return Result{Method: MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
+		return model.PageResult{Method: model.MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
 	case len(data) > 0:
-		return Result{Method: method, Listings: data, Container: true}
+		return model.PageResult{Method: method, Listings: data, Container: true}
 	}
-	r := Result{Method: MethodNone, NoResults: pg.saysNoResults(nil)}
+	r := model.PageResult{Method: model.MethodNone, NoResults: pg.saysNoResults(nil)}
 	return r
 }
 
@@ -165,7 +167,7 @@ func (pg *page) emptySlots(list candidate) bool {
 // complete reports a card list that the page's data could not add to: enough
 // cards that each show a title and a price. (Decoding a page's JSON costs more
 // than parsing its HTML; it is read when it can fill or extend the cards.)
-func complete(cards []Listing) bool {
+func complete(cards []model.PageListing) bool {
 	if len(cards) < completeList {
 		return false
 	}
@@ -182,7 +184,7 @@ func complete(cards []Listing) bool {
 const completeList = 8
 
 // readCards reads each card of a list, ads left out, ids given.
-func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
+func (pg *page) readCards(cards []card, fs fieldSel) []model.PageListing {
 	var kept []card
 	for _, c := range cards {
 		if len(kept) > MaxListings {
@@ -198,7 +200,7 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 	if fs.Title == "" {
 		units = pg.unitTitles(kept)
 	}
-	out := make([]Listing, 0, len(kept))
+	out := make([]model.PageListing, 0, len(kept))
 	var badged []int // listings a badge or their link marks as highlighted
 	for i, c := range kept {
 		if ids[i] == "" {
@@ -224,8 +226,8 @@ func (pg *page) readCards(cards []card, fs fieldSel) []Listing {
 
 // recordListings turns data records into listings; a record without a link
 // takes the page link that carries its id.
-func (pg *page) recordListings(recs []record, paths []string) []Listing {
-	var out []Listing
+func (pg *page) recordListings(recs []record, paths []string) []model.PageListing {
+	var out []model.PageListing
 	for _, r := range recs {
 		if r.url == "" && r.id != "" {
 			r.url = linkWithID(pg.root, pg.base, r.id)
@@ -239,7 +241,7 @@ func (pg *page) recordListings(recs []record, paths []string) []Listing {
 
 // coveredBy reports whether the data listings include the cards (so the data
 // is the fuller reading of the same list, not another list).
-func coveredBy(cards, data []Listing) bool {
+func coveredBy(cards, data []model.PageListing) bool {
 	if len(cards) == 0 {
 		return true
 	}
@@ -253,7 +255,7 @@ func coveredBy(cards, data []Listing) bool {
 }
 
 // match is the index of the listing in ls with the same id or URL, -1 if none.
-func match(l Listing, ls []Listing) int {
+func match(l model.PageListing, ls []model.PageListing) int {
 	for i, o := range ls {
 		if o.ID == l.ID && l.ID != "" || o.URL == l.URL {
 			return i
@@ -262,7 +264,7 @@ func match(l Listing, ls []Listing) int {
 	return -1
 }
 
-func enrichAll(dst, src []Listing) {
+func enrichAll(dst, src []model.PageListing) {
 	for i := range dst {
 		if j := match(dst[i], src); j >= 0 {
 			enrich(&dst[i], src[j])
@@ -272,9 +274,9 @@ func enrichAll(dst, src []Listing) {
 
 // finish makes the listings safe to keep: ids unique, at most MaxListings,
 // never nil; and on a page without listings, whether it is a bot check.
-func (pg *page) finish(r *Result) {
+func (pg *page) finish(r *model.PageResult) {
 	seen := map[string]bool{}
-	out := make([]Listing, 0, len(r.Listings))
+	out := make([]model.PageListing, 0, len(r.Listings))
 	for _, l := range r.Listings {
 		if l.ID == "" {
 			l.ID = hashID(l.URL)
@@ -302,7 +304,7 @@ func (pg *page) finish(r *Result) {
 // listings at the same prices: it need not be read again. Nothing short of
 // the same bytes is taken as unchanged (a page with the same links may show a
 // new price).
-func Fingerprint(body []byte, pageURL string, sel Selectors) uint64 {
+func Fingerprint(body []byte, pageURL string, sel model.PageSelectors) uint64 {
 	h := fnv.New64a()
 	for _, s := range []string{pageURL, sel.Item, sel.Link, sel.Title, sel.Price} {
 		h.Write([]byte(s))
@@ -313,7 +315,7 @@ func Fingerprint(body []byte, pageURL string, sel Selectors) uint64 {
 }
 
 // enrich fills what a listing lacks from another reading of it.
-func enrich(l *Listing, o Listing) {
+func enrich(l *model.PageListing, o model.PageListing) {
 	for _, f := range []struct {
 		dst *string
 		src string

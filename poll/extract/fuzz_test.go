@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"notifio/internal/model"
 )
 
 // FuzzExtract: no input makes Extract panic, and every listing it returns obeys
@@ -39,7 +41,7 @@ func FuzzExtract(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r, err := Extract(body, u, Selectors{Item: item, Link: link})
+		r, err := Extract(body, u, model.PageSelectors{Item: item, Link: link})
 		if err != nil {
 			return
 		}

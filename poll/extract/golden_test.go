@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"notifio/internal/model"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/extract/*.golden.json from the current output")
@@ -21,7 +23,7 @@ var fixtureDir = filepath.Join("..", "..", "testdata", "extract")
 type fixtureCase struct {
 	name string
 	url  string
-	sel  Selectors
+	sel  model.PageSelectors
 	opt  Options
 }
 
@@ -56,8 +58,8 @@ var fixtures = []fixtureCase{
 	{name: "wggesucht-results", url: "https://www.wg-gesucht.de/wg-zimmer-in-Koeln.73.0.1.0.html", opt: Options{NoProfiles: true}},
 	{name: "immoswp-results", url: "https://immo.swp.de/mieten/wohnung/ulm", opt: Options{NoProfiles: true}},
 	// User selectors override everything.
-	{name: "selectors", url: "https://www.hv-beispiel.de/immobilien/angebote.html", sel: Selectors{Item: "li.offer", Link: "a.more", Title: ".t", Price: ".p"}},
-	{name: "kleinanzeigen-results", url: "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", sel: Selectors{Item: "article.aditem", Title: "h2"}},
+	{name: "selectors", url: "https://www.hv-beispiel.de/immobilien/angebote.html", sel: model.PageSelectors{Item: "li.offer", Link: "a.more", Title: ".t", Price: ".p"}},
+	{name: "kleinanzeigen-results", url: "https://www.kleinanzeigen.de/s-wohnung-mieten/duesseldorf/c203l2068", sel: model.PageSelectors{Item: "article.aditem", Title: "h2"}},
 }
 
 func mustURL(s string) *url.URL {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+
+	"notifio/internal/model"
 )
 
 // This file reads a search's pages after the first the short way: the result
@@ -17,10 +19,6 @@ import (
 // did, a card's link sits elsewhere or leads to a URL of another shape, or the
 // cards leave a title or price open (then the page's data may add to them).
 // The full way finds the list again, or a new one, and learns it.
-
-// MethodLearnt is Result.Method of a page read by the result list its search
-// learnt on earlier polls: the same cards the full search ("cards") would read.
-const MethodLearnt = "learnt"
 
 // learnt is what a search keeps of its result list, written into
 // Result.Structure as "KEY|N|SLOTS|SHAPES": the group's key (base 36, what
@@ -56,7 +54,7 @@ func parseLearnt(structure string) (learnt, bool) {
 
 // learn is the structure of the list c whose cards gave the listings ls (""
 // when the listings did not come from a list's cards).
-func learn(c candidate, ls []Listing) string {
+func learn(c candidate, ls []model.PageListing) string {
 	key := c.structure()
 	if key == "" || len(c.cards) == 0 {
 		return ""
@@ -96,18 +94,18 @@ func slotOf(c card) string {
 
 // readLearnt reads the page by the learnt list of structure; ok is false when
 // the page must be read the full way (see the top of this file).
-func (pg *page) readLearnt(structure string) (Result, bool) {
+func (pg *page) readLearnt(structure string) (model.PageResult, bool) {
 	lt, ok := parseLearnt(structure)
 	if !ok {
-		return Result{}, false
+		return model.PageResult{}, false
 	}
 	key, err := strconv.ParseUint(lt.key, 36, 64)
 	if err != nil {
-		return Result{}, false
+		return model.PageResult{}, false
 	}
 	g := membersOf(pg.root, key, pg.memo)
 	if g == nil {
-		return Result{}, false
+		return model.PageResult{}, false
 	}
 	ix := newIndex(g.members[0], pg.base, pg.memo)
 	for _, m := range g.members[1:] {
@@ -115,19 +113,19 @@ func (pg *page) readLearnt(structure string) (Result, bool) {
 	}
 	c := ix.evaluate(g, pg.url)
 	if c.score <= 0 || len(c.cards) == 0 {
-		return Result{}, false
+		return model.PageResult{}, false
 	}
 	slots, shapes := cardShapes(c.cards)
 	if !subset(slots, lt.slots) || !subset(shapes, lt.shapes) {
-		return Result{}, false
+		return model.PageResult{}, false
 	}
 	cards := pg.readCards(c.cards, fieldSel{})
 	// Empty slots the page fills while scrolling send the full way to the
 	// page's data, as automatic does (page.emptySlots).
 	if len(cards) < lt.n || !complete(cards) || pg.emptySlots(c) {
-		return Result{}, false
+		return model.PageResult{}, false
 	}
-	return Result{Method: MethodLearnt, Listings: cards, Container: true, Structure: learn(c, cards)}, true
+	return model.PageResult{Method: model.MethodLearnt, Listings: cards, Container: true, Structure: learn(c, cards)}, true
 }
 
 // subset reports whether every one of a is in b.

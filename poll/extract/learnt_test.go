@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"notifio/internal/model"
 )
 
 // learntLayout is how learntPage draws its result list.
@@ -46,9 +48,9 @@ func learntPage(l learntLayout) []byte {
 
 var learntURL, _ = url.Parse("https://flats.example/mieten/berlin")
 
-func extractLearnt(t *testing.T, body []byte, structure string) Result {
+func extractLearnt(t *testing.T, body []byte, structure string) model.PageResult {
 	t.Helper()
-	r, err := ExtractWith(body, learntURL, Selectors{}, Options{Structure: structure})
+	r, err := ExtractWith(body, learntURL, model.PageSelectors{}, Options{Structure: structure})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,15 +61,15 @@ func extractLearnt(t *testing.T, body []byte, structure string) Result {
 // "learnt"), with the listings a full extraction gives, a new price included.
 func TestLearntListIsReadOnTheNextPoll(t *testing.T) {
 	first := extractLearnt(t, learntPage(learntBase), "")
-	if first.Method != MethodCards || len(first.Listings) != 12 || first.Structure == "" {
+	if first.Method != model.MethodCards || len(first.Listings) != 12 || first.Structure == "" {
 		t.Fatalf("first poll: method %s, %d listings, structure %q; want cards, 12, learnt", first.Method, len(first.Listings), first.Structure)
 	}
 	cheaper := learntBase
 	cheaper.priceUp = -50
 	body := learntPage(cheaper)
 	next := extractLearnt(t, body, first.Structure)
-	if next.Method != MethodLearnt {
-		t.Fatalf("next poll: method %s, want %s (the learnt list read directly)", next.Method, MethodLearnt)
+	if next.Method != model.MethodLearnt {
+		t.Fatalf("next poll: method %s, want %s (the learnt list read directly)", next.Method, model.MethodLearnt)
 	}
 	full := extractLearnt(t, body, "")
 	if !slices.Equal(next.Listings, full.Listings) {
@@ -97,13 +99,13 @@ func TestLearntListFallsBackOnALayoutChange(t *testing.T) {
 		want      string // the method
 		relearnt  bool   // a new structure is learnt
 	}{
-		{"fewer cards", fewer, learnt, MethodCards, true},
-		{"link moved", moved, learnt, MethodCards, true},
-		{"other URL shape", reshaped, learnt, MethodCards, true},
-		{"list gone", renamed, learnt, MethodCards, true},
-		{"more cards", more, learnt, MethodLearnt, true},
-		{"older structure", learntBase, learntKey(learnt), MethodCards, true},
-		{"same page", learntBase, learnt, MethodLearnt, false},
+		{"fewer cards", fewer, learnt, model.MethodCards, true},
+		{"link moved", moved, learnt, model.MethodCards, true},
+		{"other URL shape", reshaped, learnt, model.MethodCards, true},
+		{"list gone", renamed, learnt, model.MethodCards, true},
+		{"more cards", more, learnt, model.MethodLearnt, true},
+		{"older structure", learntBase, learntKey(learnt), model.MethodCards, true},
+		{"same page", learntBase, learnt, model.MethodLearnt, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := learntPage(tc.layout)
@@ -117,7 +119,7 @@ func TestLearntListFallsBackOnALayoutChange(t *testing.T) {
 			if (r.Structure != tc.structure) != tc.relearnt {
 				t.Errorf("structure %q after %q; relearnt = %v, want %v", r.Structure, tc.structure, r.Structure != tc.structure, tc.relearnt)
 			}
-			if again := extractLearnt(t, body, r.Structure); again.Method != MethodLearnt || !slices.Equal(again.Listings, r.Listings) {
+			if again := extractLearnt(t, body, r.Structure); again.Method != model.MethodLearnt || !slices.Equal(again.Listings, r.Listings) {
 				t.Errorf("the poll after: method %s, %d listings; want the new list read directly", again.Method, len(again.Listings))
 			}
 		})
@@ -130,8 +132,8 @@ func TestLearntListNeedsCompleteCards(t *testing.T) {
 	body := learntPage(learntBase)
 	learnt := extractLearnt(t, body, "").Structure
 	open := []byte(strings.Replace(string(body), `<p class="price">800 €</p>`, "", 1))
-	if r := extractLearnt(t, open, learnt); r.Method != MethodCards {
-		t.Errorf("a card without a price: method %s, want %s", r.Method, MethodCards)
+	if r := extractLearnt(t, open, learnt); r.Method != model.MethodCards {
+		t.Errorf("a card without a price: method %s, want %s", r.Method, model.MethodCards)
 	}
 }
 
@@ -160,14 +162,14 @@ func TestLearntListMatchesFullExtractionOnRealPages(t *testing.T) {
 				continue
 			}
 			for _, opt := range []Options{{}, {NoProfiles: true}} {
-				full, err := ExtractWith(body, u, Selectors{}, opt)
+				full, err := ExtractWith(body, u, model.PageSelectors{}, opt)
 				if err != nil || full.Structure == "" {
 					continue
 				}
 				read++
 				opt.Structure = full.Structure
-				again, _ := ExtractWith(body, u, Selectors{}, opt)
-				if again.Method == MethodLearnt {
+				again, _ := ExtractWith(body, u, model.PageSelectors{}, opt)
+				if again.Method == model.MethodLearnt {
 					learntN++
 				}
 				if !slices.Equal(again.Listings, full.Listings) {

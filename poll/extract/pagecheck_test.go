@@ -1,6 +1,10 @@
 package extract
 
-import "testing"
+import (
+	"testing"
+
+	"notifio/internal/model"
+)
 
 // The title read from the tree is the document's title as a browser has it:
 // pageTitle (tokenizer) agreed except that it took an svg <title> and gave up at
@@ -25,17 +29,17 @@ func TestPageTitle(t *testing.T) {
 // print miss once); another byte, URL or selector gives another.
 func TestFingerprint(t *testing.T) {
 	body := []byte("<title>T</title><a href=/1>1</a>")
-	p := Fingerprint(body, "https://x.de/s", Selectors{})
-	if p != Fingerprint(append([]byte(nil), body...), "https://x.de/s", Selectors{}) || p == 0 {
+	p := Fingerprint(body, "https://x.de/s", model.PageSelectors{})
+	if p != Fingerprint(append([]byte(nil), body...), "https://x.de/s", model.PageSelectors{}) || p == 0 {
 		t.Fatal("not stable")
 	}
-	if got := Fingerprint([]byte("notifio"), "", Selectors{}); got != 0xb81f0321c8973f0f {
+	if got := Fingerprint([]byte("notifio"), "", model.PageSelectors{}); got != 0xb81f0321c8973f0f {
 		t.Errorf("print of \"notifio\" = %#x", got)
 	}
 	for _, other := range []uint64{
-		Fingerprint([]byte("<title>T</title><a href=/1>2</a>"), "https://x.de/s", Selectors{}),
-		Fingerprint(body, "https://x.de/t", Selectors{}),
-		Fingerprint(body, "https://x.de/s", Selectors{Item: "li"}),
+		Fingerprint([]byte("<title>T</title><a href=/1>2</a>"), "https://x.de/s", model.PageSelectors{}),
+		Fingerprint(body, "https://x.de/t", model.PageSelectors{}),
+		Fingerprint(body, "https://x.de/s", model.PageSelectors{Item: "li"}),
 	} {
 		if other == p {
 			t.Error("a different page or search gives the same print")

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"notifio/internal/model"
 )
 
 // Pages of our own written after the result markup of portals no profile
@@ -193,7 +195,7 @@ func TestPortalPages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Extract(body, mustURL(c.url), Selectors{})
+			r, err := Extract(body, mustURL(c.url), model.PageSelectors{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,7 +3,7 @@ package extract
 import (
 	"strings"
 
-	"notifio/hostbackoff"
+	"notifio/internal/model"
 )
 
 // Profile is what we know of one site's result pages, as selectors (data, not
@@ -84,7 +84,7 @@ func profileFor(host string) *Profile {
 			}
 		}
 	}
-	site := hostbackoff.SiteOf(host)
+	site := model.SiteOf(host)
 	for _, p := range profiles {
 		for _, d := range p.Domains {
 			if site == d {
@@ -96,8 +96,8 @@ func profileFor(host string) *Profile {
 }
 
 // byProfile reads a page with a site's profile.
-func (pg *page) byProfile(p *Profile) Result {
-	r := Result{Site: p.Name, Method: "profile:" + p.Name}
+func (pg *page) byProfile(p *Profile) model.PageResult {
+	r := model.PageResult{Site: p.Name, Method: "profile:" + p.Name}
 	if p.NoResults != "" && pg.doc.FindMatcher(matcher(p.NoResults)).Length() > 0 {
 		r.NoResults = true
 		return r

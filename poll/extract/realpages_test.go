@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"notifio/hostbackoff"
+	"notifio/internal/model"
 )
 
 // answerKey is one file of ../shared/sites/answers/.
@@ -174,9 +174,9 @@ type pageScore struct {
 // score compares a result with an answer key: ids and urls by precision and
 // recall, and the fields of the listings found (matched by path and query)
 // where the key gives them.
-func score(r Result, key answerKey) pageScore {
+func score(r model.PageResult, key answerKey) pageScore {
 	var gotIDs, gotURLs, gotPQ, wantIDs, wantURLs, wantPQ []string
-	byPQ := map[string]Listing{}
+	byPQ := map[string]model.PageListing{}
 	for _, l := range r.Listings {
 		gotIDs, gotURLs, gotPQ = append(gotIDs, l.ID), append(gotURLs, l.URL), append(gotPQ, pathQuery(l.URL))
 		byPQ[pathQuery(l.URL)] = l
@@ -251,7 +251,7 @@ func checkRealPages(t *testing.T, opt Options) {
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n%-28s %-22s %4s %4s %5s %5s %5s %5s %6s %6s %5s %s\n", "page", "method", "got", "want", "id R", "url P", "url R", "found", "titles", "prices", "promo", "other fields")
 	for _, pg := range realPages(t) {
-		r, err := ExtractWith(pg.body, pg.url, Selectors{}, opt)
+		r, err := ExtractWith(pg.body, pg.url, model.PageSelectors{}, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", pg.name, err)
 		}
@@ -289,7 +289,7 @@ func checkRealPages(t *testing.T, opt Options) {
 }
 
 // checkRealPage holds one results page to its folder's bar.
-func checkRealPage(t *testing.T, pg realPage, r Result, s pageScore) {
+func checkRealPage(t *testing.T, pg realPage, r model.PageResult, s pageScore) {
 	t.Helper()
 	if pg.set.strict {
 		if s.idP != 1 || s.idR != 1 || s.urlP != 1 || s.urlR != 1 {
@@ -313,7 +313,7 @@ func checkRealPage(t *testing.T, pg realPage, r Result, s pageScore) {
 		t.Errorf("%s: Container=%v NoResults=%v Blocked=%q", pg.name, r.Container, r.NoResults, r.Blocked)
 	}
 	site := strings.SplitN(pg.key.Site, "/", 2)[0]
-	if r.Site != site && r.Site != hostbackoff.SiteOf(site) && r.Method != "profile:"+r.Site {
+	if r.Site != site && r.Site != model.SiteOf(site) && r.Method != "profile:"+r.Site {
 		t.Errorf("%s: site %q, want %q", pg.name, r.Site, pg.key.Site)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/valyala/fastjson"
 	"golang.org/x/net/html"
+
+	"notifio/internal/model"
 )
 
 // This file reads one JSON object of a page's data as a listing: its fields
@@ -328,12 +330,12 @@ func joinNonEmpty(sep string, parts ...string) string {
 
 // listing turns a record into a listing on the page's site: its URL resolved
 // (an app's path without a leading slash by appPath).
-func (r record) listing(base *url.URL, paths []string) (Listing, bool) {
+func (r record) listing(base *url.URL, paths []string) (model.PageListing, bool) {
 	u, ok := resolveLink(base, appPath(r.url, base, paths))
 	if !ok {
-		return Listing{}, false
+		return model.PageListing{}, false
 	}
-	l := Listing{ID: r.id, URL: u.String(), Title: r.title, Price: r.price, Location: r.location, Size: r.size, Rooms: r.rooms}
+	l := model.PageListing{ID: r.id, URL: u.String(), Title: r.title, Price: r.price, Location: r.location, Size: r.size, Rooms: r.rooms}
 	if l.ID == "" {
 		l.ID = idFromURL(u)
 	}

@@ -6,18 +6,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"notifio/internal/model"
 )
 
 // The rules every page is read by (issue 17), one small page of our own each,
 // in testdata/extract/rules. Each case names the rule it holds.
 
-func readRule(t *testing.T, name, pageURL string, opt Options) Result {
+func readRule(t *testing.T, name, pageURL string, opt Options) model.PageResult {
 	t.Helper()
 	body, err := os.ReadFile(filepath.Join(fixtureDir, "rules", name+".html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ExtractWith(body, mustURL(pageURL), Selectors{}, opt)
+	r, err := ExtractWith(body, mustURL(pageURL), model.PageSelectors{}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +35,7 @@ type want struct {
 	promoted              bool
 }
 
-func checkListings(t *testing.T, r Result, ws []want) {
+func checkListings(t *testing.T, r model.PageResult, ws []want) {
 	t.Helper()
 	if len(r.Listings) != len(ws) {
 		t.Errorf("%d listings (method %s), want %d:", len(r.Listings), r.Method, len(ws))
@@ -102,8 +104,8 @@ func TestRuleAppStateResultsNotNavigation(t *testing.T) {
 		{id: "LE-88120", url: "https://www.leipzig-mieten.de/expose/LE-88120", title: "Altbau mit Stuck in Gohlis", value: 745},
 		{id: "LE-88121", url: "https://www.leipzig-mieten.de/expose/LE-88121", title: "Neubau-Penthouse am Auensee", value: 1390},
 	})
-	if r.Method != MethodNextData {
-		t.Errorf("method %s, want %s", r.Method, MethodNextData)
+	if r.Method != model.MethodNextData {
+		t.Errorf("method %s, want %s", r.Method, model.MethodNextData)
 	}
 }
 
@@ -239,7 +241,7 @@ func TestRuleProfileFallsBack(t *testing.T) {
 		{id: "3300000001", title: "Helle 2-Zimmer-Wohnung", value: 890},
 		{id: "3300000002", title: "Altbau in Ehrenfeld", price: "1.150 € VB", value: 1150},
 	})
-	if r.Fallback != "kleinanzeigen.de" || r.Note == "" || r.Method != MethodCards {
+	if r.Fallback != "kleinanzeigen.de" || r.Note == "" || r.Method != model.MethodCards {
 		t.Errorf("method %s, fallback %q, note %q: want cards, the profile named, a note", r.Method, r.Fallback, r.Note)
 	}
 	if !strings.HasPrefix(r.Note, "The kleinanzeigen.de profile found nothing") {
@@ -294,11 +296,11 @@ func TestSavedSelectorsFallBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Extract(body, mustURL("https://www.bremen-wohnen.de/suche"), Selectors{Item: "li.old-result"})
+	r, err := Extract(body, mustURL("https://www.bremen-wohnen.de/suche"), model.PageSelectors{Item: "li.old-result"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Listings) != 4 || r.Fallback != MethodSelectors || !strings.Contains(r.Note, "selectors") {
+	if len(r.Listings) != 4 || r.Fallback != model.MethodSelectors || !strings.Contains(r.Note, "selectors") {
 		t.Errorf("%d listings, fallback %q, note %q", len(r.Listings), r.Fallback, r.Note)
 	}
 }
@@ -314,7 +316,7 @@ func TestRuleAppStateAfterManyAssignments(t *testing.T) {
 		`{"id":"7001","title":"Zwei Zimmer am Park","url":"/expose/7001","price":"850 €","rooms":2},` +
 		`{"id":"7002","title":"Dachgeschoss mit Blick","url":"/expose/7002","price":"1.120 €","rooms":3}]};`)
 	page := "<html><head><script>" + js.String() + "</script></head><body><div id=app></div></body></html>"
-	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), Selectors{}, Options{})
+	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), model.PageSelectors{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +332,7 @@ func TestRuleLongNumericIDsStayWhole(t *testing.T) {
 	page := `<html><body><script id="__NEXT_DATA__" type="application/json">{"props":{"results":[` +
 		`{"id":1234567890123456789,"title":"Altbau mit Balkon","url":"/expose/a","price":"900 €"},` +
 		`{"id":1234567890123456788,"title":"Neubau am Kanal","url":"/expose/b","price":"1.050 €"}]}}</script></body></html>`
-	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), Selectors{}, Options{})
+	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), model.PageSelectors{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +349,7 @@ func TestRuleStateAssignmentNeedsAName(t *testing.T) {
 var f = () => {"id":"2"}; window.__STATE__ = {"list":[` +
 		`{"id":"7003","title":"Loft im Hof","url":"/expose/7003","price":"990 €"},` +
 		`{"id":"7004","title":"Wohnung am Markt","url":"/expose/7004","price":"760 €"}]};</script></head><body></body></html>`
-	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), Selectors{}, Options{})
+	r, err := ExtractWith([]byte(page), mustURL("https://www.stadt-wohnen.de/suche"), model.PageSelectors{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
+
+	"notifio/internal/model"
 )
 
 // compiled are the user's selectors, checked.
@@ -18,7 +20,7 @@ type compiled struct {
 
 // compileSelectors checks the user's selectors; nil when there are none. The
 // error names the selector and what is wrong with it.
-func compileSelectors(s Selectors) (*compiled, error) {
+func compileSelectors(s model.PageSelectors) (*compiled, error) {
 	s.Item, s.Link, s.Title, s.Price = strings.TrimSpace(s.Item), strings.TrimSpace(s.Link), strings.TrimSpace(s.Title), strings.TrimSpace(s.Price)
 	if s.Item == "" {
 		var set []string
@@ -46,7 +48,7 @@ func compileSelectors(s Selectors) (*compiled, error) {
 // ValidateSelectors reports whether the user's selectors can be used, in words
 // the user understands (the selector named, the CSS parser's reason): call it
 // when a search is saved, so a bad selector never reaches a poll.
-func ValidateSelectors(s Selectors) error {
+func ValidateSelectors(s model.PageSelectors) error {
 	_, err := compileSelectors(s)
 	return err
 }
@@ -54,10 +56,10 @@ func ValidateSelectors(s Selectors) error {
 // bySelectors extracts with the user's selectors: each item match is one
 // listing; link/title/price are matched inside it (the item itself may be the
 // link), and whatever they leave open is read as automatic extraction reads it.
-func (pg *page) bySelectors(c *compiled) Result {
+func (pg *page) bySelectors(c *compiled) model.PageResult {
 	items := pg.doc.FindMatcher(matcher(c.item))
 	cards := pg.itemCards(items, c.link)
-	return Result{Method: MethodSelectors, Container: items.Length() > 0, Listings: pg.readCards(cards, c.fields)}
+	return model.PageResult{Method: model.MethodSelectors, Container: items.Length() > 0, Listings: pg.readCards(cards, c.fields)}
 }
 
 // itemCards finds each item's link: the link selector inside it, else the

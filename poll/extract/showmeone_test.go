@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"notifio/internal/model"
 )
 
 // Issue 37: "Show me one" and "Use this list" on a portal with menus (our own
@@ -31,7 +33,7 @@ func showMeOneMatchesOnlyTheList(t *testing.T, page string) {
 	u := mustURL("https://www.wohnraum-berlin.de/mieten/wohnungen/berlin")
 	titles := []string{"Helle 2-Zimmer-Wohnung mit Balkon", "Altbau am Kanal, ruhig gelegen", "Dachgeschoss mit Blick über die Stadt",
 		"Souterrain mit kleinem Garten", "Familienwohnung nahe Volkspark", "Neubau-Apartment mit Einbauküche"}
-	check := func(what string, sel Selectors) {
+	check := func(what string, sel model.PageSelectors) {
 		t.Helper()
 		matched := newPage(Parse(body), u).doc.FindMatcher(matcher(sel.Item)).Length()
 		r, err := Extract(body, u, sel) // as the watcher reads the saved selectors

@@ -11,6 +11,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/valyala/fastjson"
 	"golang.org/x/net/html"
+
+	"notifio/internal/model"
 )
 
 // This file reads listings a page carries as data: schema.org JSON-LD, a
@@ -80,11 +82,11 @@ func jsonOf(doc *goquery.Document) *pageData {
 		}
 		switch {
 		case strings.Contains(typ, "ld+json"):
-			d.add(MethodJSONLD, body)
+			d.add(model.MethodJSONLD, body)
 		case s.AttrOr("id", "") == "__NEXT_DATA__":
-			d.add(MethodNextData, body)
+			d.add(model.MethodNextData, body)
 		case strings.Contains(typ, "json"):
-			d.add(MethodAppState, body)
+			d.add(model.MethodAppState, body)
 		case typ == "" || strings.Contains(typ, "javascript"):
 			d.assignments(body)
 		}
@@ -92,7 +94,7 @@ func jsonOf(doc *goquery.Document) *pageData {
 	doc.FindMatcher(matcher("*")).Each(func(_ int, s *goquery.Selection) {
 		for _, a := range s.Get(0).Attr {
 			if v := strings.TrimSpace(a.Val); len(v) > 20 && v[0] == '{' && strings.Contains(v, `"`) {
-				d.add(MethodAppState, v)
+				d.add(model.MethodAppState, v)
 			}
 		}
 	})
@@ -121,7 +123,7 @@ func (d *pageData) assignments(body string) {
 				continue
 			}
 		}
-		d.add(MethodAppState, value)
+		d.add(model.MethodAppState, value)
 		if found++; found == 20 {
 			return
 		}

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"notifio/hostbackoff"
+	"notifio/internal/model"
 )
 
 // This file is the one way a link becomes a listing URL (url.Parse +
@@ -111,7 +111,7 @@ func dropSharedParams(cards []card) {
 }
 
 // siteOf is the registrable domain of u's host: the product's one definition.
-func siteOf(u *url.URL) string { return hostbackoff.SiteOf(u.Host) }
+func siteOf(u *url.URL) string { return model.SiteOf(u.Host) }
 
 // samePage reports whether u is the page itself or the same search shown
 // otherwise: the same path, and a query that differs from the page's only in

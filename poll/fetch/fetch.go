@@ -1,6 +1,6 @@
 // Package fetch gets one search page safely: one long-lived transport with timeouts at
 // every stage, a body cap counted after decompression, browser-like request headers,
-// a cookie jar per site (hostbackoff.SiteOf: eTLD+1, IP literals their own site),
+// a cookie jar per site (model.SiteOf: eTLD+1, IP literals their own site),
 // an optional user-pasted Cookie header, its own redirect
 // policy (cross-site redirects are reported, never followed), and the body decoded
 // to UTF-8.
@@ -30,7 +30,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"golang.org/x/net/publicsuffix"
 
-	"notifio/hostbackoff"
+	"notifio/internal/model"
 )
 
 // Defaults used where Options leaves a field zero.
@@ -220,7 +220,7 @@ func (f *Fetcher) Close() {
 // MaxBody is the body cap in bytes.
 func (f *Fetcher) MaxBody() int64 { return f.opts.MaxBody }
 
-// ClearCookies forgets the jar cookies of one site (as hostbackoff.SiteOf names it).
+// ClearCookies forgets the jar cookies of one site (as model.SiteOf names it).
 func (f *Fetcher) ClearCookies(site string) {
 	f.mu.Lock()
 	delete(f.jars, site)
@@ -260,7 +260,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
 
-	site := hostbackoff.SiteOf(u.Hostname())
+	site := model.SiteOf(u.Hostname())
 	jar := f.jarFor(site)
 	cur := u
 	visited := map[string]bool{}
@@ -273,7 +273,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 		hreq.Header.Set("Accept", f.opts.Accept)
 		hreq.Header.Set("Accept-Language", f.opts.AcceptLanguage)
 		hreq.Header.Set("Accept-Encoding", "gzip")
-		if cookie != "" && hostbackoff.SiteOf(cur.Hostname()) == site {
+		if cookie != "" && model.SiteOf(cur.Hostname()) == site {
 			hreq.Header.Set("Cookie", cookie)
 		}
 		for _, c := range jar.Cookies(cur) {

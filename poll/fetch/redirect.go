@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"strings"
 
-	"notifio/hostbackoff"
+	"notifio/internal/model"
 )
 
 // StopReason says why a redirect was not followed.
@@ -114,10 +114,10 @@ func (f *Fetcher) checkRedirect(orig, cur *url.URL, location string, hops int, v
 
 // LeavesSite reports whether going from cur to next (a redirect, or a page's
 // script sending the browser on) leaves the site of orig, the search's own
-// page: another site (hostbackoff.SiteOf), or another port (another server).
+// page: another site (model.SiteOf), or another port (another server).
 // It is the one rule for the plain fetcher and the browser alike.
 func LeavesSite(orig, cur, next *url.URL) bool {
-	return hostbackoff.SiteOf(next.Hostname()) != hostbackoff.SiteOf(orig.Hostname()) || portChanged(cur, next)
+	return model.SiteOf(next.Hostname()) != model.SiteOf(orig.Hostname()) || portChanged(cur, next)
 }
 
 // portChanged reports a redirect to another port: a different server, so it

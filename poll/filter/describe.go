@@ -6,12 +6,12 @@ import (
 	"math"
 	"strings"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // Describe says the filters in a few words for lists ("at most 1.200, at
 // least 2 rooms, without \"WG\""); "" when there are none.
-func Describe(f storage.Filters) string {
+func Describe(f model.Filters) string {
 	var parts []string
 	switch {
 	case f.MinPrice > 0 && f.MaxPrice > 0:
@@ -49,7 +49,7 @@ func Describe(f storage.Filters) string {
 }
 
 // Check reports filters that cannot be right, in words for the user.
-func Check(f storage.Filters) error {
+func Check(f model.Filters) error {
 	for _, v := range []float64{f.MinPrice, f.MaxPrice, f.MinRooms, f.MinSize} {
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return errors.New("a filter amount is below zero or not a number; leave it empty for no limit")
@@ -76,7 +76,7 @@ func Check(f storage.Filters) error {
 
 // Looser reports whether after may let through a listing before held back:
 // the recorded held listings are worth offering again.
-func Looser(before, after storage.Filters) bool {
+func Looser(before, after model.Filters) bool {
 	lower := func(a, b float64) bool { return a > 0 && (b == 0 || b < a) } // b is a looser lower bound
 	higher := func(a, b float64) bool { return a > 0 && (b == 0 || b > a) }
 	return higher(before.MaxPrice, after.MaxPrice) || lower(before.MinPrice, after.MinPrice) ||

@@ -10,20 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
-
-// Result is the decision about one listing.
-type Result struct {
-	// Held is why the filters hold the listing back, "" when it passes.
-	Held string
-	// Marks are notes about values the page did not show ("price not shown"):
-	// a listing is never dropped for a value it does not give.
-	Marks []string
-}
-
-// Pass reports whether the listing is let through.
-func (r Result) Pass() bool { return r.Held == "" }
 
 // Words a mark says.
 const (
@@ -35,13 +23,13 @@ const (
 // Match applies f to l. Checks run in a fixed order and the first that holds
 // the listing back gives the reason; values the listing does not show are
 // marked, not held (unless f.PriceShown asks for a price).
-func Match(f storage.Filters, l storage.Listing) Result {
-	var r Result
+func Match(f model.Filters, l model.Listing) model.FilterResult {
+	var r model.FilterResult
 	if f.HidePromoted && l.Promoted {
-		return Result{Held: "it is a promoted listing (an ad), and you chose to hide those"}
+		return model.FilterResult{Held: "it is a promoted listing (an ad), and you chose to hide those"}
 	}
 	if held, mark := checkPrice(f, l); held != "" {
-		return Result{Held: held}
+		return model.FilterResult{Held: held}
 	} else if mark != "" {
 		r.Marks = append(r.Marks, mark)
 	}
@@ -51,7 +39,7 @@ func Match(f storage.Filters, l storage.Listing) Result {
 		case !ok:
 			r.Marks = append(r.Marks, MarkNoRooms)
 		case rooms < f.MinRooms:
-			return Result{Held: fmt.Sprintf("it has %s rooms, fewer than your %s", num(rooms), num(f.MinRooms))}
+			return model.FilterResult{Held: fmt.Sprintf("it has %s rooms, fewer than your %s", num(rooms), num(f.MinRooms))}
 		}
 	}
 	if f.MinSize > 0 {
@@ -60,18 +48,18 @@ func Match(f storage.Filters, l storage.Listing) Result {
 		case !ok:
 			r.Marks = append(r.Marks, MarkNoSize)
 		case size < f.MinSize:
-			return Result{Held: fmt.Sprintf("it has %s m², less than your %s m²", num(size), num(f.MinSize))}
+			return model.FilterResult{Held: fmt.Sprintf("it has %s m², less than your %s m²", num(size), num(f.MinSize))}
 		}
 	}
 	text := Fold(l.Title + " " + l.Location)
 	for _, w := range f.Include {
 		if fw := Fold(w); fw != "" && !containsWord(text, fw) {
-			return Result{Held: fmt.Sprintf("its title and location do not mention %q", w)}
+			return model.FilterResult{Held: fmt.Sprintf("its title and location do not mention %q", w)}
 		}
 	}
 	for _, w := range f.Exclude {
 		if fw := Fold(w); fw != "" && containsWord(text, fw) {
-			return Result{Held: fmt.Sprintf("it mentions %q, which you excluded", w)}
+			return model.FilterResult{Held: fmt.Sprintf("it mentions %q, which you excluded", w)}
 		}
 	}
 	return r
@@ -79,7 +67,7 @@ func Match(f storage.Filters, l storage.Listing) Result {
 
 // checkPrice returns why the price holds the listing back, or the mark for a
 // price not shown.
-func checkPrice(f storage.Filters, l storage.Listing) (held, mark string) {
+func checkPrice(f model.Filters, l model.Listing) (held, mark string) {
 	if f.MinPrice <= 0 && f.MaxPrice <= 0 {
 		return "", ""
 	}

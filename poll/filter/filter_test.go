@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
-var flat = storage.Listing{
+var flat = model.Listing{
 	ID: "example.org:1", Title: "Helle 2-Zimmer-Wohnung mit Südbalkon", Location: "Berlin Neukölln",
 	Price: "1.100 €", PriceValue: 1100, Currency: "EUR", Size: "54,5 m²", Rooms: "2",
 }
@@ -19,26 +19,26 @@ var flat = storage.Listing{
 func TestEachFilterHoldsBackWhatItShould(t *testing.T) {
 	cases := []struct {
 		name string
-		f    storage.Filters
+		f    model.Filters
 		held string // "" = passes; else a part of the reason
 	}{
-		{"no filters", storage.Filters{}, ""},
-		{"max price equal", storage.Filters{MaxPrice: 1100}, ""},
-		{"max price below", storage.Filters{MaxPrice: 1099}, "costs 1.100 €, more than your 1.099"},
-		{"min price equal", storage.Filters{MinPrice: 1100}, ""},
-		{"min price above", storage.Filters{MinPrice: 1101}, "less than your 1.101"},
-		{"min rooms equal", storage.Filters{MinRooms: 2}, ""},
-		{"min rooms above", storage.Filters{MinRooms: 2.5}, "2 rooms, fewer than your 2,5"},
-		{"min size equal", storage.Filters{MinSize: 54.5}, ""},
-		{"min size above", storage.Filters{MinSize: 55}, "54,5 m², less than your 55 m²"},
-		{"include accent-insensitive", storage.Filters{Include: []string{"SUDBALKON"}}, ""},
-		{"include in location", storage.Filters{Include: []string{"neukolln"}}, ""},
-		{"include phrase", storage.Filters{Include: []string{"mit südbalkon"}}, ""},
-		{"include phrase out of order", storage.Filters{Include: []string{"südbalkon mit"}}, `do not mention "südbalkon mit"`},
-		{"include all of them", storage.Filters{Include: []string{"balkon", "garten"}}, `do not mention "garten"`},
-		{"exclude absent", storage.Filters{Exclude: []string{"WG", "Tausch"}}, ""},
-		{"exclude present", storage.Filters{Exclude: []string{"Neukölln"}}, `mentions "Neukölln"`},
-		{"hide promoted, not promoted", storage.Filters{HidePromoted: true}, ""},
+		{"no filters", model.Filters{}, ""},
+		{"max price equal", model.Filters{MaxPrice: 1100}, ""},
+		{"max price below", model.Filters{MaxPrice: 1099}, "costs 1.100 €, more than your 1.099"},
+		{"min price equal", model.Filters{MinPrice: 1100}, ""},
+		{"min price above", model.Filters{MinPrice: 1101}, "less than your 1.101"},
+		{"min rooms equal", model.Filters{MinRooms: 2}, ""},
+		{"min rooms above", model.Filters{MinRooms: 2.5}, "2 rooms, fewer than your 2,5"},
+		{"min size equal", model.Filters{MinSize: 54.5}, ""},
+		{"min size above", model.Filters{MinSize: 55}, "54,5 m², less than your 55 m²"},
+		{"include accent-insensitive", model.Filters{Include: []string{"SUDBALKON"}}, ""},
+		{"include in location", model.Filters{Include: []string{"neukolln"}}, ""},
+		{"include phrase", model.Filters{Include: []string{"mit südbalkon"}}, ""},
+		{"include phrase out of order", model.Filters{Include: []string{"südbalkon mit"}}, `do not mention "südbalkon mit"`},
+		{"include all of them", model.Filters{Include: []string{"balkon", "garten"}}, `do not mention "garten"`},
+		{"exclude absent", model.Filters{Exclude: []string{"WG", "Tausch"}}, ""},
+		{"exclude present", model.Filters{Exclude: []string{"Neukölln"}}, `mentions "Neukölln"`},
+		{"hide promoted, not promoted", model.Filters{HidePromoted: true}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,10 +56,10 @@ func TestEachFilterHoldsBackWhatItShould(t *testing.T) {
 	}
 	ad := flat
 	ad.Promoted = true
-	if r := Match(storage.Filters{HidePromoted: true}, ad); r.Pass() {
+	if r := Match(model.Filters{HidePromoted: true}, ad); r.Pass() {
 		t.Error("a promoted listing passed hide promoted")
 	}
-	if r := Match(storage.Filters{}, ad); !r.Pass() {
+	if r := Match(model.Filters{}, ad); !r.Pass() {
 		t.Errorf("a promoted listing was held without hide promoted: %s", r.Held)
 	}
 }
@@ -67,19 +67,19 @@ func TestEachFilterHoldsBackWhatItShould(t *testing.T) {
 // A value the page does not show never drops a listing silently: it passes,
 // marked, unless the user asked for listings that show a price.
 func TestUnknownValueIsMarkedNotDropped(t *testing.T) {
-	bare := storage.Listing{ID: "example.org:2", Title: "Wohnung", Price: "Preis auf Anfrage"}
-	r := Match(storage.Filters{MaxPrice: 900, MinRooms: 2, MinSize: 40}, bare)
+	bare := model.Listing{ID: "example.org:2", Title: "Wohnung", Price: "Preis auf Anfrage"}
+	r := Match(model.Filters{MaxPrice: 900, MinRooms: 2, MinSize: 40}, bare)
 	if !r.Pass() {
 		t.Fatalf("a listing without price, rooms and size was held: %s", r.Held)
 	}
 	if want := []string{MarkNoPrice, MarkNoRooms, MarkNoSize}; !reflect.DeepEqual(r.Marks, want) {
 		t.Errorf("Marks = %v, want %v", r.Marks, want)
 	}
-	r = Match(storage.Filters{MaxPrice: 900, PriceShown: true}, bare)
+	r = Match(model.Filters{MaxPrice: 900, PriceShown: true}, bare)
 	if r.Pass() || !strings.Contains(r.Held, "does not show a price") {
 		t.Errorf("only-with-price let a listing without a price through (Held %q)", r.Held)
 	}
-	if r := Match(storage.Filters{PriceShown: true}, bare); !r.Pass() || len(r.Marks) != 0 {
+	if r := Match(model.Filters{PriceShown: true}, bare); !r.Pass() || len(r.Marks) != 0 {
 		t.Errorf("without a price bound, price shown should not matter: %+v", r)
 	}
 }
@@ -120,22 +120,22 @@ func TestAmounts(t *testing.T) {
 }
 
 func TestCheckAndLooser(t *testing.T) {
-	if err := Check(storage.Filters{MinPrice: 900, MaxPrice: 800}); err == nil || !strings.Contains(err.Error(), "swap") {
+	if err := Check(model.Filters{MinPrice: 900, MaxPrice: 800}); err == nil || !strings.Contains(err.Error(), "swap") {
 		t.Errorf("min above max: %v", err)
 	}
-	if err := Check(storage.Filters{Include: []string{"WG"}, Exclude: []string{"wg"}}); err == nil {
+	if err := Check(model.Filters{Include: []string{"WG"}, Exclude: []string{"wg"}}); err == nil {
 		t.Error("a word both included and excluded was accepted")
 	}
-	if !Looser(storage.Filters{MaxPrice: 1000}, storage.Filters{MaxPrice: 1200}) {
+	if !Looser(model.Filters{MaxPrice: 1000}, model.Filters{MaxPrice: 1200}) {
 		t.Error("raising the ceiling is looser")
 	}
-	if !Looser(storage.Filters{MaxPrice: 1000}, storage.Filters{}) {
+	if !Looser(model.Filters{MaxPrice: 1000}, model.Filters{}) {
 		t.Error("removing the ceiling is looser")
 	}
-	if Looser(storage.Filters{MaxPrice: 1000}, storage.Filters{MaxPrice: 900}) {
+	if Looser(model.Filters{MaxPrice: 1000}, model.Filters{MaxPrice: 900}) {
 		t.Error("lowering the ceiling is not looser")
 	}
-	if got := Describe(storage.Filters{MaxPrice: 1200, MinRooms: 2, Exclude: []string{"WG", "zur Zwischenmiete"}}); got != `at most 1.200, 2+ rooms, without WG "zur Zwischenmiete"` {
+	if got := Describe(model.Filters{MaxPrice: 1200, MinRooms: 2, Exclude: []string{"WG", "zur Zwischenmiete"}}); got != `at most 1.200, 2+ rooms, without WG "zur Zwischenmiete"` {
 		t.Errorf("Describe = %q", got)
 	}
 }

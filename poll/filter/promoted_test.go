@@ -6,7 +6,8 @@ import (
 
 	"notifio/poll/extract"
 	"notifio/poll/filter"
-	"notifio/storage"
+
+	"notifio/internal/model"
 )
 
 // promotedPage has a plain result, a result whose card says "sponsored" in
@@ -31,24 +32,24 @@ const promotedPage = `<html><body><ul id="results">
 // answer key leaves out its "Gesponsert" suggestion cards), never shown.
 func TestHidePromotedHoldsBackPaidResultsOnly(t *testing.T) {
 	u, _ := url.Parse("https://www.example-immo.de/suche")
-	res, err := extract.Extract([]byte(promotedPage), u, extract.Selectors{})
+	res, err := extract.Extract([]byte(promotedPage), u, model.PageSelectors{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pass := func(f storage.Filters) map[string]bool {
+	pass := func(f model.Filters) map[string]bool {
 		out := map[string]bool{}
 		for _, l := range res.Listings {
-			if filter.Match(f, storage.Listing{Title: l.Title, Promoted: l.Promoted}).Pass() {
+			if filter.Match(f, model.Listing{Title: l.Title, Promoted: l.Promoted}).Pass() {
 				out[l.Title] = true
 			}
 		}
 		return out
 	}
-	all := pass(storage.Filters{})
+	all := pass(model.Filters{})
 	if len(all) != 4 || !all["Neubau mit Balkon"] || !all["Dachgeschoss hell"] {
 		t.Errorf("without --hide-promoted these pass: %v (method %s); want the two plain and the two highlighted results", all, res.Method)
 	}
-	plain := pass(storage.Filters{HidePromoted: true})
+	plain := pass(model.Filters{HidePromoted: true})
 	if len(plain) != 2 || !plain["Altbau am Park"] || !plain["Zwei Zimmer Küche Bad"] {
 		t.Errorf("with --hide-promoted these pass: %v; want only the two plain results", plain)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 // minTitleOverlap is how much of two titles' words must be shared (of all the
@@ -19,7 +19,7 @@ const minTitleOverlap = 0.8
 // the address (with a house number) matches closely after Fold. why says so in
 // the user's words. It never looks at the site: the caller keeps one site's
 // listings apart.
-func SameFlat(a, b storage.Listing) (why string, ok bool) {
+func SameFlat(a, b model.Listing) (why string, ok bool) {
 	if a.PriceValue <= 0 || a.PriceValue != b.PriceValue {
 		return "", false
 	}

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"notifio/storage"
+	"notifio/internal/model"
 )
 
 func TestSameFlat(t *testing.T) {
-	a := storage.Listing{ID: "kleinanzeigen.de:1", Title: "Schöne 2-Zimmer-Wohnung mit Balkon in Kreuzberg",
+	a := model.Listing{ID: "kleinanzeigen.de:1", Title: "Schöne 2-Zimmer-Wohnung mit Balkon in Kreuzberg",
 		Location: "Oranienstraße 12, Berlin", Price: "1.100 €", PriceValue: 1100, Size: "54 m²", Rooms: "2"}
-	copyOf := storage.Listing{ID: "immowelt.de:9", Title: "SCHÖNE 2 Zimmer Wohnung mit Balkon in Kreuzberg!",
+	copyOf := model.Listing{ID: "immowelt.de:9", Title: "SCHÖNE 2 Zimmer Wohnung mit Balkon in Kreuzberg!",
 		Location: "Berlin", Price: "1.100 EUR", PriceValue: 1100, Size: "54,0 m²", Rooms: "2 Zi."}
 	if why, ok := SameFlat(a, copyOf); !ok || !strings.Contains(why, "nearly the same title") {
 		t.Fatalf("a cross-post was not matched (%q)", why)
@@ -21,12 +21,12 @@ func TestSameFlat(t *testing.T) {
 		t.Errorf("the same street address was not matched (%q)", why)
 	}
 	// Near misses: one value apart, or nothing but the numbers alike.
-	for name, change := range map[string]func(*storage.Listing){
-		"other price":     func(l *storage.Listing) { l.PriceValue = 1150 },
-		"other size":      func(l *storage.Listing) { l.Size = "55 m²" },
-		"other rooms":     func(l *storage.Listing) { l.Rooms = "3" },
-		"rooms not shown": func(l *storage.Listing) { l.Rooms = "" },
-		"other title, district only": func(l *storage.Listing) {
+	for name, change := range map[string]func(*model.Listing){
+		"other price":     func(l *model.Listing) { l.PriceValue = 1150 },
+		"other size":      func(l *model.Listing) { l.Size = "55 m²" },
+		"other rooms":     func(l *model.Listing) { l.Rooms = "3" },
+		"rooms not shown": func(l *model.Listing) { l.Rooms = "" },
+		"other title, district only": func(l *model.Listing) {
 			l.Title, l.Location = "Helle Wohnung im Hinterhaus, ruhig", "Berlin Kreuzberg"
 		},
 	} {

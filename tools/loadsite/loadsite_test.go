@@ -10,6 +10,8 @@ import (
 
 	"notifio/poll/classify"
 	"notifio/poll/extract"
+
+	"notifio/internal/model"
 )
 
 func get(t *testing.T, u string) (*http.Response, []byte) {
@@ -42,11 +44,11 @@ func TestFarm(t *testing.T) {
 	}
 	defer f.Close()
 	urls := f.URLs()
-	want := map[int]classify.Kind{0: classify.OK, 1: classify.RateLimited, 2: classify.Challenge, 3: classify.UnexpectedPage}
+	want := map[int]model.Outcome{0: model.OutcomeOK, 1: model.OutcomeRateLimited, 2: model.OutcomeChallenge, 3: model.OutcomeUnexpectedPage}
 	for i, u := range urls {
 		resp, body := get(t, u+"search/1")
 		pu, _ := url.Parse(u + "search/1")
-		ext, err := extract.Extract(body, pu, extract.Selectors{})
+		ext, err := extract.Extract(body, pu, model.PageSelectors{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,6 +45,8 @@ import (
 	"notifio/notify"
 	"notifio/storage"
 	"notifio/tools/loadsite"
+
+	"notifio/internal/model"
 )
 
 func main() {
@@ -95,7 +97,7 @@ func seed(dir string, bases []string, per int, iv time.Duration, smtpAddr string
 		site := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(b, "/"), "http://"), "https://")
 		host, _, _ := net.SplitHostPort(site)
 		for j := 0; j < per; j++ {
-			_, err := db.AddSearch(storage.Search{
+			_, err := db.AddSearch(model.Search{
 				Name: fmt.Sprintf("Site %d search %d", i+1, j), URL: strings.TrimSuffix(b, "/") + "/search/" + strconv.Itoa(j),
 				Site: host, Interval: iv,
 			})
@@ -108,7 +110,7 @@ func seed(dir string, bases []string, per int, iv time.Duration, smtpAddr string
 	if smtpAddr != "" {
 		host, port, _ := net.SplitHostPort(smtpAddr)
 		p, _ := strconv.Atoi(port)
-		cfg := notify.Config{Host: host, Port: p, Security: notify.SecurityNone,
+		cfg := model.Config{Host: host, Port: p, Security: model.SecurityNone,
 			From: "notifio@example.org", To: []string{"me@example.org"}, Timeout: 10 * time.Second}
 		if _, err := notify.NewEmailSettings(db, nil).Save(cfg, ""); err != nil {
 			return n, err

@@ -1,0 +1,2 @@
+// Package cli is a stub for the import rules' own test.
+package cli

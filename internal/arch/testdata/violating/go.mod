@@ -1,0 +1,3 @@
+module notifio
+
+go 1.22

@@ -1,0 +1,2 @@
+// Package autostart is a stub for the import rules' own test.
+package autostart

@@ -1,0 +1,2 @@
+// Package pushurl is a stub for the import rules' own test.
+package pushurl

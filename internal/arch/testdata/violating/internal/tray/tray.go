@@ -1,0 +1,2 @@
+// Package tray is a stub for the import rules' own test.
+package tray
