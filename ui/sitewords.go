@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"notifio/hostbackoff"
-
 	"notifio/internal/model"
 	"notifio/poll/words"
 )
@@ -49,26 +47,10 @@ func siteWhy(s model.SiteSnapshot) string {
 	if !known {
 		what = "The site refused us (" + strings.ReplaceAll(s.Kind, "_", " ") + ")."
 	}
-	steps := hostbackoff.Ladders[k]
 	if !known {
-		steps = hostbackoff.Ladders[model.RefusalError]
+		k = model.RefusalError
 	}
-	// In words, not arrows: "→" came out garbled after a line break in the real
-	// window. Minutes are named once, after the last: "1, 3, 8, then 15 minutes".
-	words := make([]string, len(steps))
-	for i, d := range steps {
-		switch {
-		case d < time.Minute:
-			words[i] = strconv.Itoa(int(d/time.Second)) + " seconds"
-		case i == len(steps)-1:
-			words[i] = strconv.Itoa(int(d/time.Minute)) + " minutes"
-		default:
-			words[i] = strconv.Itoa(int(d / time.Minute))
-		}
-	}
-	last := len(words) - 1
-	return what + " " + inARow + " makes the pause longer (" + strings.Join(words[:last], ", ") + ", then " + words[last] +
-		"); one good answer ends it. " + todo
+	return what + " " + inARow + " makes the pause longer (" + words.LadderWords(k) + "); one good answer ends it. " + todo
 }
 
 // pageWhy is siteWhy for a site whose page did not look like results: what
