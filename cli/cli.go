@@ -332,7 +332,7 @@ func (env *Env) openDB() (*storage.DB, string, error) {
 		return nil, dir, err
 	}
 	if rec := db.Recovered(); rec != nil {
-		fmt.Fprintln(env.Stderr, "notifio: "+rec.String())
+		fmt.Fprintln(env.Stderr, "notifio: "+words.RecoveryWords(rec))
 	}
 	return db, dir, nil
 }

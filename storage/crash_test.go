@@ -182,7 +182,7 @@ func TestCrashDuringCommits(t *testing.T) {
 			t.Fatalf("reopening after the kill: %v", err)
 		}
 		if db.Recovered() != nil {
-			t.Fatalf("the database needed a restore after a kill: %s", db.Recovered())
+			t.Fatalf("the database needed a restore after a kill: %+v", db.Recovered())
 		}
 		seen := map[string]bool{}
 		all, _ := db.ListListings(s.ID)

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"notifio/internal/model"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -199,7 +201,7 @@ func (d *DB) restore(reason string, quarantine bool) error {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("the database %s is damaged (%s) and the backups could not be listed: %w", d.path, reason, err)
 	}
-	rec := &Recovery{Reason: reason}
+	rec := &model.Recovery{Reason: reason}
 	tmp := d.path + restoringSuffix
 	for _, b := range backups {
 		_ = os.Remove(tmp)

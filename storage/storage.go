@@ -152,7 +152,7 @@ type DB struct {
 	path      string
 	opts      Options
 	instance  string // random per-database component of Message-IDs
-	recovered *Recovery
+	recovered *model.Recovery
 	backupErr error
 	backupMu  sync.Mutex // one backup at a time
 	commits   atomic.Uint64
@@ -169,8 +169,8 @@ func (d *DB) Dir() string { return d.dir }
 func (d *DB) Path() string { return d.path }
 
 // Recovered reports what Open restored from a backup, or nil when it did not
-// have to. The UI and CLI show Recovery.String() to the user.
-func (d *DB) Recovered() *Recovery {
+// have to. The UI and CLI show words.RecoveryWords of it to the user.
+func (d *DB) Recovered() *model.Recovery {
 	if d.recovered == nil {
 		return nil
 	}

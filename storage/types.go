@@ -1,9 +1,6 @@
 package storage
 
 import (
-	"strconv"
-	"time"
-
 	"notifio/internal/model"
 )
 
@@ -30,32 +27,4 @@ type CommitResult struct {
 	// SearchGone is true when the search was deleted during its poll: none of
 	// its listings were recorded.
 	SearchGone bool
-}
-
-// Recovery tells what Open did about a damaged or missing database, so the UI or
-// CLI can tell the user (String is a ready-made sentence).
-type Recovery struct {
-	Reason      string    // what was wrong with the database
-	DamagedPath string    // where the damaged file was moved ("" if it was missing)
-	BackupPath  string    // the backup that was restored
-	BackupTime  time.Time // when that backup was taken
-	Rejected    []string  // newer backups that failed the check too
-}
-
-func (r *Recovery) String() string {
-	if r == nil {
-		return ""
-	}
-	s := "The database was damaged (" + r.Reason + ")"
-	if r.DamagedPath == "" {
-		s = "The database was missing"
-	} else {
-		s += "; it was moved to " + r.DamagedPath
-	}
-	s += ". Restored the backup of " + r.BackupTime.Local().Format("2 Jan 2006 15:04") +
-		" (" + r.BackupPath + "): changes since then are lost, and listings seen since then may be announced again."
-	if n := len(r.Rejected); n > 0 {
-		s += " " + strconv.Itoa(n) + " newer backup(s) were damaged too."
-	}
-	return s
 }
