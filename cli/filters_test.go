@@ -9,6 +9,7 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+	"notifio/internal/polltest"
 )
 
 func TestSearchFiltersAddEditList(t *testing.T) {
@@ -79,12 +80,12 @@ func TestSearchEditOffersHeldListings(t *testing.T) {
 	ss, _ := db.ListSearches()
 	id := ss[0].ID
 	now := time.Now()
-	if _, err := db.CommitPoll(id, nil, now); err != nil { // baseline
+	if _, err := polltest.Commit(db, id, nil, now); err != nil { // baseline
 		t.Fatal(err)
 	}
 	x := model.Listing{ID: "kleinanzeigen.de:1", Title: "Altbau", Price: "1.200 €", PriceValue: 1200,
 		Verdict: model.Verdict{Held: "it costs 1.200 €, more than your 1.000"}}
-	if _, err := db.CommitPoll(id, []model.Listing{x}, now.Add(time.Minute)); err != nil {
+	if _, err := polltest.Commit(db, id, []model.Listing{x}, now.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

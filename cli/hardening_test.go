@@ -22,6 +22,7 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+	"notifio/internal/polltest"
 )
 
 // runWith runs one command line in-process with storage options (a short lock
@@ -143,10 +144,10 @@ func attentionItem(t *testing.T, dir, tag string) {
 		return model.Listing{ID: "example.org:" + id, URL: "https://example.org/ad/" + id, Title: "Flat " + id}
 	}
 	now := time.Now()
-	if _, err := db.CommitPoll(s.ID, []model.Listing{l(tag + "-a")}, now); err != nil {
+	if _, err := polltest.Commit(db, s.ID, []model.Listing{l(tag + "-a")}, now); err != nil {
 		t.Fatal(err)
 	}
-	cr, err := db.CommitPoll(s.ID, []model.Listing{l(tag + "-a"), l(tag + "-b")}, now)
+	cr, err := polltest.Commit(db, s.ID, []model.Listing{l(tag + "-a"), l(tag + "-b")}, now)
 	if err != nil || cr.OutboxID == 0 {
 		t.Fatalf("no digest queued: %+v %v", cr, err)
 	}
@@ -430,7 +431,7 @@ func TestTablesPrintStoredTextInert(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := model.Listing{ID: "example.org:1", URL: "https://example.org/ad/1", Title: "Flat\x1b]0;pwned\x07 \u202eevil\nline", Price: "1\r000 €"}
-	if _, err := db.CommitPoll(s.ID, []model.Listing{l}, time.Now()); err != nil {
+	if _, err := polltest.Commit(db, s.ID, []model.Listing{l}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -10,6 +10,7 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+	"notifio/internal/polltest"
 )
 
 func renderText(t *testing.T, item model.OutboxItem) (subject, body string) {
@@ -90,10 +91,10 @@ func TestTwoSearchesOneEmailNamingBoth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.CommitPoll(s.ID, nil, now); err != nil { // baseline
+		if _, err := polltest.Commit(db, s.ID, nil, now); err != nil { // baseline
 			t.Fatal(err)
 		}
-		if _, err := db.CommitPoll(s.ID, x, now.Add(time.Minute)); err != nil {
+		if _, err := polltest.Commit(db, s.ID, x, now.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}

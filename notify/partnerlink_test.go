@@ -9,6 +9,7 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+	"notifio/internal/polltest"
 )
 
 // partnerListing is a listing of a search on example-immo.de whose link is on
@@ -53,11 +54,11 @@ func TestPartnerSiteLinkArrivesByEmailAndPush(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := []model.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old one"}}
-	if _, err := db.CommitPoll(s.ID, base, now); err != nil {
+	if _, err := polltest.Commit(db, s.ID, base, now); err != nil {
 		t.Fatal(err)
 	}
 	fresh := append(base, model.Listing{ID: "example-immo.de:77-" + s.ID, URL: partnerURL, Title: "Partner flat"})
-	if _, err := db.CommitPoll(s.ID, fresh, now); err != nil {
+	if _, err := polltest.Commit(db, s.ID, fresh, now); err != nil {
 		t.Fatal(err)
 	}
 	pr := NewPushRelay(db, urlsOf(map[string]string{"phone": ps.ntfyURL()}), RelayOptions{Logger: quietLogger()})

@@ -13,6 +13,7 @@ import (
 	"notifio/storage"
 
 	"notifio/internal/model"
+	"notifio/internal/polltest"
 )
 
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
@@ -484,7 +485,7 @@ func queueDigest(t *testing.T, db *storage.DB, now time.Time) uint64 {
 		t.Fatal(err)
 	}
 	base := []model.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old one"}}
-	if _, err := db.CommitPoll(s.ID, base, now); err != nil {
+	if _, err := polltest.Commit(db, s.ID, base, now); err != nil {
 		t.Fatal(err)
 	}
 	// IDs of this search's own: the same listing found by a second search is
@@ -493,7 +494,7 @@ func queueDigest(t *testing.T, db *storage.DB, now time.Time) uint64 {
 		model.Listing{ID: "example-immo.de:2-" + s.ID, URL: "https://www.example-immo.de/expose/2", Title: "New one", Price: "900 €"},
 		model.Listing{ID: "example-immo.de:3-" + s.ID, URL: "https://www.example-immo.de/expose/3", Title: "Newer one", Rooms: "3"},
 	)
-	res, err := db.CommitPoll(s.ID, fresh, now)
+	res, err := polltest.Commit(db, s.ID, fresh, now)
 	if err != nil {
 		t.Fatal(err)
 	}

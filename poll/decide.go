@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"notifio/poll/decide"
 	"notifio/poll/filter"
 	"notifio/storage"
 
@@ -14,8 +15,13 @@ import (
 // filters judge every listing on the page before the one commit, which then
 // records what they hold back instead of announcing it.
 
-// pollRules are the decisions storage asks of the poll inside its transaction.
-var pollRules = storage.PollRules{SameFlat: filter.SameFlat}
+// decidePage is the poll's decision over a page it read (poll/decide with
+// the filters' same-flat rule), run inside the poll's one transaction.
+func decidePage(now time.Time) storage.Decide {
+	return func(tx *storage.PollTx, page []model.Listing) (model.CommitResult, error) {
+		return decide.Page(tx, page, filter.SameFlat, now)
+	}
+}
 
 // judged returns the page's listings as stored, each with its filter verdict.
 func judged(f model.Filters, site string, page []model.PageListing, now time.Time) []model.Listing {
@@ -30,7 +36,7 @@ func judged(f model.Filters, site string, page []model.PageListing, now time.Tim
 }
 
 // announceChanges tells the relay and the desktop about price changes queued.
-func (s *Service) announceChanges(search model.Search, cr storage.CommitResult) {
+func (s *Service) announceChanges(search model.Search, cr model.CommitResult) {
 	if cr.Held > 0 || cr.Merged > 0 {
 		s.log.Info("listings held back or already announced", "search_id", search.ID, "held", cr.Held, "merged", cr.Merged)
 	}

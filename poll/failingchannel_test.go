@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"notifio/internal/model"
+	"notifio/internal/polltest"
 )
 
 // TestAChannelFailingForAnHourNeedsAttention (issue 35 item 6): pushes to an
@@ -20,11 +21,11 @@ func TestAChannelFailingForAnHourNeedsAttention(t *testing.T) {
 	}
 	s := h.add("Flats", "https://www.example-immo.de/suche", time.Minute)
 	base := []model.Listing{{ID: "example-immo.de:1", URL: "https://www.example-immo.de/expose/1", Title: "Old"}}
-	if _, err := h.db.CommitPoll(s.ID, base, t0); err != nil {
+	if _, err := polltest.Commit(h.db, s.ID, base, t0); err != nil {
 		t.Fatal(err)
 	}
 	fresh := append(base, model.Listing{ID: "example-immo.de:2", URL: "https://www.example-immo.de/expose/2", Title: "New"})
-	if _, err := h.db.CommitPoll(s.ID, fresh, t0); err != nil {
+	if _, err := polltest.Commit(h.db, s.ID, fresh, t0); err != nil {
 		t.Fatal(err)
 	}
 	items, err := h.db.ListOutbox()

@@ -237,7 +237,7 @@ func (s *Service) finish(j job, res result, now time.Time) {
 // listings when the search (known) read a new page.
 func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, known bool, now time.Time) storage.PollWrite {
 	out := res.outcome
-	w := storage.PollWrite{SearchID: j.searchID, Now: now}
+	w := storage.PollWrite{SearchID: j.searchID}
 	switch {
 	case out.Kind == model.OutcomeOK:
 		s.mu.Lock()
@@ -250,7 +250,7 @@ func (s *Service) gather(j job, res result, sr *siteRun, search model.Search, kn
 			w.Backoff = s.backoffState
 		}
 		if known && !res.unchanged {
-			w.Page = &storage.PollPage{Found: judged(search.Filters, j.site, res.ext.Listings, now), Rules: pollRules}
+			w.Page = &storage.PollPage{Found: judged(search.Filters, j.site, res.ext.Listings, now), Decide: decidePage(now)}
 		}
 	case out.Kind == model.OutcomeSessionExpired:
 		s.mu.Lock()
@@ -330,7 +330,7 @@ func (s *Service) saveFailed(j job, w storage.PollWrite, err error) {
 
 // committed updates the search after its listings were saved, and tells of the
 // new ones: the outbox relay is woken when a digest was queued.
-func (s *Service) committed(j job, search model.Search, res result, count int, cr storage.CommitResult, now time.Time) {
+func (s *Service) committed(j job, search model.Search, res result, count int, cr model.CommitResult, now time.Time) {
 	s.mu.Lock()
 	if r := s.searches[j.searchID]; r != nil {
 		if r.saveErr != nil {

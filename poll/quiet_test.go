@@ -10,6 +10,7 @@ import (
 	"notifio/notify"
 
 	"notifio/internal/model"
+	"notifio/internal/polltest"
 )
 
 // A push the relay holds for its channel's quiet hours is not pending: at
@@ -28,10 +29,10 @@ func TestOutboxSummaryCountsPushesHeldForQuietHoursApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := []model.Listing{{ID: "x:1", URL: "http://127.0.0.1:1/1", Title: "Old"}}
-	if _, err := h.db.CommitPoll(s.ID, old, night); err != nil {
+	if _, err := polltest.Commit(h.db, s.ID, old, night); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.db.CommitPoll(s.ID, append(old, model.Listing{ID: "x:2", URL: "http://127.0.0.1:1/2", Title: "New"}), night); err != nil {
+	if _, err := polltest.Commit(h.db, s.ID, append(old, model.Listing{ID: "x:2", URL: "http://127.0.0.1:1/2", Title: "New"}), night); err != nil {
 		t.Fatal(err)
 	}
 	noURL := func(string) (string, error) {

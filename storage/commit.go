@@ -1,6 +1,9 @@
 package storage
 
 import (
+	"encoding/json"
+	"fmt"
+	"math"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -8,35 +11,23 @@ import (
 	"notifio/internal/model"
 )
 
-// PollRules are the parts of a poll's decision that are not storage's to make.
-// The zero value matches no flats across sites.
-type PollRules struct {
-	// SameFlat reports whether two listings of different sites with the same
-	// price are one flat, and why in plain words; nil matches none.
-	SameFlat func(a, b model.Listing) (why string, ok bool)
-}
-
-// pollTx is one CommitPoll's transaction and what it has decided so far.
-type pollTx struct {
-	d     *DB
-	tx    *bolt.Tx
-	s     model.Search
-	rules PollRules
-	now   time.Time
+// PollTx is one poll's write transaction as plain reads and writes of one
+// search's listings, the index of listings seen across searches and sites,
+// and the outbox (poll/decide.Store): the poll decides, PollTx stores. It is
+// valid only inside the SavePoll call that hands it out, on that goroutine.
+type PollTx struct {
+	d  *DB
+	tx *bolt.Tx
+	s  model.Search
 	// the search's sub-buckets
 	ids, order, held, present, gone *bolt.Bucket
 	// upgraded is true on the first poll of a search since presence was
 	// tracked: nothing can be "back on the market" yet.
 	upgraded bool
-
-	fresh   []model.Listing // announced as new (or back on the market)
-	changed []model.Listing // announced as a price change
-	seen    []model.Listing // recorded as seen: fresh, merged and baseline, for the index
-	res     CommitResult
 }
 
 // openPollTx reads the search and creates the buckets one poll writes.
-func (d *DB) openPollTx(tx *bolt.Tx, searchID string, rules PollRules, now time.Time) (*pollTx, error) {
+func (d *DB) openPollTx(tx *bolt.Tx, searchID string) (*PollTx, error) {
 	s, err := getSearch(tx.Bucket(bucketSearches), searchID)
 	if err != nil {
 		return nil, err
@@ -45,7 +36,7 @@ func (d *DB) openPollTx(tx *bolt.Tx, searchID string, rules PollRules, now time.
 	if err != nil {
 		return nil, err
 	}
-	p := &pollTx{d: d, tx: tx, s: s, rules: rules, now: now}
+	p := &PollTx{d: d, tx: tx, s: s}
 	p.upgraded = lb.Bucket(bucketPresent) == nil
 	for _, b := range []struct {
 		name []byte
@@ -62,36 +53,27 @@ func (d *DB) openPollTx(tx *bolt.Tx, searchID string, rules PollRules, now time.
 	return p, nil
 }
 
-// commitPoll is CommitPoll's transaction: every listing on the page is new,
-// held back, already seen, or changed, and what must be announced is queued.
-func (d *DB) commitPoll(tx *bolt.Tx, searchID string, found []model.Listing, rules PollRules, now time.Time) (CommitResult, error) {
-	p, err := d.openPollTx(tx, searchID, rules, now)
+// commitPoll runs the poll's decide function over the page inside tx, with
+// the listings storage cannot keep (no ID, too long an ID, a repeat) left out.
+func (d *DB) commitPoll(tx *bolt.Tx, searchID string, found []model.Listing, decide Decide) (model.CommitResult, error) {
+	p, err := d.openPollTx(tx, searchID)
 	if err != nil {
-		return CommitResult{}, err
+		return model.CommitResult{}, err
 	}
 	page := onePerID(found)
-	for _, l := range page {
-		l.PriceValue = safeFloat(l.PriceValue)
-		if err := p.decide(l); err != nil {
-			return CommitResult{}, err
-		}
+	for i := range page {
+		page[i].PriceValue = safeFloat(page[i].PriceValue)
 	}
-	if err := p.markGone(page); err != nil {
-		return CommitResult{}, err
-	}
-	if err := p.storeSeen(); err != nil {
-		return CommitResult{}, err
+	res, err := decide(p, page)
+	if err != nil {
+		return model.CommitResult{}, err
 	}
 	if d.testHookInCommit != nil {
 		if err := d.testHookInCommit(); err != nil {
-			return CommitResult{}, err
+			return model.CommitResult{}, err
 		}
 	}
-	if err := p.queue(); err != nil {
-		return CommitResult{}, err
-	}
-	p.s.LastCount, p.s.LastPolled = len(page), now
-	return p.res, putJSON(tx.Bucket(bucketSearches), []byte(p.s.ID), p.s)
+	return res, nil
 }
 
 // onePerID drops listings without a usable ID and repeats, keeping page order.
@@ -108,54 +90,54 @@ func onePerID(found []model.Listing) []model.Listing {
 	return out
 }
 
-// decide sorts one listing of the page.
-func (p *pollTx) decide(l model.Listing) error {
-	if p.ids.Get([]byte(l.ID)) != nil {
-		return p.again(l, false)
+// Search is the search polled, as stored when the transaction began.
+func (p *PollTx) Search() model.Search { return p.s }
+
+// Upgraded is true on the search's first poll since presence was tracked.
+func (p *PollTx) Upgraded() bool { return p.upgraded }
+
+// Seen reports whether the search has the listing delivered.
+func (p *PollTx) Seen(id string) bool { return p.ids.Get([]byte(id)) != nil }
+
+// Held reports whether the search's filters hold the listing back.
+func (p *PollTx) Held(id string) bool { return p.held.Get([]byte(id)) != nil }
+
+// PresentPrice is the price the listing had on the last page read.
+func (p *PollTx) PresentPrice(id string) (float64, bool) {
+	v := p.present.Get([]byte(id))
+	if v == nil {
+		return 0, false
 	}
-	if p.held.Get([]byte(l.ID)) != nil {
-		return p.again(l, true)
+	if len(v) != 8 {
+		return math.NaN(), true // unreadable: equal to no price
 	}
-	// Prices stays empty until the price first changes (prices.go adds the
-	// first one then): most listings never change, and each byte is kept.
-	l.FirstSeen = p.now
-	if err := p.setPresent(l); err != nil {
-		return err
-	}
-	if l.Held != "" {
-		p.res.Held++
-		return putJSON(p.held, []byte(l.ID), l)
-	}
-	if !p.s.Baselined {
-		p.seen = append(p.seen, l)
-		return nil
-	}
-	merged, err := p.mergeDuplicate(&l)
-	if err != nil {
-		return err
-	}
-	if merged {
-		p.res.Merged++
-	} else {
-		p.fresh = append(p.fresh, l)
-	}
-	p.seen = append(p.seen, l)
-	return nil
+	return math.Float64frombits(fromU64(v)), true
 }
 
-// storeSeen gives the listings first seen in this poll their order keys,
-// bottom-up, so the page's first listing is the newest, and indexes them.
-func (p *pollTx) storeSeen() error {
-	for i := len(p.seen) - 1; i >= 0; i-- {
-		if err := p.putOrdered(p.seen[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+// GoneSince is when the listing left the page.
+func (p *PollTx) GoneSince(id string) (time.Time, bool) {
+	return goneAt(p.gone.Get([]byte(id)))
 }
 
-// putOrdered stores l under a new order key (the newest) and marks it seen.
-func (p *pollTx) putOrdered(l model.Listing) error {
+// MarkViewed counts every listing stored so far as looked at.
+func (p *PollTx) MarkViewed() error {
+	lb := p.tx.Bucket(bucketListings).Bucket([]byte(p.s.ID))
+	return lb.Put(keyViewed, u64(p.order.Sequence()))
+}
+
+// PutSearch stores the search.
+func (p *PollTx) PutSearch(s model.Search) error {
+	return putJSON(p.tx.Bucket(bucketSearches), []byte(s.ID), s)
+}
+
+// Queue queues item for event once per channel that wants it.
+func (p *PollTx) Queue(item model.OutboxItem, event model.Event) ([]uint64, error) {
+	return p.d.queueDigests(p.tx, item, event)
+}
+
+// AddSeen stores l as delivered under a new order key (the newest) and
+// indexes it.
+func (p *PollTx) AddSeen(l model.Listing) error {
 	seq, err := p.order.NextSequence()
 	if err != nil {
 		return err
@@ -170,39 +152,40 @@ func (p *pollTx) putOrdered(l model.Listing) error {
 	return p.index(l)
 }
 
-// queue records the baseline, or queues the alerts: one new-listings digest
-// and one price-change digest per channel, each only when it has listings.
-func (p *pollTx) queue() error {
-	lb := p.tx.Bucket(bucketListings).Bucket([]byte(p.s.ID))
-	if !p.s.Baselined {
-		p.s.Baselined, p.s.BaselineCount = true, len(p.seen)
-		p.res.Baseline, p.res.BaselineCount = true, len(p.seen)
-		// The baseline is not "new since the user last looked".
-		return lb.Put(keyViewed, u64(p.order.Sequence()))
+// PutHeld stores a held-back listing.
+func (p *PollTx) PutHeld(l model.Listing) error { return putJSON(p.held, []byte(l.ID), l) }
+
+// PutSeen rewrites a delivered listing where it is.
+func (p *PollTx) PutSeen(l model.Listing) error {
+	key := p.ids.Get([]byte(l.ID))
+	if key == nil {
+		return fmt.Errorf("listing %s: its record is missing", l.ID)
 	}
-	item := model.OutboxItem{SearchID: p.s.ID, SearchName: p.s.Name, SearchURL: p.s.URL,
-		Created: p.now, State: model.OutboxPending, NextAttempt: p.now}
-	for _, q := range []struct {
-		ls    []model.Listing
-		event model.Event
-		into  *[]model.Listing
-	}{{p.fresh, model.EventNewListings, &p.res.New}, {p.changed, model.EventPriceDrop, &p.res.Changed}} {
-		if len(q.ls) == 0 {
-			continue
-		}
-		item.Listings = q.ls
-		ids, err := p.d.queueDigests(p.tx, item, q.event)
-		if err != nil {
-			return err
-		}
-		if err := p.noteAlerted(q.ls, ids); err != nil {
-			return err
-		}
-		*q.into = q.ls
-		if p.res.OutboxID == 0 {
-			p.res.OutboxID = ids[0]
-		}
-		p.res.OutboxIDs = append(p.res.OutboxIDs, ids...)
+	return putJSON(p.order, append([]byte(nil), key...), l)
+}
+
+// Release moves a held listing to the delivered ones, as the newest.
+func (p *PollTx) Release(l model.Listing) error {
+	if err := p.held.Delete([]byte(l.ID)); err != nil {
+		return err
 	}
-	return nil
+	return p.AddSeen(l)
+}
+
+// Record reads a listing as stored, delivered or held.
+func (p *PollTx) Record(id string, held bool) (model.Listing, error) {
+	var rec model.Listing
+	var v []byte
+	if held {
+		v = p.held.Get([]byte(id))
+	} else if key := p.ids.Get([]byte(id)); key != nil {
+		v = p.order.Get(key)
+	}
+	if v == nil {
+		return rec, fmt.Errorf("listing %s: its record is missing", id)
+	}
+	if err := json.Unmarshal(v, &rec); err != nil {
+		return rec, fmt.Errorf("listing %s: %w", id, err)
+	}
+	return rec, nil
 }

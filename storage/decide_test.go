@@ -13,13 +13,13 @@ import (
 )
 
 // commit is SavePoll of a page that fails the test on an error.
-func commit(t *testing.T, db *DB, s model.Search, found []model.Listing, now time.Time, rules ...PollRules) CommitResult {
+func commit(t *testing.T, db *DB, s model.Search, found []model.Listing, now time.Time, rules ...PollRules) model.CommitResult {
 	t.Helper()
 	var r PollRules
 	if len(rules) > 0 {
 		r = rules[0]
 	}
-	res, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: found, Rules: r}, Now: now})
+	res, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: found, Decide: decideWith(r, now)}})
 	if err != nil {
 		t.Fatalf("commit: %v", err)
 	}

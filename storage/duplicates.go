@@ -5,15 +5,15 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
-	"strings"
 
 	bolt "go.etcd.io/bbolt"
 
 	"notifio/internal/model"
 )
 
-// This file keeps one flat one alert: the same listing found by two searches
-// (same site, same ID), and the same flat listed on two sites.
+// This file keeps what poll/decide needs for one flat one alert: which
+// searches saw a listing, the listings at one price, and the alerts that
+// announced them.
 //
 // bucketSeenBy: listing ID → JSON seenBy, for every listing a search has
 // recorded as seen (not the held ones). bucketFlats: price value (8 bytes) +
@@ -39,56 +39,26 @@ const (
 	maxSeenOutbox = 16
 )
 
-// siteOfID is the site part of a site-namespaced listing ID.
-func siteOfID(id string) string {
-	site, _, _ := strings.Cut(id, ":")
-	return site
+// SeenBy is which searches recorded the listing and the outbox items that
+// announced it (the newest few).
+func (p *PollTx) SeenBy(id string) ([]string, []uint64) {
+	e, _ := getSeenBy(p.tx.Bucket(bucketSeenBy), id)
+	return e.Searches, e.Outbox
 }
 
-// mergeDuplicate reports whether l, new to this search, was already announced
-// by another search or as the same flat on another site. If so it is recorded
-// with the others named (AlsoIn, SameAs) and the other's unsent alerts name
-// this search or site too, so the user gets one alert.
-func (p *pollTx) mergeDuplicate(l *model.Listing) (bool, error) {
-	sb := p.tx.Bucket(bucketSeenBy)
-	if e, ok := getSeenBy(sb, l.ID); ok && !slices.Contains(e.Searches, p.s.ID) {
-		// A removed search's listings are gone with it: they merge nothing.
-		if names := p.searchNames(e.Searches); len(names) > 0 {
-			l.AlsoIn = names
-			err := p.amend(e.Outbox, l.ID, func(o *model.Listing) { o.AlsoIn = appendNew(o.AlsoIn, p.s.Name) })
-			return true, err
-		}
+// FlatsAt returns the listings stored at exactly this price, at most
+// maxFlatRefs, and the search that stored each.
+func (p *PollTx) FlatsAt(price float64) ([]string, []model.Listing) {
+	refs := flatsAt(p.tx, price)
+	searches, ls := make([]string, len(refs)), make([]model.Listing, len(refs))
+	for i, r := range refs {
+		searches[i], ls[i] = r.Search, r.Listing
 	}
-	if p.rules.SameFlat == nil || l.PriceValue <= 0 {
-		return false, nil
-	}
-	for _, r := range flatsAt(p.tx, l.PriceValue) {
-		if siteOfID(r.Listing.ID) == siteOfID(l.ID) ||
-			r.Listing.SameAs != nil && r.Listing.SameAs.Site == siteOfID(l.ID) {
-			continue // one site's two listings are two flats, also by way of a third
-		}
-		why, ok := p.rules.SameFlat(r.Listing, *l)
-		if !ok {
-			continue
-		}
-		l.SameAs = &model.SameFlat{ID: r.Listing.ID, Site: siteOfID(r.Listing.ID), URL: r.Listing.URL, Title: r.Listing.Title, Why: why}
-		also := model.SameFlat{ID: l.ID, Site: siteOfID(l.ID), URL: l.URL, Title: l.Title, Why: why}
-		add := func(o *model.Listing) {
-			if !slices.ContainsFunc(o.AlsoOn, func(s model.SameFlat) bool { return s.ID == also.ID }) {
-				o.AlsoOn = append(o.AlsoOn, also)
-			}
-		}
-		e, _ := getSeenBy(sb, r.Listing.ID)
-		if err := p.amend(e.Outbox, r.Listing.ID, add); err != nil {
-			return true, err
-		}
-		return true, p.updateStored(r.Search, r.Listing.ID, add)
-	}
-	return false, nil
+	return searches, ls
 }
 
 // index records l as seen by this search, for the next search or site that finds it.
-func (p *pollTx) index(l model.Listing) error {
+func (p *PollTx) index(l model.Listing) error {
 	sb := p.tx.Bucket(bucketSeenBy)
 	e, _ := getSeenBy(sb, l.ID)
 	if !slices.Contains(e.Searches, p.s.ID) {
@@ -146,8 +116,8 @@ func readStored(tx *bolt.Tx, searchID, id string) (model.Listing, bool) {
 	return l, true
 }
 
-// noteAlerted records the outbox items that announce ls.
-func (p *pollTx) noteAlerted(ls []model.Listing, ids []uint64) error {
+// NoteAlerted records the outbox items that announce ls.
+func (p *PollTx) NoteAlerted(ls []model.Listing, ids []uint64) error {
 	sb := p.tx.Bucket(bucketSeenBy)
 	for _, l := range ls {
 		e, _ := getSeenBy(sb, l.ID)
@@ -165,8 +135,8 @@ func (p *pollTx) noteAlerted(ls []model.Listing, ids []uint64) error {
 	return nil
 }
 
-// amend changes the listing id in those of the items that are not sent yet.
-func (p *pollTx) amend(items []uint64, id string, change func(*model.Listing)) error {
+// AmendOutbox changes the listing id in those of the items that are not sent yet.
+func (p *PollTx) AmendOutbox(items []uint64, id string, change func(*model.Listing)) error {
 	ob := p.tx.Bucket(bucketOutbox)
 	for _, oid := range items {
 		it, err := getOutbox(p.tx, oid)
@@ -185,8 +155,8 @@ func (p *pollTx) amend(items []uint64, id string, change func(*model.Listing)) e
 	return nil
 }
 
-// updateStored changes a listing as another search stored it.
-func (p *pollTx) updateStored(searchID, id string, change func(*model.Listing)) error {
+// UpdateStored changes a listing as another search stored it.
+func (p *PollTx) UpdateStored(searchID, id string, change func(*model.Listing)) error {
 	lb := p.tx.Bucket(bucketListings).Bucket([]byte(searchID))
 	if lb == nil || lb.Bucket(bucketListingIDs) == nil || lb.Bucket(bucketListingOrder) == nil {
 		return nil // that search was removed
@@ -205,7 +175,8 @@ func (p *pollTx) updateStored(searchID, id string, change func(*model.Listing)) 
 	return putJSON(order, append([]byte(nil), key...), rec)
 }
 
-func (p *pollTx) searchNames(ids []string) []string {
+// SearchNames are the names of those of ids still stored.
+func (p *PollTx) SearchNames(ids []string) []string {
 	var out []string
 	for _, id := range ids {
 		if s, err := getSearch(p.tx.Bucket(bucketSearches), id); err == nil {

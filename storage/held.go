@@ -49,7 +49,7 @@ func (d *DB) ReleaseHeld(searchID string, ids []string, now time.Time) (int, err
 	n := 0
 	err := d.update("showing held-back listings of search "+searchID, func(tx *bolt.Tx) error {
 		n = 0
-		p, err := d.openPollTx(tx, searchID, PollRules{}, now)
+		p, err := d.openPollTx(tx, searchID)
 		if err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ func (d *DB) ReleaseHeld(searchID string, ids []string, now time.Time) (int, err
 			if err := p.held.Delete([]byte(id)); err != nil {
 				return err
 			}
-			if err := p.putOrdered(l); err != nil {
+			if err := p.AddSeen(l); err != nil {
 				return err
 			}
 			n++

@@ -17,31 +17,7 @@ const maxListingIDLen = 1024
 // 0.5, suits random inserts).
 const appendFill = 0.9
 
-// CommitPoll records one successful poll of a search in one transaction: the
-// listings in found not seen before (by Listing.ID, which the caller has
-// site-namespaced) are marked seen with FirstSeen = now and, unless this is the
-// search's first successful poll, one digest outbox item per channel (email
-// and each push channel that wants it; see queueDigests) carrying exactly them
-// is queued (pending, due now). The first successful poll is the baseline: its
-// listings are recorded silently and the search is marked Baselined. The search's
-// LastCount and LastPolled are updated too. Either all of this is stored or, on
-// an error, none of it: a listing is never seen without its alert queued.
-//
-// A poll that would change nothing but LastPolled (baselined, every listing
-// already seen, the same count) is checked in a read-only transaction and not
-// written: a watcher polling every minute would otherwise fsync the file on
-// every poll (docs/PERFORMANCE.md). LastPolled is then the last poll that
-// changed something.
-//
-// found is in page order (top first); listings without an ID and repeats are
-// skipped. A search deleted meanwhile stores nothing (CommitResult.SearchGone).
-// The poller records the rest of a poll with it through SavePoll, and decides
-// what is held back, changed or the same flat (PollPage.Rules, commit.go).
-func (d *DB) CommitPoll(searchID string, found []model.Listing, now time.Time) (CommitResult, error) {
-	return d.SavePoll(PollWrite{SearchID: searchID, Page: &PollPage{Found: found}, Now: now})
-}
-
-// pollChangesNothing reports whether CommitPoll would only move LastPolled, in
+// pollChangesNothing reports whether SavePoll's page would only move LastPolled, in
 // a read-only transaction. Any doubt (an error, a deleted search) says false:
 // the write transaction then decides.
 func (d *DB) pollChangesNothing(searchID string, found []model.Listing) bool {

@@ -3,7 +3,6 @@ package storage
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -20,8 +19,6 @@ type PollWrite struct {
 	// Page is the listings of a poll that read a results page; nil when it has
 	// none to record (a refusal, an error, a page unchanged since the last one).
 	Page *PollPage
-	// Now is the poll's time: FirstSeen of new listings, the search's LastPolled.
-	Now time.Time
 	// Backoff returns the per-site backoff snapshot (opaque bytes). It is called
 	// inside the transaction: write transactions run one at a time, so the
 	// snapshot stored last is also the newest one taken.
@@ -34,27 +31,37 @@ type PollWrite struct {
 	Setting    any
 }
 
-// PollPage is the listings a poll found and the decisions storage does not make.
+// PollPage is the listings a poll found and the poll's decision over them.
 type PollPage struct {
 	// Found is in page order (top first); empty is a page without results.
 	Found []model.Listing
-	Rules PollRules
+	// Decide makes every choice about the page (poll/decide.Page): SavePoll
+	// runs it inside its transaction over Found, without the listings storage
+	// cannot keep.
+	Decide Decide
 }
 
+// Decide decides a page inside a poll's transaction, reading and writing
+// through tx only. An error aborts the transaction.
+type Decide func(tx *PollTx, page []model.Listing) (model.CommitResult, error)
+
 // SavePoll records one poll in one transaction (see PollWrite): the page as
-// CommitPoll describes, the backoff snapshot, the site's information and the
+// its Decide function writes it, the backoff snapshot, the site's information and the
 // setting. Either all of it is stored or, on an error, none of it.
 //
-// A page that would change nothing but LastPolled is not written (CommitPoll);
+// A page that would change nothing but LastPolled (baselined, every listing
+// already seen at its price, the same count) is checked in a read-only
+// transaction and not written — a watcher polling every minute would
+// otherwise fsync the file on every poll (docs/PERFORMANCE.md);
 // when nothing else is to be written either, no write transaction runs at all.
 // A search deleted meanwhile records no page: SavePoll returns ErrNotFound when
 // that was all, else it writes the rest (the site's) and says so in
 // CommitResult.SearchGone.
-func (d *DB) SavePoll(w PollWrite) (CommitResult, error) {
+func (d *DB) SavePoll(w PollWrite) (model.CommitResult, error) {
 	if !w.hasState() && (w.Page == nil || d.pollChangesNothing(w.SearchID, w.Page.Found)) {
-		return CommitResult{}, nil
+		return model.CommitResult{}, nil
 	}
-	var res CommitResult
+	var res model.CommitResult
 	err := d.update("saving the poll of search "+w.SearchID, func(tx *bolt.Tx) (err error) {
 		if res, err = d.savePage(tx, w); err != nil {
 			return err
@@ -62,23 +69,26 @@ func (d *DB) SavePoll(w PollWrite) (CommitResult, error) {
 		return w.saveState(tx)
 	})
 	if err != nil {
-		return CommitResult{}, err
+		return model.CommitResult{}, err
 	}
 	return res, nil
 }
 
 // savePage is the listings part of SavePoll's transaction.
-func (d *DB) savePage(tx *bolt.Tx, w PollWrite) (CommitResult, error) {
+func (d *DB) savePage(tx *bolt.Tx, w PollWrite) (model.CommitResult, error) {
 	if w.Page == nil {
-		return CommitResult{}, nil
+		return model.CommitResult{}, nil
 	}
 	if _, err := getSearch(tx.Bucket(bucketSearches), w.SearchID); errors.Is(err, model.ErrNotFound) && w.hasState() {
-		return CommitResult{SearchGone: true}, nil
+		return model.CommitResult{SearchGone: true}, nil
 	}
 	if changesNothing(tx, w.SearchID, w.Page.Found) {
-		return CommitResult{}, nil
+		return model.CommitResult{}, nil
 	}
-	return d.commitPoll(tx, w.SearchID, w.Page.Found, w.Page.Rules, w.Now)
+	if w.Page.Decide == nil {
+		return model.CommitResult{}, errors.New("the page has no decide function")
+	}
+	return d.commitPoll(tx, w.SearchID, w.Page.Found, w.Page.Decide)
 }
 
 // hasState reports whether w holds more than a page.

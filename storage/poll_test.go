@@ -72,14 +72,14 @@ func TestSavePollFailureLeavesNothing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			db := openT(t, t.TempDir(), Options{})
 			s := addSearch(t, db, "s")
-			_, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("base", 5)}, Now: t0,
+			_, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("base", 5), Decide: decideWith(PollRules{}, t0)},
 				Backoff: backoffOf(`["before"]`), Site: s.Site, SiteInfo: answer{Outcome: "denied", At: t0},
 				SettingKey: "last:" + s.ID, Setting: answer{Outcome: "denied", At: t0}})
 			must(t, err)
 			before := readPollState(t, db, s)
 			commits := db.Commits()
 
-			w := PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 4)}, Now: t1,
+			w := PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 4), Decide: decideWith(PollRules{}, t1)},
 				Backoff: backoffOf(`[]`), Site: s.Site, SiteInfo: answer{Outcome: "ok", At: t1},
 				SettingKey: "last:" + s.ID, Setting: answer{Outcome: "ok", At: t1}}
 			good := w
@@ -114,17 +114,17 @@ func TestSavePollFailureLeavesNothing(t *testing.T) {
 func TestSavePollWritesOnlyWhatChanged(t *testing.T) {
 	db := openT(t, t.TempDir(), Options{})
 	s := addSearch(t, db, "s")
-	_, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("base", 3)}, Now: t0})
+	_, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("base", 3), Decide: decideWith(PollRules{}, t0)}})
 	must(t, err)
 	c0 := db.Commits()
-	if _, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("base", 3)}, Now: t0.Add(time.Minute)}); err != nil {
+	if _, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("base", 3), Decide: decideWith(PollRules{}, t0.Add(time.Minute))}}); err != nil {
 		t.Fatal(err)
 	}
 	if db.Commits() != c0 {
 		t.Fatalf("an unchanged page took %d commits, want 0", db.Commits()-c0)
 	}
 
-	_, err = db.SavePoll(PollWrite{SearchID: s.ID, Now: t0.Add(2 * time.Minute), Backoff: backoffOf(`["wait"]`),
+	_, err = db.SavePoll(PollWrite{SearchID: s.ID, Backoff: backoffOf(`["wait"]`),
 		Site: s.Site, SiteInfo: answer{Outcome: "rate_limited"}})
 	must(t, err)
 	if st := readPollState(t, db, s); st.backoff != `["wait"]` || st.site.Outcome != "rate_limited" ||
@@ -133,7 +133,7 @@ func TestSavePollWritesOnlyWhatChanged(t *testing.T) {
 	}
 
 	must(t, db.DeleteSearch(s.ID))
-	res, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 2)}, Now: t0.Add(3 * time.Minute),
+	res, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 2), Decide: decideWith(PollRules{}, t0.Add(3*time.Minute))},
 		Backoff: backoffOf(`[]`)})
 	if err != nil || !res.SearchGone || len(res.New) != 0 {
 		t.Fatalf("poll of a deleted search: %+v, %v", res, err)
@@ -141,7 +141,7 @@ func TestSavePollWritesOnlyWhatChanged(t *testing.T) {
 	if raw, _ := db.LoadBackoff(); string(raw) != `[]` {
 		t.Fatalf("the site's backoff after a poll of a deleted search: %s", raw)
 	}
-	if _, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 2)}, Now: t0}); !errors.Is(err, model.ErrNotFound) {
+	if _, err := db.SavePoll(PollWrite{SearchID: s.ID, Page: &PollPage{Found: listings("new", 2), Decide: decideWith(PollRules{}, t0)}}); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("a page alone for a deleted search: %v, want ErrNotFound", err)
 	}
 }

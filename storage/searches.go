@@ -13,7 +13,7 @@ import (
 
 // AddSearch stores a new search and returns it with its ID (8 sortable
 // characters, never reused) and Created set. Baselined, BaselineCount, LastCount
-// and LastPolled start at zero: the first CommitPoll is the baseline.
+// and LastPolled start at zero: the first poll saved is the baseline.
 func (d *DB) AddSearch(s model.Search) (model.Search, error) {
 	if s.URL == "" {
 		return model.Search{}, errors.New("adding a search: the URL is empty")

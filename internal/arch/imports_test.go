@@ -73,6 +73,7 @@ var rules = []rule{
 
 	{pkg: "notifio/hostbackoff", why: "the backoff policy knows only the nouns", forbidden: either(nounsOnly("notifio/hostbackoff"), fyne)},
 	{pkg: "notifio/poll/words", why: "the one wording place reads only the nouns, so every view can use it", forbidden: nounsOnly("notifio/poll/words")},
+	{pkg: "notifio/poll/decide", why: "a poll's decisions read and write through decide.Store, never the store itself", forbidden: either(nounsOnly("notifio/poll/decide"), fyne)},
 	{pkg: "notifio/poll/filter", why: "the filters read only the nouns, so the window can check them", forbidden: nounsOnly("notifio/poll/filter")},
 	{pkg: "notifio/internal/pushurl", why: "the push forms read only the nouns", forbidden: nounsOnly("notifio/internal/pushurl")},
 	{pkg: "notifio/internal/datadir", why: "finding the data folder needs nothing of ours", forbidden: ours("notifio/internal/datadir")},
@@ -126,8 +127,8 @@ func TestImportRules(t *testing.T) {
 // TestImportRulesCatchAViolation: the rules fail on a tree that breaks them.
 // testdata/violating is a module of stubs named as Notifio's packages where
 // the window reaches storage through poll, poll imports notify, storage
-// imports hostbackoff, the nouns import the data folder and the API
-// imports poll.
+// imports hostbackoff, the nouns import the data folder, the API
+// imports poll and a poll's decisions reach the store itself.
 func TestImportRulesCatchAViolation(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs the go command")
@@ -140,6 +141,7 @@ func TestImportRulesCatchAViolation(t *testing.T) {
 		"notifio/storage imports notifio/hostbackoff:",
 		"notifio/internal/model imports notifio/internal/datadir:",
 		"notifio/internal/api imports notifio/poll:",
+		"notifio/poll/decide imports notifio/storage:",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no violation %q found; the rules reported:\n%s", want, got)

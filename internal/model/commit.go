@@ -1,14 +1,11 @@
-package storage
+package model
 
-import (
-	"notifio/internal/model"
-)
-
-// CommitResult is what one CommitPoll or SavePoll recorded.
+// CommitResult is what one poll recorded in its transaction (storage.SavePoll,
+// decided by poll/decide).
 type CommitResult struct {
 	// New are the listings not seen before, in page order, with FirstSeen set. On
 	// a baseline poll it is empty: nothing is announced.
-	New []model.Listing
+	New []Listing
 	// Baseline is true when this was the search's first successful poll: its
 	// listings were recorded silently; BaselineCount says how many.
 	Baseline      bool
@@ -19,7 +16,7 @@ type CommitResult struct {
 	// OutboxIDs are all the items queued for New and Changed, one per channel each.
 	OutboxIDs []uint64
 	// Changed are the listings seen before announced as a price change.
-	Changed []model.Listing
+	Changed []Listing
 	// Held is how many new listings the filters held back (recorded, not
 	// announced); Merged how many were already announced by another search or
 	// as the same flat on another site.
