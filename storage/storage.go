@@ -6,6 +6,9 @@
 // (SavePoll): its listings marked seen, their alerts queued in the outbox, the
 // sites' backoff state and the last answers. A crash keeps all of it or none, so
 // a listing is never seen without its alert, nor a site's wait forgotten.
+// What the page means (new, changed, relisted, already announced) is the
+// poll's to decide (poll/decide), inside that transaction, through PollTx: the
+// store only stores.
 //
 // Open guards the file: a second instance gets ErrAlreadyRunning within about a
 // second, a database written by a newer Notifio is refused (ErrNewerSchema), the
