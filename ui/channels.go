@@ -214,16 +214,7 @@ func (v *channelsView) say(imp widget.Importance, text string) {
 }
 
 // busy counts the channel actions under way and shows the activity meanwhile.
-func (v *channelsView) busy(delta int) {
-	v.working += delta
-	if v.working > 0 {
-		v.activity.Show()
-		v.activity.Start()
-		return
-	}
-	v.activity.Stop()
-	v.activity.Hide()
-}
+func (v *channelsView) busy(delta int) { countBusy(v.activity, &v.working, delta) }
 
 // sendTest sends one test push to the channel in the background.
 func (v *channelsView) sendTest(name string) {
