@@ -59,10 +59,10 @@ func AlertSettingsWords(a model.AlertSettings) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Health alerts are on.\n")
-	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", words.SpanWords(a.AfterOrDefault()))
+	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", words.DurationWords(a.AfterOrDefault()))
 	fmt.Fprintf(&b, "Login expired, messages not going out: told at once.\n")
 	if r := a.RemindEvery(); r > 0 {
-		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", words.SpanWords(r))
+		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", words.DurationWords(r))
 	} else {
 		fmt.Fprintf(&b, "Reminders: off.\n")
 	}

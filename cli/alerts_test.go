@@ -12,20 +12,22 @@ import (
 	"notifio/internal/model"
 )
 
+// The settings are said in the window's words for them ("1 hour", "every 12
+// hours", words.DurationWords), not the short span form.
 func TestAlertsShowAndSet(t *testing.T) {
 	dir := t.TempDir()
 	code, out, _ := run(t, dir, "alerts", "show")
-	if code != 0 || !strings.Contains(out, "on") || !strings.Contains(out, "1 h") {
+	if code != 0 || !strings.Contains(out, "on") || !strings.Contains(out, "told after 1 hour of trying") {
 		t.Fatalf("alerts show by default: exit %d\n%s", code, out)
 	}
 	code, out, errOut := run(t, dir, "alerts", "set", "--after", "1m", "--remind", "off", "--summary", "on")
-	if code != 0 || !strings.Contains(out, "after 1 min") || !strings.Contains(out, "Reminders: off") ||
+	if code != 0 || !strings.Contains(out, "after 1 minute of") || !strings.Contains(out, "Reminders: off") ||
 		!strings.Contains(out, "Daily summary: at 20:00") {
 		t.Fatalf("alerts set: exit %d\n%s%s", code, out, errOut)
 	}
 	// Only what was given changes.
-	if code, out, _ = run(t, dir, "alerts", "set", "--remind", "12h"); code != 0 || !strings.Contains(out, "after 1 min") ||
-		!strings.Contains(out, "every 12 h") {
+	if code, out, _ = run(t, dir, "alerts", "set", "--remind", "12h"); code != 0 || !strings.Contains(out, "after 1 minute of") ||
+		!strings.Contains(out, "every 12 hours") {
 		t.Fatalf("second alerts set: exit %d\n%s", code, out)
 	}
 	for _, bad := range [][]string{{"--after", "10s"}, {"--remind", "soon"}, {"--summary", "maybe"}, {"--summary-at", "8pm"}, {"--on", "--off"}} {

@@ -4,8 +4,8 @@
 //
 // The package is pure. It does no I/O and reads no clock: every method that needs
 // the time takes a now parameter. The only randomness is the jitter, which comes
-// from the random function given to DelayFor or NewRegistryWithRandom; nil (and
-// NewRegistry) means math/rand/v2, the one documented default at the edge.
+// from the random function given to Ladders.DelayFor or in the registry's
+// Options; nil means math/rand/v2, the one documented default at the edge.
 //
 // # Keyed by site
 //
@@ -15,7 +15,8 @@
 //
 // # Ladders
 //
-// Each Kind has a ladder of waits (Ladders); consecutive refusals of one kind climb
+// Each Kind has a ladder of waits (Ladders, given to the registry in its
+// Options; model.DefaultLadders is the policy); consecutive refusals of one kind climb
 // it and the last rung is the ceiling. A refusal of a different kind starts that
 // kind's ladder at rung 1. Every wait is jittered by ±15% so that sites refused in
 // one cycle do not all come back in one instant. A Retry-After header wins when it
@@ -39,6 +40,7 @@
 //
 // The package-level functions are safe for concurrent use. A Registry is safe for
 // simultaneous use by multiple goroutines: every method takes its mutex, and the
-// registry's random function is only ever called with that mutex held. Ladders is
-// read-only; changing it while a Registry is in use is a data race.
+// registry's random function is only ever called with that mutex held. The
+// ladders given to a Registry are read-only; changing them while it is in use is
+// a data race.
 package hostbackoff

@@ -21,11 +21,12 @@ func compact(d time.Duration) string {
 	return d.String()
 }
 
-// The ladders, read straight from Ladders: this is the policy.
+// The ladders the watcher gives its registry (model.DefaultLadders): this is
+// the policy.
 func ExampleLadders() {
 	for _, k := range model.Refusals() {
-		steps := make([]string, 0, len(hostbackoff.Ladders[k]))
-		for _, d := range hostbackoff.Ladders[k] {
+		steps := make([]string, 0, len(policy[k]))
+		for _, d := range policy[k] {
 			steps = append(steps, compact(d))
 		}
 		fmt.Printf("%s: %s\n", k, strings.Join(steps, " → "))
@@ -40,7 +41,7 @@ func ExampleLadders() {
 // Five searches on one portal share one wait, and one of them probes when it ends.
 func ExampleRegistry() {
 	noJitter := func() float64 { return 0.5 } // the factor 0.85 + 0.5×0.3 = 1
-	reg := hostbackoff.NewRegistryWithRandom(noJitter)
+	reg := hostbackoff.NewRegistry(hostbackoff.Options{Ladders: policy, Random: noJitter})
 	site := model.SiteOf("www.wohnungen.example.de:443")
 	t0 := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	show := func(d hostbackoff.Decision) {

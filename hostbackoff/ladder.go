@@ -17,18 +17,19 @@ const (
 	jitterSpan = 0.30
 )
 
-// Ladders holds the waits for consecutive refusals of each kind; the last rung is
-// the ceiling (model.DefaultLadders, where each ladder's reasons are). It is
-// read-only: DelayFor and the Registry read it on every call.
-var Ladders = model.DefaultLadders()
+// Ladders holds the waits for consecutive refusals of each kind; the last rung
+// is the ceiling. They are the registry's settings (Options.Ladders; the
+// policy is model.DefaultLadders, where each ladder's reasons are), read-only
+// once given.
+type Ladders map[model.Refusal][]time.Duration
 
-// ladderOf returns the ladder for k. A kind outside the four uses the Error ladder;
+// of returns the ladder for k. A kind outside the four uses the Error ladder;
 // a missing or empty ladder means MaxWait.
-func ladderOf(k model.Refusal) []time.Duration {
-	if l := Ladders[k]; len(l) > 0 {
+func (ls Ladders) of(k model.Refusal) []time.Duration {
+	if l := ls[k]; len(l) > 0 {
 		return l
 	}
-	if l := Ladders[model.RefusalError]; len(l) > 0 {
+	if l := ls[model.RefusalError]; len(l) > 0 {
 		return l
 	}
 	return []time.Duration{MaxWait}
@@ -41,15 +42,15 @@ func rungIndex(ladder []time.Duration, failures int) int {
 }
 
 // stepFor is the un-jittered ladder step for a kind and failure count.
-func stepFor(k model.Refusal, failures int) time.Duration {
-	l := ladderOf(k)
+func (ls Ladders) stepFor(k model.Refusal, failures int) time.Duration {
+	l := ls.of(k)
 	return l[rungIndex(l, failures)]
 }
 
 // minimumFor is the shortest wait DelayFor can give for a kind and failure count
 // before Retry-After: the step with the lowest jitter.
-func minimumFor(k model.Refusal, failures int) time.Duration {
-	return min(time.Duration(math.Round(float64(stepFor(k, failures))*jitterLow)), MaxWait)
+func (ls Ladders) minimumFor(k model.Refusal, failures int) time.Duration {
+	return min(time.Duration(math.Round(float64(ls.stepFor(k, failures))*jitterLow)), MaxWait)
 }
 
 // DelayFor is how long to leave a site alone after its failures-th consecutive
@@ -63,7 +64,7 @@ func minimumFor(k model.Refusal, failures int) time.Duration {
 // never negative and never above MaxWait. random should return values in [0, 1);
 // anything outside is clamped to it (NaN counts as 0). nil means math/rand/v2. A
 // kind outside the four uses the Error ladder.
-func DelayFor(k model.Refusal, failures int, retryAfter time.Duration, random func() float64) time.Duration {
+func (ls Ladders) DelayFor(k model.Refusal, failures int, retryAfter time.Duration, random func() float64) time.Duration {
 	if random == nil {
 		random = rand.Float64
 	}
@@ -72,7 +73,25 @@ func DelayFor(k model.Refusal, failures int, retryAfter time.Duration, random fu
 		r = 0
 	}
 	r = min(r, 1)
-	step := stepFor(k, failures)
+	step := ls.stepFor(k, failures)
 	jittered := time.Duration(math.Round(float64(step) * (jitterLow + r*jitterSpan)))
 	return min(max(jittered, retryAfter, 0), MaxWait)
+}
+
+// Rung is an entry's 1-based position on its kind's ladder (the ceiling rung
+// for any count past the end).
+func (ls Ladders) Rung(e Entry) int { return rungIndex(ls.of(e.Kind), e.Failures) + 1 }
+
+// Step is the un-jittered ladder step of an entry's current rung.
+func (ls Ladders) Step(e Entry) time.Duration { return ls.stepFor(e.Kind, e.Failures) }
+
+// ManualProbeAt is the earliest time ProbeNow allows a probe. After a
+// challenge, which the user can solve in a browser, it is ManualProbeGap after
+// the last refusal; for the other kinds, which nobody can solve, the current
+// rung's minimum wait (its step × 0.85).
+func (ls Ladders) ManualProbeAt(e Entry) time.Time {
+	if e.Kind == model.RefusalChallenge {
+		return e.LastRefusal.Add(ManualProbeGap)
+	}
+	return e.LastRefusal.Add(ls.minimumFor(e.Kind, e.Failures))
 }

@@ -13,6 +13,9 @@ import (
 )
 
 // fixed returns a random function that always answers v.
+// policy is the ladders the watcher gives its registry.
+var policy = hostbackoff.Ladders(model.DefaultLadders())
+
 func fixed(v float64) func() float64 { return func() float64 { return v } }
 
 // almostOne is the largest float64 below 1, the top of random()'s range.
@@ -26,11 +29,11 @@ func TestLaddersAsSpecified(t *testing.T) {
 		model.RefusalDenied:      {5 * m, 15 * m, 30 * m, 60 * m},
 		model.RefusalError:       {30 * time.Second, 2 * m, 5 * m},
 	}
-	if len(hostbackoff.Ladders) != len(want) {
-		t.Fatalf("Ladders has %d kinds, want %d", len(hostbackoff.Ladders), len(want))
+	if len(policy) != len(want) {
+		t.Fatalf("Ladders has %d kinds, want %d", len(policy), len(want))
 	}
 	for k, steps := range want {
-		got := hostbackoff.Ladders[k]
+		got := policy[k]
 		if len(got) != len(steps) {
 			t.Fatalf("%s ladder = %v, want %v", k, got, steps)
 		}
@@ -106,7 +109,7 @@ func TestDelayForSteps(t *testing.T) {
 		{model.Refusal(99), 9, 5 * m},
 	}
 	for _, tc := range tests {
-		if got := hostbackoff.DelayFor(tc.k, tc.failures, 0, fixed(0.5)); got != tc.want {
+		if got := policy.DelayFor(tc.k, tc.failures, 0, fixed(0.5)); got != tc.want {
 			t.Errorf("DelayFor(%s, %d, 0, 0.5) = %v, want %v", tc.k, tc.failures, got, tc.want)
 		}
 	}
@@ -114,10 +117,10 @@ func TestDelayForSteps(t *testing.T) {
 
 func TestDelayForJitterBounds(t *testing.T) {
 	for _, k := range model.Refusals() {
-		for i, step := range hostbackoff.Ladders[k] {
+		for i, step := range policy[k] {
 			failures := i + 1
-			lo := hostbackoff.DelayFor(k, failures, 0, fixed(0))
-			hi := hostbackoff.DelayFor(k, failures, 0, fixed(almostOne))
+			lo := policy.DelayFor(k, failures, 0, fixed(0))
+			hi := policy.DelayFor(k, failures, 0, fixed(almostOne))
 			wantLo := time.Duration(math.Round(float64(step) * 0.85))
 			wantHi := min(time.Duration(math.Round(float64(step)*1.15)), hostbackoff.MaxWait)
 			if lo != wantLo {
@@ -127,7 +130,7 @@ func TestDelayForJitterBounds(t *testing.T) {
 				t.Errorf("%s rung %d: highest = %v, want %v", k, failures, hi, wantHi)
 			}
 			for _, r := range []float64{0.1, 0.25, 0.5, 0.75, 0.9} {
-				d := hostbackoff.DelayFor(k, failures, 0, fixed(r))
+				d := policy.DelayFor(k, failures, 0, fixed(r))
 				if d < wantLo || d > wantHi {
 					t.Errorf("%s rung %d random %.2f: %v outside [%v, %v]", k, failures, r, d, wantLo, wantHi)
 				}
@@ -144,22 +147,22 @@ func TestDelayForJitterBounds(t *testing.T) {
 		{almostOne, 69 * time.Second},    // × 1.15
 		{0.25, 55500 * time.Millisecond}, // × 0.925
 	} {
-		if got := hostbackoff.DelayFor(model.RefusalChallenge, 1, 0, fixed(tc.r)); got != tc.want {
+		if got := policy.DelayFor(model.RefusalChallenge, 1, 0, fixed(tc.r)); got != tc.want {
 			t.Errorf("challenge rung 1, random %v: %v, want %v", tc.r, got, tc.want)
 		}
 	}
 	// The denied ceiling (60 m) jittered upwards is held at MaxWait.
-	if got := hostbackoff.DelayFor(model.RefusalDenied, 4, 0, fixed(0.9)); got != time.Hour {
+	if got := policy.DelayFor(model.RefusalDenied, 4, 0, fixed(0.9)); got != time.Hour {
 		t.Errorf("denied ceiling jittered up = %v, want 1h", got)
 	}
 	// Out-of-range random values are clamped, never producing a negative or huge wait.
 	for _, r := range []float64{-1, math.NaN(), math.Inf(-1)} {
-		if got := hostbackoff.DelayFor(model.RefusalChallenge, 1, 0, fixed(r)); got != 51*time.Second {
+		if got := policy.DelayFor(model.RefusalChallenge, 1, 0, fixed(r)); got != 51*time.Second {
 			t.Errorf("random %v: %v, want 51s", r, got)
 		}
 	}
 	for _, r := range []float64{1, 7, math.Inf(1)} {
-		if got := hostbackoff.DelayFor(model.RefusalChallenge, 1, 0, fixed(r)); got != 69*time.Second {
+		if got := policy.DelayFor(model.RefusalChallenge, 1, 0, fixed(r)); got != 69*time.Second {
 			t.Errorf("random %v: %v, want 69s", r, got)
 		}
 	}
@@ -168,7 +171,7 @@ func TestDelayForJitterBounds(t *testing.T) {
 func TestDelayForNilRandomUsesDefault(t *testing.T) {
 	seen := map[time.Duration]bool{}
 	for range 200 {
-		d := hostbackoff.DelayFor(model.RefusalDenied, 1, 0, nil)
+		d := policy.DelayFor(model.RefusalDenied, 1, 0, nil)
 		if d < 255*time.Second || d > 345*time.Second {
 			t.Fatalf("DelayFor(denied, 1, nil) = %v, outside 5m ±15%%", d)
 		}
@@ -199,7 +202,7 @@ func TestDelayForRetryAfter(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := hostbackoff.DelayFor(tc.k, tc.failures, tc.retryAfter, fixed(0.5)); got != tc.want {
+			if got := policy.DelayFor(tc.k, tc.failures, tc.retryAfter, fixed(0.5)); got != tc.want {
 				t.Errorf("DelayFor(%s, %d, %v) = %v, want %v", tc.k, tc.failures, tc.retryAfter, got, tc.want)
 			}
 		})
@@ -215,7 +218,7 @@ func TestDelayForNeverNegativeNorAboveMaxWait(t *testing.T) {
 		retryAfter := time.Duration(rapid.OneOf(rapid.Int64(), rapid.Int64Range(-int64(2*time.Hour), int64(2*time.Hour)),
 			rapid.SampledFrom([]int64{math.MinInt64, math.MaxInt64})).Draw(t, "retryAfter"))
 		r := rapid.OneOf(rapid.Float64Range(0, almostOne), rapid.Float64(), rapid.SampledFrom(specials)).Draw(t, "random")
-		d := hostbackoff.DelayFor(k, failures, retryAfter, fixed(r))
+		d := policy.DelayFor(k, failures, retryAfter, fixed(r))
 		if d < 0 || d > hostbackoff.MaxWait {
 			t.Fatalf("DelayFor(%d, %d, %v, %v) = %v", int(k), failures, retryAfter, r, d)
 		}
@@ -223,7 +226,7 @@ func TestDelayForNeverNegativeNorAboveMaxWait(t *testing.T) {
 			t.Fatalf("Retry-After %v lost: delay %v", retryAfter, d)
 		}
 		if k.Valid() && r >= 0 && r < 1 && retryAfter <= 0 {
-			l := hostbackoff.Ladders[k]
+			l := policy[k]
 			step := l[min(max(failures, 1)-1, len(l)-1)]
 			lo := time.Duration(math.Round(float64(step) * 0.85))
 			hi := min(time.Duration(math.Round(float64(step)*1.15)), hostbackoff.MaxWait)

@@ -20,7 +20,7 @@ type probeHold struct {
 // clock movements on two sites never break the policy's promises.
 func TestRegistryInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		r := hostbackoff.NewRegistryWithRandom(func() float64 { return 0.37 })
+		r := hostbackoff.NewRegistry(hostbackoff.Options{Ladders: policy, Random: func() float64 { return 0.37 }})
 		clock := now
 		sites := []string{"a.de", "b.de"}
 		ids := []string{"s1", "s2", "s3", "s4", "s5"}
@@ -47,7 +47,7 @@ func TestRegistryInvariants(t *testing.T) {
 				if e.Failures != wantFailures || e.Kind != k {
 					t.Fatalf("after %s: %+v, want failures %d", k, e, wantFailures)
 				}
-				if min := e.LastRefusal.Add(e.Step() * 85 / 100); next.Before(min) {
+				if min := e.LastRefusal.Add(policy.Step(e) * 85 / 100); next.Before(min) {
 					t.Fatalf("wait %v shorter than the rung minimum %v", next.Sub(clock), min.Sub(clock))
 				}
 				delete(probe, s)
@@ -89,7 +89,7 @@ func TestRegistryInvariants(t *testing.T) {
 				s := rapid.SampledFrom(sites).Draw(t, "site")
 				e, had := r.Lookup(s)
 				when, err := r.ProbeNow(s, clock)
-				if err != nil && (!had || !when.After(clock) || !when.Equal(e.ManualProbeAt())) {
+				if err != nil && (!had || !when.After(clock) || !when.Equal(policy.ManualProbeAt(e))) {
 					t.Fatalf("ProbeNow = %v, %v at %v for %+v", when, err, clock, e)
 				}
 				if err == nil {
@@ -122,7 +122,7 @@ func TestRegistryInvariants(t *testing.T) {
 					if ok && soonest.After(e.NextRetry) && e.ProbeSearch == "" {
 						t.Fatalf("Soonest %v after %s's next retry %v", soonest, e.Site, e.NextRetry)
 					}
-					if e.Failures < 1 || e.Rung() < 1 || e.Rung() > len(hostbackoff.Ladders[e.Kind]) {
+					if e.Failures < 1 || policy.Rung(e) < 1 || policy.Rung(e) > len(policy[e.Kind]) {
 						t.Fatalf("bad entry %+v", e)
 					}
 					if e.NextRetry.After(clock.Add(hostbackoff.MaxWait)) {

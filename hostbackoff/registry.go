@@ -72,7 +72,7 @@ type Entry struct {
 	Site string `json:"site"`
 	// Kind is the kind of the latest refusal; it is written by name.
 	Kind model.Refusal `json:"kind"`
-	// Failures counts consecutive refusals of Kind; the rung is Rung().
+	// Failures counts consecutive refusals of Kind; the rung is Ladders.Rung.
 	Failures int `json:"failures"`
 	// NextRetry is when the site may be tried again (by one probe).
 	NextRetry time.Time `json:"next_retry"`
@@ -87,13 +87,6 @@ type Entry struct {
 	LastRefusal time.Time `json:"last_refusal,omitzero"`
 }
 
-// Rung is the entry's 1-based position on its kind's ladder (the ceiling rung for
-// any count past the end).
-func (e Entry) Rung() int { return rungIndex(ladderOf(e.Kind), e.Failures) + 1 }
-
-// Step is the un-jittered ladder step of the entry's current rung.
-func (e Entry) Step() time.Duration { return stepFor(e.Kind, e.Failures) }
-
 // Probing reports whether a probe is in flight at now (admitted, not expired).
 func (e Entry) Probing(now time.Time) bool {
 	return e.ProbeSearch != "" && !e.ProbeStarted.After(now) && now.Before(e.ProbeStarted.Add(ProbeTimeout))
@@ -104,37 +97,31 @@ func (e Entry) Probing(now time.Time) bool {
 // refused is a refusal, and its instant starts the next minute).
 const ManualProbeGap = time.Minute
 
-// ManualProbeAt is the earliest time ProbeNow allows a probe. After a
-// challenge, which the user can solve in a browser, it is ManualProbeGap after
-// the last refusal; for the other kinds, which nobody can solve, the current
-// rung's minimum wait (its step × 0.85).
-func (e Entry) ManualProbeAt() time.Time {
-	if e.Kind == model.RefusalChallenge {
-		return e.LastRefusal.Add(ManualProbeGap)
-	}
-	return e.LastRefusal.Add(minimumFor(e.Kind, e.Failures))
-}
-
-// Registry holds the backoff state of every site that has refused recently. The
-// zero value is ready to use and draws its jitter from math/rand/v2.
+// Registry holds the backoff state of every site that has refused recently.
+// Its ladders and jitter are given to NewRegistry.
 //
 // A Registry is safe for simultaneous use by multiple goroutines.
 type Registry struct {
-	mu     sync.Mutex
-	random func() float64 // called only with mu held; nil means math/rand/v2
-	sites  map[string]*Entry
+	mu      sync.Mutex
+	ladders Ladders
+	random  func() float64 // called only with mu held; nil means math/rand/v2
+	sites   map[string]*Entry
 }
 
-// NewRegistry returns an empty registry whose jitter comes from math/rand/v2.
-func NewRegistry() *Registry { return &Registry{} }
-
-// NewRegistryWithRandom returns an empty registry whose jitter comes from random
-// (values in [0, 1)), e.g. a seeded *rand.Rand's Float64 for deterministic tests.
-// random is only called with the registry's lock held, so it need not be safe for
-// concurrent use. nil means math/rand/v2.
-func NewRegistryWithRandom(random func() float64) *Registry {
-	return &Registry{random: random}
+// Options are a registry's settings.
+type Options struct {
+	// Ladders are the waits after consecutive refusals of each kind
+	// (model.DefaultLadders is the policy).
+	Ladders Ladders
+	// Random is the jitter's source (values in [0, 1)), e.g. a seeded
+	// *rand.Rand's Float64 for deterministic tests. It is only called with
+	// the registry's lock held, so it need not be safe for concurrent use.
+	// nil means math/rand/v2.
+	Random func() float64
 }
+
+// NewRegistry returns an empty registry with the given settings.
+func NewRegistry(o Options) *Registry { return &Registry{ladders: o.Ladders, random: o.Random} }
 
 // entry returns the site's live entry, or nil. Callers hold mu.
 func (r *Registry) entry(site string) *Entry { return r.sites[site] }
@@ -168,7 +155,7 @@ func (r *Registry) Record(site string, k model.Refusal, retryAfter time.Duration
 	} else {
 		e.Kind, e.Failures = k, 1
 	}
-	e.NextRetry = now.Add(DelayFor(k, e.Failures, retryAfter, r.random))
+	e.NextRetry = now.Add(r.ladders.DelayFor(k, e.Failures, retryAfter, r.random))
 	e.RetryAfter = retryAfter
 	e.LastRefusal = now
 	e.ProbeSearch, e.ProbeStarted = "", time.Time{}
@@ -211,24 +198,24 @@ func (r *Registry) Admit(site, searchID string, now time.Time) Decision {
 		return Decision{Verdict: Allow}
 	}
 	if now.Before(e.NextRetry) {
-		return Decision{Verdict: Wait, Until: e.NextRetry, Reason: "backing off after " + describe(*e)}
+		return Decision{Verdict: Wait, Until: e.NextRetry, Reason: "backing off after " + describe(r.ladders, *e)}
 	}
 	if e.Probing(now) {
 		expiry := e.ProbeStarted.Add(ProbeTimeout)
 		if e.ProbeSearch == searchID {
-			return Decision{Verdict: Probe, Until: expiry, Reason: "probe after " + describe(*e)}
+			return Decision{Verdict: Probe, Until: expiry, Reason: "probe after " + describe(r.ladders, *e)}
 		}
 		return Decision{Verdict: Wait, Until: expiry, Reason: ReasonWaitingForProbe}
 	}
 	e.ProbeSearch, e.ProbeStarted = searchID, now
-	return Decision{Verdict: Probe, Until: now.Add(ProbeTimeout), Reason: "probe after " + describe(*e)}
+	return Decision{Verdict: Probe, Until: now.Add(ProbeTimeout), Reason: "probe after " + describe(r.ladders, *e)}
 }
 
 // describe is the kind and rung of an entry, e.g. "challenge (rung 2 of 5)", plus
 // the Retry-After when it decided the wait.
-func describe(e Entry) string {
-	s := fmt.Sprintf("%s (rung %d of %d", e.Kind, e.Rung(), len(ladderOf(e.Kind)))
-	if e.RetryAfter > e.Step() {
+func describe(ls Ladders, e Entry) string {
+	s := fmt.Sprintf("%s (rung %d of %d", e.Kind, ls.Rung(e), len(ls.of(e.Kind)))
+	if e.RetryAfter > ls.Step(e) {
 		s += fmt.Sprintf(", Retry-After %s", min(e.RetryAfter, MaxWait))
 	}
 	return s + ")"
@@ -279,7 +266,7 @@ func (r *Registry) Sites() []string {
 
 // ProbeNow is the user's "I have solved the challenge in my browser — probe now".
 // It is allowed a minute after a challenge (for other kinds once the current
-// rung's minimum wait has passed; see Entry.ManualProbeAt); the site then becomes
+// rung's minimum wait has passed; see Ladders.ManualProbeAt); the site then becomes
 // due at now, so the next Admit gets Probe, and the result is now. Before that it
 // returns the time it will be allowed and ErrTooEarly.
 //
@@ -293,7 +280,7 @@ func (r *Registry) ProbeNow(site string, now time.Time) (time.Time, error) {
 	if e == nil || !now.Before(e.NextRetry) {
 		return now, nil
 	}
-	if at := e.ManualProbeAt(); now.Before(at) {
+	if at := r.ladders.ManualProbeAt(*e); now.Before(at) {
 		return at, ErrTooEarly
 	}
 	e.NextRetry = now

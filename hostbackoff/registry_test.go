@@ -19,7 +19,9 @@ const site = "example.de"
 var searches = []string{"s1", "s2", "s3", "s4", "s5"}
 
 // exact returns a registry without jitter: every wait is the ladder step.
-func exact() *hostbackoff.Registry { return hostbackoff.NewRegistryWithRandom(fixed(0.5)) }
+func exact() *hostbackoff.Registry {
+	return hostbackoff.NewRegistry(hostbackoff.Options{Ladders: policy, Random: fixed(0.5)})
+}
 
 func at(d time.Duration) time.Time { return now.Add(d) }
 
@@ -42,7 +44,7 @@ func TestVerdictNames(t *testing.T) {
 }
 
 func TestAdmitWithoutEntryAllows(t *testing.T) {
-	r := hostbackoff.NewRegistry()
+	r := hostbackoff.NewRegistry(hostbackoff.Options{Ladders: policy})
 	for _, id := range searches {
 		wantDecision(t, r.Admit(site, id, now), hostbackoff.Allow, time.Time{}, "")
 	}
@@ -82,10 +84,10 @@ func TestRecordClimbsTheLadder(t *testing.T) {
 					t.Fatalf("refusal %d: next = %v, want +%v", i+1, next.Sub(clock), w)
 				}
 				e, _ := r.Lookup(site)
-				if e.Kind != tc.k || e.Failures != i+1 || e.Rung() != min(i+1, len(hostbackoff.Ladders[tc.k])) {
-					t.Fatalf("refusal %d: entry %+v rung %d", i+1, e, e.Rung())
+				if e.Kind != tc.k || e.Failures != i+1 || policy.Rung(e) != min(i+1, len(policy[tc.k])) {
+					t.Fatalf("refusal %d: entry %+v rung %d", i+1, e, policy.Rung(e))
 				}
-				reason := fmt.Sprintf("backing off after %s (rung %d of %d)", tc.k, e.Rung(), len(hostbackoff.Ladders[tc.k]))
+				reason := fmt.Sprintf("backing off after %s (rung %d of %d)", tc.k, policy.Rung(e), len(policy[tc.k]))
 				for _, id := range searches {
 					wantDecision(t, r.Admit(site, id, clock.Add(w-time.Nanosecond)), hostbackoff.Wait, next, reason)
 				}
@@ -110,7 +112,7 @@ func TestKindChangeStartsItsOwnLadder(t *testing.T) {
 		t.Fatalf("error after challenges: next = %v, want rung 1 (30s)", next.Sub(at(12*time.Minute)))
 	}
 	e, _ := r.Lookup(site)
-	if e.Kind != model.RefusalError || e.Failures != 1 || e.Rung() != 1 {
+	if e.Kind != model.RefusalError || e.Failures != 1 || policy.Rung(e) != 1 {
 		t.Fatalf("after kind change: %+v", e)
 	}
 	// And back to challenge: its ladder starts again at rung 1.
@@ -276,8 +278,8 @@ func TestProbeNow(t *testing.T) {
 	refused := now.Add(time.Minute + 3*time.Minute) // the third refusal's instant
 	e, _ := r.Lookup(site)
 	wantAllowed := refused.Add(time.Minute)
-	if !e.ManualProbeAt().Equal(wantAllowed) {
-		t.Fatalf("ManualProbeAt = %v, want %v", e.ManualProbeAt(), wantAllowed)
+	if !policy.ManualProbeAt(e).Equal(wantAllowed) {
+		t.Fatalf("ManualProbeAt = %v, want %v", policy.ManualProbeAt(e), wantAllowed)
 	}
 
 	when, err := r.ProbeNow(site, refused.Add(30*time.Second))
@@ -305,8 +307,8 @@ func TestProbeNow(t *testing.T) {
 	wantDecision(t, r.Admit(site, "s5", wantAllowed.Add(time.Second)), hostbackoff.Wait, wantAllowed.Add(hostbackoff.ProbeTimeout), hostbackoff.ReasonWaitingForProbe)
 	// The ladder was not reset: still challenged means rung 4.
 	r.Record(site, model.RefusalChallenge, 0, wantAllowed.Add(2*time.Second))
-	if e, _ := r.Lookup(site); e.Rung() != 4 {
-		t.Errorf("after manual probe refused: rung %d, want 4", e.Rung())
+	if e, _ := r.Lookup(site); policy.Rung(e) != 4 {
+		t.Errorf("after manual probe refused: rung %d, want 4", policy.Rung(e))
 	}
 	// At most one manual probe a minute: the refused probe starts the next minute.
 	again := wantAllowed.Add(2 * time.Second)
@@ -360,7 +362,7 @@ func TestSnapshotJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}
-	r2 := hostbackoff.NewRegistry()
+	r2 := hostbackoff.NewRegistry(hostbackoff.Options{Ladders: policy})
 	r2.Restore(back, at(4*time.Minute+30*time.Second))
 	got := r2.Snapshot()
 	if len(got) != len(snap) {
@@ -465,7 +467,7 @@ func TestRestoreRepairs(t *testing.T) {
 // Twenty searches race for one site whose wait has just ended: exactly one probes.
 // The rest of the API runs alongside, for the race detector.
 func TestConcurrentUse(t *testing.T) {
-	r := hostbackoff.NewRegistry()
+	r := hostbackoff.NewRegistry(hostbackoff.Options{Ladders: policy})
 	for round := range 50 {
 		start := at(time.Duration(round) * 2 * time.Hour)
 		due := r.Record(site, model.RefusalChallenge, 0, start)
@@ -509,5 +511,25 @@ func TestConcurrentUse(t *testing.T) {
 		}
 		wg2.Wait()
 		r.Success(site, due)
+	}
+}
+
+// The ladders are the registry's settings: a registry given other ladders
+// waits by them, and its reasons count their rungs.
+func TestRegistryWaitsByTheLaddersItIsGiven(t *testing.T) {
+	ladders := hostbackoff.Ladders{model.RefusalRateLimited: {7 * time.Minute, 40 * time.Minute}}
+	r := hostbackoff.NewRegistry(hostbackoff.Options{Ladders: ladders, Random: func() float64 { return 0.5 }})
+	now := time.Date(2026, 7, 14, 12, 0, 0, 0, time.UTC)
+	for i, want := range []time.Duration{7 * time.Minute, 40 * time.Minute, 40 * time.Minute} {
+		if got := r.Record(site, model.RefusalRateLimited, 0, now).Sub(now); got != want {
+			t.Fatalf("refusal %d: wait %v, want %v (the given ladder, jitter 1.0)", i+1, got, want)
+		}
+	}
+	e, _ := r.Lookup(site)
+	if ladders.Rung(e) != 2 || ladders.Step(e) != 40*time.Minute {
+		t.Errorf("entry %+v: rung %d step %v, want the given ladder's ceiling", e, ladders.Rung(e), ladders.Step(e))
+	}
+	if d := r.Admit(site, "s1", now); !strings.Contains(d.Reason, "rung 2 of 2") {
+		t.Errorf("reason %q, want it to count the given ladder's rungs", d.Reason)
 	}
 }

@@ -45,7 +45,7 @@ type simResult struct {
 func simulate(kind model.Refusal, keying simKeying, seed uint64) simResult {
 	start := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
 	end := start.Add(simOutage)
-	reg := hostbackoff.NewRegistryWithRandom(rand.New(rand.NewPCG(seed, uint64(kind))).Float64)
+	reg := hostbackoff.NewRegistry(hostbackoff.Options{Ladders: policy, Random: rand.New(rand.NewPCG(seed, uint64(kind))).Float64})
 
 	type search struct {
 		id, url, key string
@@ -171,7 +171,7 @@ func TestSimulationOutage(t *testing.T) {
 			}
 			// Recovery is noticed within one ceiling wait (+15%) and a request, and
 			// the siblings follow within one more poll.
-			ceiling := hostbackoff.Ladders[k][len(hostbackoff.Ladders[k])-1]
+			ceiling := policy[k][len(policy[k])-1]
 			limit := min(ceiling*115/100, hostbackoff.MaxWait) + simLatency
 			if s.firstBack > limit || s.allBack > limit+simInterval+simLatency {
 				t.Errorf("%s seed %d: back after %v (all %v), limit %v", k, seed, s.firstBack, s.allBack, limit)

@@ -96,7 +96,7 @@ func DryRunOnce(ctx context.Context, db *storage.DB, in model.SearchInput, opts 
 		}
 		defer s.Close()
 	} else {
-		s = &Service{opts: opts, clock: RealClock{}, schedule: schedule{reg: hostbackoff.NewRegistry()}, fetcher: opts.Fetcher, log: opts.Logger}
+		s = &Service{opts: opts, clock: RealClock{}, schedule: schedule{reg: hostbackoff.NewRegistry(hostbackoff.Options{Ladders: model.DefaultLadders()})}, fetcher: opts.Fetcher, log: opts.Logger}
 		defer s.Close() // the fetcher and the browser it started, if its own
 		if s.fetcher == nil {
 			s.fetcher, s.ownFet = newDefaultFetcher(), true

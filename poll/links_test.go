@@ -222,7 +222,7 @@ func TestChallengeAfterUnchangedPagesIsClassified(t *testing.T) {
 					r.due = at
 				}
 				h.svc.mu.Unlock()
-				h.svc.reg = hostbackoff.NewRegistry() // the wait after the refusal is over
+				h.svc.reg = hostbackoff.NewRegistry(hostbackoff.Options{Ladders: model.DefaultLadders()}) // the wait after the refusal is over
 				at = at.Add(2 * time.Minute)
 				if _, res := h.lastPoll(at); res.unchanged || res.outcome.Kind != model.OutcomeOK {
 					t.Errorf("the good page after a %s: unchanged=%v outcome %s", tc.mode, res.unchanged, res.outcome.Kind)

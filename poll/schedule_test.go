@@ -16,7 +16,7 @@ func testSchedule(searches ...model.Search) *schedule {
 	sc := &schedule{
 		searches: map[string]*searchRun{},
 		sites:    map[string]*siteRun{},
-		reg:      hostbackoff.NewRegistry(),
+		reg:      hostbackoff.NewRegistry(hostbackoff.Options{Ladders: model.DefaultLadders()}),
 		gap:      5 * time.Second,
 		jitter:   func(d time.Duration) time.Duration { return d },
 	}

@@ -172,7 +172,7 @@ func New(db *storage.DB, opts Options) (*Service, error) {
 		schedule: schedule{
 			searches: map[string]*searchRun{},
 			sites:    map[string]*siteRun{},
-			reg:      hostbackoff.NewRegistryWithRandom(opts.Random),
+			reg:      hostbackoff.NewRegistry(hostbackoff.Options{Ladders: model.DefaultLadders(), Random: opts.Random}),
 		},
 		publisher: publisher{subs: map[int]func(model.Snapshot){}},
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/zalando/go-keyring"
 
-	"notifio/hostbackoff"
 	"notifio/poll/fetch"
 	"notifio/storage"
 
@@ -369,7 +368,7 @@ func TestFiveSearchesOneSiteEachKind(t *testing.T) {
 			if reqs != e.Failures {
 				t.Errorf("site received %d requests during the outage, registry counted %d refusals: want one per rung", reqs, e.Failures)
 			}
-			ladder := hostbackoff.Ladders[tc.kind]
+			ladder := model.DefaultLadders()[tc.kind]
 			ceiling := ladder[len(ladder)-1]
 			if max := int(2*time.Hour/(ceiling*85/100)) + len(ladder) + 1; reqs > max {
 				t.Errorf("%d requests in 2 h, want at most %d", reqs, max)

@@ -150,10 +150,60 @@ func TestDurationWords(t *testing.T) {
 		time.Hour:         "1 hour",
 		90 * time.Minute:  "1 hour 30 minutes",
 		150 * time.Second: "150 seconds",
+		// Settings of a day or more (alerts' --after) in days, as the
+		// window offers them, not "24 hours".
+		24 * time.Hour:     "1 day",
+		7 * 24 * time.Hour: "7 days",
+		26 * time.Hour:     "26 hours",
 	} {
 		if got := words.DurationWords(d); got != want {
 			t.Errorf("DurationWords(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// The short span and the countdown share their minutes form; the measured
+// form keeps fetch's precision.
+func TestSpanAndPreciseDurationWords(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Second: "under a minute", 45 * time.Minute: "45 min", 2 * time.Hour: "2 h",
+		70*time.Minute + 59*time.Second: "1 h 10 min", 50 * time.Hour: "2 days 2 h",
+	} {
+		if got := words.SpanWords(d); got != want {
+			t.Errorf("SpanWords(%v) = %q, want %q", d, got, want)
+		}
+	}
+	for d, want := range map[time.Duration]string{
+		200 * time.Millisecond: "200ms", 1234 * time.Millisecond: "1.2s", 90*time.Second + 400*time.Millisecond: "1m30s",
+	} {
+		if got := words.PreciseDuration(d); got != want {
+			t.Errorf("PreciseDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// The clock forms: the bare time today, the day named or not.
+func TestClockWords(t *testing.T) {
+	now := time.Date(2026, 7, 14, 14, 0, 0, 0, time.Local)
+	for _, tc := range []struct {
+		at             time.Time
+		clock, dayTime string
+	}{
+		{now.Add(-time.Hour), "13:00", "today 13:00"},
+		{now.Add(-24 * time.Hour), "Mon 13 Jul 14:00", "yesterday 14:00"},
+		{time.Date(2026, 7, 13, 23, 59, 0, 0, time.Local), "Mon 13 Jul 23:59", "yesterday 23:59"},
+		{now.Add(-48 * time.Hour), "Sun 12 Jul 14:00", "Sun 12 Jul 14:00"},
+		{time.Date(2025, 7, 13, 9, 0, 0, 0, time.Local), "Sun 13 Jul 09:00", "Sun 13 Jul 09:00"},
+	} {
+		if got := words.ClockWords(tc.at, now); got != tc.clock {
+			t.Errorf("ClockWords(%v) = %q, want %q", tc.at, got, tc.clock)
+		}
+		if got := words.DayAndTime(tc.at, now); got != tc.dayTime {
+			t.Errorf("DayAndTime(%v) = %q, want %q", tc.at, got, tc.dayTime)
+		}
+	}
+	if got := words.ClockTime(now); got != "14:00" {
+		t.Errorf("ClockTime = %q", got)
 	}
 }
 

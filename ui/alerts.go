@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // alertsCard is the Settings card for health alerts: whether Notifio tells the
@@ -32,11 +33,20 @@ type alertsCard struct {
 
 // The choices offered; the command line takes any duration.
 var (
-	afterChoices = []choice{{"15 minutes", 15 * time.Minute}, {"30 minutes", 30 * time.Minute},
-		{"1 hour", time.Hour}, {"2 hours", 2 * time.Hour}, {"6 hours", 6 * time.Hour}, {"1 day", 24 * time.Hour}}
-	remindChoices = []choice{{"every 6 hours", 6 * time.Hour}, {"every 12 hours", 12 * time.Hour},
-		{"once a day", 24 * time.Hour}, {"never", 0}}
+	afterChoices  = durationChoices(15*time.Minute, 30*time.Minute, time.Hour, 2*time.Hour, 6*time.Hour, 24*time.Hour)
+	remindChoices = []choice{{"every " + words.DurationWords(6*time.Hour), 6 * time.Hour},
+		{"every " + words.DurationWords(12*time.Hour), 12 * time.Hour}, {"once a day", 24 * time.Hour}, {"never", 0}}
 )
+
+// durationChoices offers durations in the words the command line prints
+// them in (words.DurationWords).
+func durationChoices(ds ...time.Duration) []choice {
+	out := make([]choice, len(ds))
+	for i, d := range ds {
+		out[i] = choice{words.DurationWords(d), d}
+	}
+	return out
+}
 
 type choice struct {
 	words string

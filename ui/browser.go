@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // solveTimeout is how long a "solve it in the browser" window may stay open.
@@ -169,7 +170,7 @@ func (v *sitesView) solved(c *siteCard, site string, res model.SolveResult, err 
 		c.message.SetText("The window closed, but " + site + " left no cookies: the check may not be solved. Try again, or wait for the next probe.")
 	case res.ProbeNote != "" && !res.ProbeAt.IsZero():
 		c.message.Importance = widget.SuccessImportance
-		c.message.SetText("Thanks — Notifio kept the cookies of " + site + ". Its next probe goes at " + clockTime(res.ProbeAt) +
+		c.message.SetText("Thanks — Notifio kept the cookies of " + site + ". Its next probe goes at " + words.ClockTime(res.ProbeAt) +
 			", the earliest the wait allows, and carries them.")
 	default:
 		c.message.Importance = widget.SuccessImportance

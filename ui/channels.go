@@ -164,7 +164,7 @@ func channelStateWords(c model.ChannelState, tested, now time.Time) (widget.Impo
 	case c.Pending > 0 && c.LastError != "":
 		return widget.WarningImportance, words.Plural(c.Pending, "push is", "pushes are") + " not delivered yet; Notifio keeps trying: " + c.LastError
 	case !c.HeldUntil.IsZero():
-		return widget.MediumImportance, "Quiet hours: new listings wait until " + c.HeldUntil.Local().Format("15:04") + " and then arrive as one push."
+		return widget.MediumImportance, "Quiet hours: new listings wait until " + words.ClockTime(c.HeldUntil) + " and then arrive as one push."
 	case !c.LastSent.IsZero():
 		return widget.SuccessImportance, "Last push delivered " + words.DayAndTime(c.LastSent, now) + "."
 	case !tested.IsZero():
@@ -214,16 +214,7 @@ func (v *channelsView) say(imp widget.Importance, text string) {
 }
 
 // busy counts the channel actions under way and shows the activity meanwhile.
-func (v *channelsView) busy(delta int) {
-	v.working += delta
-	if v.working > 0 {
-		v.activity.Show()
-		v.activity.Start()
-		return
-	}
-	v.activity.Stop()
-	v.activity.Hide()
-}
+func (v *channelsView) busy(delta int) { countBusy(v.activity, &v.working, delta) }
 
 // sendTest sends one test push to the channel in the background.
 func (v *channelsView) sendTest(name string) {

@@ -353,16 +353,7 @@ func (v *settingsView) saved(password, warning string, err error) {
 
 // busy counts the email actions under way (a save, a test email) and shows
 // the activity while there is one.
-func (v *settingsView) busy(delta int) {
-	v.working += delta
-	if v.working > 0 {
-		v.activity.Show()
-		v.activity.Start()
-		return
-	}
-	v.activity.Stop()
-	v.activity.Hide()
-}
+func (v *settingsView) busy(delta int) { countBusy(v.activity, &v.working, delta) }
 
 // sendTest sends a test email in the background and shows the outcome: the
 // server's exact words and what to do about them.

@@ -339,7 +339,7 @@ func (v *sitesView) probeNow(site string) {
 
 // tooEarlyWords says from when a manual probe is allowed, counting down.
 func tooEarlyWords(site string, at, now time.Time) string {
-	return "Too early: Notifio can probe " + site + " from " + clockTime(at) + " (in " + words.Countdown(at, now) +
+	return "Too early: Notifio can probe " + site + " from " + words.ClockTime(at) + " (in " + words.Countdown(at, now) +
 		"). Asking sooner would look like another refusal and make the wait longer."
 }
 

@@ -15,9 +15,6 @@ import (
 // This file turns snapshots into the words the window shows. Everything here is a
 // pure function of its arguments (the clock included), so it is tested by tables.
 
-// clockTime formats an instant as the user's wall-clock time.
-func clockTime(t time.Time) string { return t.Local().Format("15:04") }
-
 // searchDetail is the quieter second half of a row: when the search was last
 // checked and what that found (the baseline or the last find).
 func searchDetail(s model.SearchSnapshot, now time.Time) string {
@@ -32,11 +29,7 @@ func searchDetail(s model.SearchSnapshot, now time.Time) string {
 	if s.LastChecked.IsZero() {
 		return found
 	}
-	at := clockTime(s.LastChecked)
-	if y, m, d := s.LastChecked.Local().Date(); y != now.Local().Year() || m != now.Local().Month() || d != now.Local().Day() {
-		at = s.LastChecked.Local().Format("2 Jan 15:04")
-	}
-	return "checked " + at + " · " + found
+	return "checked " + words.ClockWords(s.LastChecked, now) + " · " + found
 }
 
 // lastFind is what the last check found, in words that agree with the row's
@@ -208,7 +201,7 @@ func waitWords(w *model.WaitError, now time.Time) string {
 	}
 	when := "any moment now"
 	if w.Until.After(now) {
-		when = "at " + clockTime(w.Until) + " (in " + words.Countdown(w.Until, now) + ")"
+		when = "at " + words.ClockTime(w.Until) + " (in " + words.Countdown(w.Until, now) + ")"
 	}
 	if w.Wait != model.WaitSite {
 		reason = upperFirst(reason) // a site's name, which begins a site's reason, keeps its own spelling

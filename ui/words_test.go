@@ -254,7 +254,7 @@ func TestRowsSayWhenTheyWereCheckedAndAgreeWithTheirBadge(t *testing.T) {
 		{"two new", func(s *model.SearchSnapshot) { s.LastNew, s.Unseen = 2, 3 }, t0, "checked 13:58 · 2 new listings"},
 		{"baseline", func(s *model.SearchSnapshot) { s.LastCount = 25 }, t0,
 			"checked 13:58 · recorded 25 listings as a baseline"},
-		{"yesterday", func(*model.SearchSnapshot) {}, t0.Add(24 * time.Hour), "checked 14 Jul 13:58 · no new listings"},
+		{"yesterday", func(*model.SearchSnapshot) {}, t0.Add(24 * time.Hour), "checked Tue 14 Jul 13:58 · no new listings"},
 		{"never checked", func(s *model.SearchSnapshot) { s.LastChecked, s.Baselined = time.Time{}, false }, t0,
 			"the first check records what is already there as a baseline"},
 	} {

@@ -5,8 +5,9 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
+
+	"notifio/internal/model"
 )
 
 // This file reads the amounts a card shows: prices, living areas and rooms.
@@ -94,7 +95,7 @@ func priceValue(price string) (float64, string) {
 	if loc == nil {
 		return 0, cur
 	}
-	v := parseNumber(price[loc[0]:loc[1]])
+	v := model.ShownNumber(price[loc[0]:loc[1]])
 	if w := reMultiplier.FindString(price[loc[1]:]); w != "" {
 		v *= multipliers[strings.TrimRight(strings.TrimSpace(strings.TrimLeft(w, "\u00a0\u202f\u2009")), ".")]
 	}
@@ -105,32 +106,6 @@ func priceValue(price string) (float64, string) {
 var multipliers = map[string]float64{
 	"k": 1e3, "Tsd": 1e3, "тис": 1e3, "tys": 1e3, "万": 1e4, "lakh": 1e5, "crore": 1e7,
 	"Mio": 1e6, "Millionen": 1e6, "Million": 1e6, "million": 1e6, "Millions": 1e6, "millions": 1e6, "mln": 1e6, "M": 1e6,
-}
-
-// groupSpaces are the other marks that group thousands ("1'250", "1’250", "1 250").
-var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "\u2009", " ", "'", " ", "\u2019", " ")
-
-// parseNumber reads "1.250", "1,250", "1 250", "1.250,50" and "1250.5": a
-// separator followed by exactly three digits groups thousands, the last other
-// one is the decimal point.
-func parseNumber(m string) float64 {
-	m = strings.TrimRight(strings.TrimRight(groupSpaces.Replace(m), "-–"), ".,")
-	lastSep := strings.LastIndexAny(m, ".,")
-	intPart, frac := m, ""
-	if lastSep >= 0 && len(m)-lastSep-1 != 3 {
-		intPart, frac = m[:lastSep], m[lastSep+1:]
-	}
-	intPart = strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, intPart)
-	v, err := strconv.ParseFloat(intPart+"."+frac+"0", 64)
-	if err != nil {
-		return 0
-	}
-	return v
 }
 
 // currencyCodes are the signs and codes a price is written with, twice in

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"notifio/poll/words"
 )
 
 // Sentinels for errors.Is.
@@ -130,15 +132,15 @@ func (f *Fetcher) describe(ctx context.Context, start time.Time, err error) stri
 	var recHdr tls.RecordHeaderError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
-		return "timed out after " + roundDur(time.Since(start))
+		return "timed out after " + words.PreciseDuration(time.Since(start))
 	case ctx.Err() == context.Canceled:
 		return "canceled"
 	case strings.Contains(msg, "response headers exceeded"):
 		return "response headers larger than " + formatSize(f.opts.MaxHeaderBytes)
 	case strings.Contains(msg, "timeout awaiting response headers"):
-		return "no response headers within " + roundDur(f.opts.ResponseHeaderTimeout)
+		return "no response headers within " + words.PreciseDuration(f.opts.ResponseHeaderTimeout)
 	case errors.Is(err, context.DeadlineExceeded):
-		return "timed out after " + roundDur(time.Since(start))
+		return "timed out after " + words.PreciseDuration(time.Since(start))
 	case strings.Contains(msg, "TLS handshake timeout"):
 		return "TLS handshake timed out"
 	case errors.As(err, &dns):
@@ -168,14 +170,4 @@ func (f *Fetcher) describe(ctx context.Context, start time.Time, err error) stri
 		return "TLS handshake failed"
 	}
 	return "request failed"
-}
-
-func roundDur(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return d.Round(time.Millisecond).String()
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	}
-	return d.Round(time.Second).String()
 }

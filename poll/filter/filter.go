@@ -118,24 +118,14 @@ func Size(s string) (float64, bool) { return amount(s) }
 // Rooms reads the rooms a card shows ("2", "2,5 Zi.", "3 rooms").
 func Rooms(s string) (float64, bool) { return amount(s) }
 
-// amount reads the first amount in s: a separator followed by exactly three
-// digits groups thousands, any other is the decimal point. A range reads as
-// its lower end.
+// amount reads the first amount in s (model.ShownNumber's rule: a separator
+// followed by exactly three digits groups thousands, any other is the
+// decimal point). A range reads as its lower end.
 func amount(s string) (float64, bool) {
 	m := reAmount.FindString(s)
 	if m == "" {
 		return 0, false
 	}
-	m = strings.NewReplacer("\u00a0", "", " ", "").Replace(m)
-	last := strings.LastIndexAny(m, ".,")
-	intPart, frac := m, ""
-	if last >= 0 && len(m)-last-1 != 3 {
-		intPart, frac = m[:last], m[last+1:]
-	}
-	intPart = strings.NewReplacer(".", "", ",", "").Replace(intPart)
-	v, err := strconv.ParseFloat(intPart+"."+frac+"0", 64)
-	if err != nil || v <= 0 {
-		return 0, false
-	}
-	return v, true
+	v := model.ShownNumber(m)
+	return v, v > 0
 }

@@ -100,47 +100,6 @@ func SinceWords(h model.Health, now time.Time) string {
 	return "since " + ClockWords(h.Since, now) + " (" + SpanWords(now.Sub(h.Since)) + ")"
 }
 
-// ClockWords is "14:30" today, else "Mon 2 Dec 14:30" (local time).
-func ClockWords(t, now time.Time) string {
-	t, now = t.Local(), now.Local()
-	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
-		return t.Format("15:04")
-	}
-	return t.Format("Mon 2 Jan 15:04")
-}
-
-// DayAndTime writes an instant relative to now: "today 14:02", "yesterday 09:15",
-// or "Mon 2 Jan 14:02".
-func DayAndTime(t, now time.Time) string {
-	t, now = t.Local(), now.Local()
-	ty, tm, td := t.Date()
-	ny, nm, nd := now.Date()
-	switch {
-	case ty == ny && tm == nm && td == nd:
-		return "today " + t.Format("15:04")
-	case t.Year() == now.AddDate(0, 0, -1).Year() && t.YearDay() == now.AddDate(0, 0, -1).YearDay():
-		return "yesterday " + t.Format("15:04")
-	}
-	return t.Format("Mon 2 Jan 15:04")
-}
-
-// SpanWords is "45 min", "3 h 10 min", "2 days 4 h".
-func SpanWords(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "under a minute"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d/time.Minute))
-	case d < 48*time.Hour:
-		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-		if m == 0 {
-			return fmt.Sprintf("%d h", h)
-		}
-		return fmt.Sprintf("%d h %d min", h, m)
-	}
-	return fmt.Sprintf("%d days %d h", int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour))
-}
-
 // AlertSubject is the headline of an alert about searches (names) of one
 // site, or about a delivery channel.
 func AlertSubject(h model.Health, site string, names []string, reminder bool) string {

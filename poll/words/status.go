@@ -25,62 +25,12 @@ const (
 	WordsLogin = "session expired — log in again"
 )
 
-// SecondsWithin is how close a countdown shows seconds. Further away it shows
-// whole minutes: a seconds countdown changes every second and so costs the
-// window a full frame every second (docs/PERFORMANCE.md, GUI), while nobody
-// needs to know that a check 34 minutes away is 33:58 away.
-const SecondsWithin = 3 * time.Minute
-
-// Countdown says how long until an instant: m:ss when it is at most
-// SecondsWithin away, else whole minutes ("34 min", "1 h 5 min", "2 h").
-// Seconds are rounded up, so a wait that is still running never reads 0:00.
-// Minutes are counted as a clock counts them, from the current minute to the
-// instant's minute: "in 24 min (at 14:25)" agrees with a clock showing 14:01,
-// it is within a minute of the exact wait, and every minutes countdown in the
-// window changes at the same instant, when the clock's minute does, so the
-// window draws one frame a minute for all of them.
-func Countdown(until, now time.Time) string {
-	d := until.Sub(now)
-	if d <= SecondsWithin {
-		d = max(d, 0)
-		secs := int64((d + time.Second - 1) / time.Second)
-		return fmt.Sprintf("%d:%02d", secs/60, secs%60)
-	}
-	// More than SecondsWithin away, so at least 3 minutes apart on the clock.
-	mins := int64(until.Truncate(time.Minute).Sub(now.Truncate(time.Minute)) / time.Minute)
-	h, m := mins/60, mins%60
-	switch {
-	case h == 0:
-		return fmt.Sprintf("%d min", m)
-	case m == 0:
-		return fmt.Sprintf("%d h", h)
-	}
-	return fmt.Sprintf("%d h %d min", h, m)
-}
-
 // Plural writes "1 listing" or "3 listings".
 func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
-}
-
-// DurationWords writes a duration the way people say it: "90 seconds",
-// "5 minutes", "1 hour 30 minutes".
-func DurationWords(d time.Duration) string {
-	d = d.Round(time.Second)
-	switch {
-	case d < time.Minute || d%time.Minute != 0 && d < 10*time.Minute:
-		return Plural(int(d/time.Second), "second", "seconds")
-	case d < time.Hour:
-		return Plural(int(d/time.Minute), "minute", "minutes")
-	}
-	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-	if m == 0 {
-		return Plural(h, "hour", "hours")
-	}
-	return Plural(h, "hour", "hours") + " " + Plural(m, "minute", "minutes")
 }
 
 // KindWords names a refusal kind (model.Refusal's string, as SiteSnapshot
@@ -263,7 +213,7 @@ func NextProbeWords(s model.SiteSnapshot, now time.Time) string {
 	case !s.NextProbe.After(now):
 		return "Notifio asks again any moment."
 	}
-	return fmt.Sprintf("Notifio asks again in %s (at %s).", Countdown(s.NextProbe, now), s.NextProbe.Local().Format("15:04"))
+	return fmt.Sprintf("Notifio asks again in %s (at %s).", Countdown(s.NextProbe, now), ClockTime(s.NextProbe))
 }
 
 // RetryAfterWords says how long the site itself asked Notifio to wait, or "".

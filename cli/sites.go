@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"notifio/internal/api"
+
+	"notifio/internal/model"
+	"notifio/poll/words"
+)
+
+// snapshot returns the watcher's state: live from the running watcher, else
+// read from the database. live says whether a watcher runs (its countdowns
+// count).
+func (env *Env) snapshot() (model.Snapshot, bool, error) {
+	b, err := env.attach()
+	if err != nil {
+		return model.Snapshot{}, false, err
+	}
+	defer b.done()
+	if c, ok := b.backend.(*api.Client); ok { // a watcher that stops answering is an error, not an empty list
+		snap, err := c.SnapshotErr(context.Background())
+		return snap, b.live, err
+	}
+	return b.Snapshot(), b.live, nil
+}
+
+func cmdSites(_ context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "sites", "notifio sites [--json]\n\nShows each site's backoff state: why it is waiting, the status and signal that decided it, and when the next probe goes.")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	snap, _, err := env.snapshot()
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		type site struct {
+			Site         string    `json:"site"`
+			Waiting      bool      `json:"waiting"`
+			Kind         string    `json:"kind,omitempty"`
+			Rung         int       `json:"rung,omitempty"`
+			NextProbe    time.Time `json:"next_probe,omitzero"`
+			RetryAfterS  float64   `json:"retry_after_s,omitempty"`
+			LastStatus   int       `json:"last_status,omitempty"`
+			LastSignal   string    `json:"last_signal,omitempty"`
+			Searches     int       `json:"searches"`
+			SuccessRate  float64   `json:"success_rate"`
+			AvgResponseS float64   `json:"avg_response_s"`
+			Attention    string    `json:"attention,omitempty"`
+		}
+		out := []site{}
+		for _, s := range snap.Sites {
+			out = append(out, site{s.Site, s.Waiting, s.Kind, s.Rung, s.NextProbe, s.RetryAfter.Seconds(),
+				s.LastStatus, s.LastSignal, s.Searches, s.SuccessRate, s.AvgResponse.Seconds(), s.Attention})
+		}
+		return env.printJSON(out)
+	}
+	if len(snap.Sites) == 0 {
+		fmt.Fprintln(env.Stdout, "No sites yet.")
+		return nil
+	}
+	for _, s := range snap.Sites {
+		fmt.Fprintln(env.Stdout, printable(SiteLine(s, snap.At)))
+	}
+	return nil
+}
+
+// SiteLine describes one site's state in the window's words (words.SiteWords,
+// words.NextProbeWords), then the evidence a headless user wants to see.
+func SiteLine(s model.SiteSnapshot, now time.Time) string {
+	state := words.SiteWords(s, now)
+	if s.Attention != "" {
+		state = "needs you: " + s.Attention
+	}
+	parts := []string{s.Site + ": " + state + "."}
+	if w := words.NextProbeWords(s, now); w != "" {
+		parts = append(parts, w)
+	}
+	if s.LastStatus != 0 || s.LastSignal != "" {
+		last := fmt.Sprintf("Last answer: status %d", s.LastStatus)
+		if s.LastSignal != "" {
+			last += ", signal: " + s.LastSignal
+		}
+		parts = append(parts, last+".")
+	}
+	if w := words.RetryAfterWords(s); w != "" {
+		parts = append(parts, w)
+	}
+	parts = append(parts, words.Plural(s.Searches, "search", "searches")+".")
+	return strings.Join(parts, " ")
+}
