@@ -54,7 +54,9 @@ func listings(prefix string, n int) []model.Listing {
 			Currency:   "EUR",
 			Location:   "Berlin Neukölln",
 			Size:       "54 m²",
+			SizeValue:  54,
 			Rooms:      "2",
+			RoomsValue: 2,
 		}
 	}
 	return out
