@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -18,13 +17,7 @@ import (
 func TestMigrationFillsSizeAndRoomsOfOlderListings(t *testing.T) {
 	c := newClock()
 	dir := t.TempDir()
-	mine := slices.IndexFunc(migrations, func(m migration) bool { return m.name == "size and rooms as numbers" })
-	if mine < 0 {
-		t.Fatal("the migration is missing")
-	}
-	saved := migrations
-	t.Cleanup(func() { migrations = saved })
-	migrations = saved[:mine] // the schema before it
+	saved := schemaBefore(t, "size and rooms as numbers")
 
 	db := openT(t, dir, Options{Now: c.Now})
 	s := addSearch(t, db, "a")
