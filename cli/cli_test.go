@@ -111,7 +111,7 @@ func TestExtractCommandJSON(t *testing.T) {
 	if got.Site != "kleinanzeigen.de" || !strings.HasPrefix(got.Method, "profile:") || len(got.Listings) == 0 || got.NoRes == nil {
 		t.Fatalf("extract --json = %+v", got)
 	}
-	for _, k := range []string{"id", "url", "title", "price", "price_value", "currency", "location", "size", "rooms", "image", "promoted"} {
+	for _, k := range []string{"id", "url", "title", "price", "price_value", "currency", "location", "size", "size_value", "rooms", "rooms_value", "image", "promoted"} {
 		if _, ok := got.Listings[0][k]; !ok {
 			t.Errorf("listing lacks %q", k)
 		}

@@ -388,7 +388,8 @@ func toStored(site string, l model.PageListing, now time.Time) model.Listing {
 	return model.Listing{
 		ID: site + ":" + l.ID, URL: l.URL, Title: l.Title, Price: l.Price,
 		PriceValue: l.PriceValue, Currency: l.Currency, Location: l.Location,
-		Size: l.Size, Rooms: l.Rooms, Image: l.Image, Promoted: l.Promoted, FirstSeen: now,
+		Size: l.Size, SizeValue: l.SizeValue, Rooms: l.Rooms, RoomsValue: l.RoomsValue,
+		Image: l.Image, Promoted: l.Promoted, FirstSeen: now,
 	}
 }
 

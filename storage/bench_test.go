@@ -26,7 +26,9 @@ func pageAt(i, fresh int) []model.Listing {
 			Currency:   "EUR",
 			Location:   "12047 Berlin - Neukölln",
 			Size:       "58 m²",
+			SizeValue:  58,
 			Rooms:      "2 Zi.",
+			RoomsValue: 2,
 			Image:      fmt.Sprintf("https://img.kleinanzeigen.de/api/v1/prod-ads/images/%d.jpg?rule=$_2.JPG", n),
 		}
 	}

@@ -264,13 +264,7 @@ func TestSameFlatOnTwoSites(t *testing.T) {
 func TestMigrationToDuplicatesKeepsEverything(t *testing.T) {
 	c := newClock()
 	dir := t.TempDir()
-	mine := slices.IndexFunc(migrations, func(m migration) bool { return m.name == "duplicates and prices" })
-	if mine < 0 {
-		t.Fatal("the migration is missing")
-	}
-	saved := migrations
-	t.Cleanup(func() { migrations = saved })
-	migrations = saved[:mine] // today's schema
+	saved := schemaBefore(t, "duplicates and prices")
 
 	db := openT(t, dir, Options{Now: c.Now})
 	a := addSearch(t, db, "a")

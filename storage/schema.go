@@ -99,6 +99,9 @@ var migrations = []migration{
 	// cross-site indexes, filled from the listings seen so far so that a search
 	// added later does not announce them again.
 	{name: "duplicates and prices", up: indexSeenListings},
+	// Listings carry their size and rooms as numbers (issue 33): the filters
+	// no longer read the text, so the listings stored so far get theirs.
+	{name: "size and rooms as numbers", up: fillAmounts},
 }
 
 // schemaVersion is the schema this binary writes.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -54,7 +55,9 @@ func listings(prefix string, n int) []model.Listing {
 			Currency:   "EUR",
 			Location:   "Berlin Neukölln",
 			Size:       "54 m²",
+			SizeValue:  54,
 			Rooms:      "2",
+			RoomsValue: 2,
 		}
 	}
 	return out
@@ -383,6 +386,21 @@ func setSchema(t *testing.T, dir string, v uint64) {
 	if err := bdb.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, u64(v)) }); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// schemaBefore makes the binary, for the rest of the test, one that knows only
+// the migrations before the named one, and returns all of them (set
+// migrations back to them to upgrade).
+func schemaBefore(t *testing.T, name string) []migration {
+	t.Helper()
+	i := slices.IndexFunc(migrations, func(m migration) bool { return m.name == name })
+	if i < 0 {
+		t.Fatalf("the migration %q is missing", name)
+	}
+	saved := migrations
+	t.Cleanup(func() { migrations = saved })
+	migrations = saved[:i]
+	return saved
 }
 
 func TestNewerSchemaRefused(t *testing.T) {

@@ -12,7 +12,9 @@ type Listing struct {
 	Currency   string    `json:"currency,omitempty"`
 	Location   string    `json:"location,omitempty"`
 	Size       string    `json:"size,omitempty"`
+	SizeValue  float64   `json:"size_value,omitempty"` // PageListing's; filled by a migration in older records
 	Rooms      string    `json:"rooms,omitempty"`
+	RoomsValue float64   `json:"rooms_value,omitempty"` // PageListing's; filled by a migration in older records
 	Image      string    `json:"image,omitempty"`
 	Promoted   bool      `json:"promoted,omitempty"`
 	FirstSeen  time.Time `json:"first_seen"`

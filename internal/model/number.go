@@ -1,6 +1,7 @@
 package model
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -12,8 +13,8 @@ var groupSpaces = strings.NewReplacer("\u00a0", " ", "\u202f", " ", "\u2009", " 
 // ShownNumber reads a number as a page shows it: "1.250", "1,250", "1 250",
 // "1.250,50", "1250.5", "54,5". A separator followed by exactly three digits
 // groups thousands; the last other one is the decimal point. It is the one
-// reader of shown amounts: extraction reads prices with it, the filters
-// sizes and rooms. A string with no digits is 0.
+// reader of shown amounts: extraction reads prices with it, and sizes and
+// rooms through ShownAmount. A string with no digits is 0.
 func ShownNumber(m string) float64 {
 	m = strings.TrimRight(strings.TrimRight(groupSpaces.Replace(m), "-–"), ".,")
 	lastSep := strings.LastIndexAny(m, ".,")
@@ -32,4 +33,22 @@ func ShownNumber(m string) float64 {
 		return 0
 	}
 	return v
+}
+
+// reShownAmount is the first amount of a text: digits, groups of three, a
+// decimal part.
+var reShownAmount = regexp.MustCompile(`\d+(?:[.,\x{a0} ]\d{3})*(?:[.,]\d+)?`)
+
+// ShownAmount reads the first amount of a text a page shows, with
+// ShownNumber's rule: "54 m²" is 54, "ca. 1.170 m²" 1170, "2,5 Zi." 2.5, a
+// range ("2 - 3 Zimmer") its lower end; 0 when the text shows none. It is the
+// one reading of a listing's size and rooms: extraction hands the values over
+// (PageListing.SizeValue, RoomsValue) and storage fills them in listings
+// stored before they existed; the filters read only the values.
+func ShownAmount(s string) float64 {
+	m := reShownAmount.FindString(s)
+	if m == "" {
+		return 0
+	}
+	return ShownNumber(m)
 }

@@ -5,6 +5,9 @@ package model
 
 // PageListing is one listing found on a result page. ID is the site's own identifier
 // (not yet namespaced by site); URL is absolute http(s) on the page's site.
+// PriceValue, SizeValue and RoomsValue are the numbers Price, Size and Rooms
+// show (a size in the unit the page writes, m² on the portals), read once by
+// extraction: the filters compare these, never the text.
 type PageListing struct {
 	ID         string  `json:"id"`
 	URL        string  `json:"url"`
@@ -14,7 +17,9 @@ type PageListing struct {
 	Currency   string  `json:"currency"`
 	Location   string  `json:"location"`
 	Size       string  `json:"size"`
+	SizeValue  float64 `json:"size_value"` // the number Size shows, read by ShownAmount (0 = none)
 	Rooms      string  `json:"rooms"`
+	RoomsValue float64 `json:"rooms_value"` // the number Rooms shows, read by ShownAmount (0 = none)
 	Image      string  `json:"image"`
 	Promoted   bool    `json:"promoted"`
 }

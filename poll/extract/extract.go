@@ -273,7 +273,8 @@ func enrichAll(dst, src []model.PageListing) {
 }
 
 // finish makes the listings safe to keep: ids unique, at most MaxListings,
-// never nil; and on a page without listings, whether it is a bot check.
+// never nil, sizes and rooms as numbers; and on a page without listings,
+// whether it is a bot check.
 func (pg *page) finish(r *model.PageResult) {
 	seen := map[string]bool{}
 	out := make([]model.PageListing, 0, len(r.Listings))
@@ -290,6 +291,7 @@ func (pg *page) finish(r *model.PageResult) {
 			r.Note = strings.TrimSpace(r.Note + fmt.Sprintf(" The page holds more than %d listings; only the first %d were read.", MaxListings, MaxListings))
 			break
 		}
+		readAmounts(&l)
 		out = append(out, l)
 	}
 	r.Listings = out

@@ -6,7 +6,8 @@ import (
 
 // JSONOutput is the object `notifio extract --json` prints:
 // {"site","method","listings":[{"id","url","title","price","price_value",
-// "currency","location","size","rooms","image","promoted"}],"no_results":bool}.
+// "currency","location","size","size_value","rooms","rooms_value","image",
+// "promoted"}],"no_results":bool}.
 // listings is [] (never null) when there are none.
 type JSONOutput struct {
 	Site      string              `json:"site"`

@@ -3,10 +3,20 @@ package extract
 import (
 	"regexp"
 	"strings"
+
+	"notifio/internal/model"
 )
 
 // This file reads a card's living area and room count: a labelled value, else
-// the first the card's fact lines show (numbers.go reads the amounts).
+// the first the card's fact lines show (numbers.go finds the amounts), and
+// hands every listing's over as numbers (readAmounts).
+
+// readAmounts gives a listing its size and rooms as numbers, however their
+// text was read (a card, a profile's or the user's selectors, the page's
+// data): the filters compare these, never the text.
+func readAmounts(l *model.PageListing) {
+	l.SizeValue, l.RoomsValue = model.ShownAmount(l.Size), model.ShownAmount(l.Rooms)
+}
 
 // cardSize: a labelled living area, else the first area the fact lines show.
 func cardSize(fl []string, f facts, m *skipMemo) string {

@@ -6,7 +6,6 @@ package filter
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -34,18 +33,16 @@ func Match(f model.Filters, l model.Listing) model.FilterResult {
 		r.Marks = append(r.Marks, mark)
 	}
 	if f.MinRooms > 0 {
-		rooms, ok := Rooms(l.Rooms)
-		switch {
-		case !ok:
+		switch rooms := l.RoomsValue; {
+		case !shown(rooms):
 			r.Marks = append(r.Marks, MarkNoRooms)
 		case rooms < f.MinRooms:
 			return model.FilterResult{Held: fmt.Sprintf("it has %s rooms, fewer than your %s", num(rooms), num(f.MinRooms))}
 		}
 	}
 	if f.MinSize > 0 {
-		size, ok := Size(l.Size)
-		switch {
-		case !ok:
+		switch size := l.SizeValue; {
+		case !shown(size):
 			r.Marks = append(r.Marks, MarkNoSize)
 		case size < f.MinSize:
 			return model.FilterResult{Held: fmt.Sprintf("it has %s m², less than your %s m²", num(size), num(f.MinSize))}
@@ -72,7 +69,7 @@ func checkPrice(f model.Filters, l model.Listing) (held, mark string) {
 		return "", ""
 	}
 	p := l.PriceValue
-	if p <= 0 || math.IsNaN(p) || math.IsInf(p, 0) {
+	if !shown(p) {
 		if f.PriceShown {
 			return "it does not show a price, and you chose only listings that show one", ""
 		}
@@ -110,22 +107,6 @@ func num(v float64) string {
 // Num is how a filter's amount is shown to the user ("1.200", "2,5").
 func Num(v float64) string { return num(v) }
 
-var reAmount = regexp.MustCompile(`\d+(?:[.,\x{a0} ]\d{3})*(?:[.,]\d+)?`)
-
-// Size reads the living area a card shows ("54 m²", "ca. 1.170 m²", "54,5 qm").
-func Size(s string) (float64, bool) { return amount(s) }
-
-// Rooms reads the rooms a card shows ("2", "2,5 Zi.", "3 rooms").
-func Rooms(s string) (float64, bool) { return amount(s) }
-
-// amount reads the first amount in s (model.ShownNumber's rule: a separator
-// followed by exactly three digits groups thousands, any other is the
-// decimal point). A range reads as its lower end.
-func amount(s string) (float64, bool) {
-	m := reAmount.FindString(s)
-	if m == "" {
-		return 0, false
-	}
-	v := model.ShownNumber(m)
-	return v, v > 0
-}
+// shown reports whether a listing's number (PriceValue, SizeValue,
+// RoomsValue) is one the page showed: 0 is "not shown".
+func shown(v float64) bool { return v > 0 && !math.IsInf(v, 0) }

@@ -10,7 +10,7 @@ import (
 
 var flat = model.Listing{
 	ID: "example.org:1", Title: "Helle 2-Zimmer-Wohnung mit Südbalkon", Location: "Berlin Neukölln",
-	Price: "1.100 €", PriceValue: 1100, Currency: "EUR", Size: "54,5 m²", Rooms: "2",
+	Price: "1.100 €", PriceValue: 1100, Currency: "EUR", Size: "54,5 m²", SizeValue: 54.5, Rooms: "2", RoomsValue: 2,
 }
 
 // Each filter holds back what it should and nothing else: every case is run
@@ -107,15 +107,24 @@ func TestParseWords(t *testing.T) {
 	}
 }
 
-func TestAmounts(t *testing.T) {
-	cases := map[string]float64{"54 m²": 54, "ca. 1.170 m²": 1170, "54,5 qm": 54.5, "2,5 Zi.": 2.5, "3 rooms": 3, "2 - 3 Zimmer": 2}
-	for in, want := range cases {
-		if got, ok := Size(in); !ok || got != want {
-			t.Errorf("amount(%q) = %v, %v; want %v", in, got, ok, want)
-		}
+// The filters compare the numbers extraction handed over, never the text
+// again: a size or room count the card wrote in words of its own is judged by
+// its value, and a text whose value was not read is "not shown".
+func TestFiltersCompareTheValuesNotTheText(t *testing.T) {
+	f := model.Filters{MinRooms: 3, MinSize: 60}
+	worded := model.Listing{ID: "example.org:3", Title: "Wohnung", Size: "Wohnfläche siehe Exposé", SizeValue: 72,
+		Rooms: "drei Zimmer", RoomsValue: 3}
+	if r := Match(f, worded); !r.Pass() || len(r.Marks) != 0 {
+		t.Errorf("a flat of 3 rooms and 72 m² (its values) was judged by its text: held %q, marks %v", r.Held, r.Marks)
 	}
-	if _, ok := Rooms("Zimmer"); ok {
-		t.Error("read rooms from a text without a number")
+	small := worded
+	small.Size, small.SizeValue = "", 40
+	if r := Match(f, small); !strings.Contains(r.Held, "40 m², less than your 60 m²") {
+		t.Errorf("a flat of 40 m² (its value, no text) was not held: %q %v", r.Held, r.Marks)
+	}
+	unread := model.Listing{ID: "example.org:4", Title: "Wohnung", Size: "54 m²", Rooms: "2"}
+	if r := Match(f, unread); !r.Pass() || !reflect.DeepEqual(r.Marks, []string{MarkNoRooms, MarkNoSize}) {
+		t.Errorf("values never read were not marked as not shown: held %q, marks %v", r.Held, r.Marks)
 	}
 }
 

@@ -23,11 +23,8 @@ func SameFlat(a, b model.Listing) (why string, ok bool) {
 	if a.PriceValue <= 0 || a.PriceValue != b.PriceValue {
 		return "", false
 	}
-	sa, okA := Size(a.Size)
-	sb, okB := Size(b.Size)
-	ra, okRA := Rooms(a.Rooms)
-	rb, okRB := Rooms(b.Rooms)
-	if !okA || !okB || !okRA || !okRB || sa != sb || ra != rb {
+	sa, ra := a.SizeValue, a.RoomsValue
+	if !shown(sa) || !shown(ra) || sa != b.SizeValue || ra != b.RoomsValue {
 		return "", false
 	}
 	same := fmt.Sprintf("same price (%s), size (%s m²) and rooms (%s)", num(a.PriceValue), num(sa), num(ra))
