@@ -9,9 +9,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll/filter"
-
 	"notifio/internal/model"
+	"notifio/poll/filter"
+	"notifio/poll/words"
 )
 
 // filterForm is the Filters section of the add/edit dialog: which listings
@@ -95,21 +95,21 @@ func (f *filterForm) read() (model.Filters, error) {
 		// ("1.200", "1200 €", "2k"; "1.2.3" is refused as ambiguous).
 		v, err := filter.ParseAmount(a.in.Text)
 		if err != nil {
-			return fl, userError(fmt.Sprintf("Filters, “%s”: %s.", a.label, upperFirst(err.Error())))
+			return fl, userError(fmt.Sprintf("Filters, “%s”: %s.", a.label, words.UpperFirst(err.Error())))
 		}
 		*a.to = v
 	}
 	var err error
 	if fl.Include, err = filter.ParseWords(f.include.Text); err != nil {
-		return fl, userError("Filters, “Must mention”: " + upperFirst(err.Error()) + ".")
+		return fl, userError("Filters, “Must mention”: " + words.UpperFirst(err.Error()) + ".")
 	}
 	if fl.Exclude, err = filter.ParseWords(f.exclude.Text); err != nil {
-		return fl, userError("Filters, “Must not mention”: " + upperFirst(err.Error()) + ".")
+		return fl, userError("Filters, “Must not mention”: " + words.UpperFirst(err.Error()) + ".")
 	}
 	fl.HidePromoted, fl.PriceShown = f.hidePromoted.Checked, f.priceShown.Checked
 	fl.NoPriceDrops, fl.PriceRises = !f.priceDrops.Checked, f.priceRises.Checked
 	if err := filter.Check(fl); err != nil {
-		return fl, userError("Filters: " + upperFirst(err.Error()) + ".")
+		return fl, userError("Filters: " + words.UpperFirst(err.Error()) + ".")
 	}
 	return fl, nil
 }
@@ -171,7 +171,7 @@ func (u *UI) showHeld(id string, passing []model.Listing) {
 	_, err := u.b.ShowHeld(id, passing)
 	u.dispatch(func() {
 		if err != nil {
-			u.showError("Could not show the listings", upperFirst(backendWords(err)))
+			u.showError("Could not show the listings", words.UpperFirst(backendWords(err)))
 			return
 		}
 		u.refresh()

@@ -113,7 +113,7 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	l, r := v.items[id], o.(*listingRowWidget)
 	r.badge.Text, r.badge.Importance = "", widget.HighImportance
 	switch {
-	case priceDropped(l):
+	case words.PriceDropped(l):
 		r.badge.Text, r.badge.Importance = "PRICE DROPPED", widget.SuccessImportance
 	case v.isNew[l.ID]:
 		r.badge.Text = "NEW"
@@ -123,8 +123,8 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	r.photo.Resource = v.u.photos().get(l.Image, func() { v.photoReady(id, l.ID) })
 	r.photo.Image = nil
 	r.photo.Refresh()
-	r.detail.Text = listingDetail(priceWithHistory(l), l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
-	if m := matchWords(l); m != "" {
+	r.detail.Text = words.ListingDetail(words.PriceWords(l), l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
+	if m := words.MatchWords(l); m != "" {
 		r.detail.Text += " · " + m
 	}
 	if id < len(v.from) {

@@ -247,8 +247,8 @@ func (v *searchesView) apply(s model.Snapshot, now time.Time) {
 		v.rows = append(v.rows, searchRow{
 			snap:   ss,
 			status: words.StatusWords(ss, site, now),
-			detail: searchDetail(ss, now),
-			unseen: unseenWords(ss.Unseen),
+			detail: words.SearchDetail(ss, now),
+			unseen: words.UnseenWords(ss.Unseen),
 			icon:   icon, imp: imp,
 		})
 	}
@@ -390,13 +390,13 @@ func (v *searchesView) applyOutbox(s model.Snapshot) {
 	case o.NeedsAttention > 0:
 		text = fmt.Sprintf("%s could not be sent.", words.Plural(o.NeedsAttention, "email", "emails"))
 		if o.LastError != "" {
-			text += " " + mailProblem(o.LastError)
+			text += " " + words.MailProblem(o.LastError)
 		}
 	case o.Pending > 0 && o.LastError != "":
 		// Still retrying, and the error may not come from the server at all
 		// (it may not be reachable).
 		last := o.LastError
-		if w := networkWords(last); w != "" {
+		if w := words.NetworkWords(last); w != "" {
 			last = w
 		}
 		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
@@ -548,7 +548,7 @@ func (v *searchesView) checkNow() {
 
 // showWait explains why a site cannot be checked yet.
 func (v *searchesView) showWait(w *model.WaitError, now time.Time) {
-	v.u.showMessage("Not yet: "+w.Site+" asked us to wait", waitWords(w, now))
+	v.u.showMessage("Not yet: "+w.Site+" asked us to wait", words.WaitWords(w, now))
 }
 
 // retryOutbox puts the emails that failed back in the queue.

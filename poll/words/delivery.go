@@ -1,18 +1,20 @@
-package ui
+package words
 
 import (
 	"regexp"
 	"strings"
 )
 
+// The words of a delivery problem: what a relay's error text means.
+
 // lookupHost finds the name in Go's "lookup NAME: no such host".
 var lookupHost = regexp.MustCompile(`lookup ([^\s:]+)`)
 
-// networkWords says in plain words why a mail or push server could not be
+// NetworkWords says in plain words why a mail or push server could not be
 // reached, from the error text the relay keeps ("dial tcp: lookup
 // smtp.gmx.nett: no such host"); "" when the text is not about reaching it
 // (then it is the server's own words, worth showing as they are).
-func networkWords(raw string) string {
+func NetworkWords(raw string) string {
 	low := strings.ToLower(raw)
 	switch {
 	case strings.Contains(low, "no such host"):
@@ -30,10 +32,10 @@ func networkWords(raw string) string {
 	return ""
 }
 
-// mailProblem is a relay's error text for the user: plain words for a server
+// MailProblem is a relay's error text for the user: plain words for a server
 // that could not be reached, else "The mail server said: …".
-func mailProblem(raw string) string {
-	if w := networkWords(raw); w != "" {
+func MailProblem(raw string) string {
+	if w := NetworkWords(raw); w != "" {
 		return w
 	}
 	return "The mail server said: " + raw
