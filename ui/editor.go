@@ -500,7 +500,7 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 	if res.Note != "" {
 		sum = append(sum, res.Note)
 	}
-	if v := verdictSummary(res); v != "" {
+	if v := words.VerdictSummary(res); v != "" {
 		sum = append(sum, v)
 	}
 	e.summary.SetText(strings.Join(sum, " · "))
@@ -509,7 +509,7 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 			e.found.Add(widget.NewLabel(fmt.Sprintf("…and %d more", len(res.Listings)-i)))
 			break
 		}
-		line := widget.NewLabel(verdictLine(listingLine(l), res, i))
+		line := widget.NewLabel(words.VerdictLine(listingLine(l), res, i))
 		line.Truncation = fyne.TextTruncateEllipsis
 		e.found.Add(line)
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -112,35 +111,6 @@ func (f *filterForm) read() (model.Filters, error) {
 		return fl, userError("Filters: " + words.UpperFirst(err.Error()) + ".")
 	}
 	return fl, nil
-}
-
-// verdictLine is a tested listing's line with what the filters say of it.
-func verdictLine(line string, res model.DryRun, i int) string {
-	if i >= len(res.Judged) {
-		return line
-	}
-	r := res.Judged[i]
-	switch {
-	case r.Held != "":
-		return "✗ Held back: " + r.Held + " — " + line
-	case len(r.Marks) > 0:
-		return "✓ " + line + " (" + strings.Join(r.Marks, ", ") + ")"
-	}
-	return "✓ " + line
-}
-
-// verdictSummary counts what the filters let through, "" without filters.
-func verdictSummary(res model.DryRun) string {
-	held := 0
-	for _, r := range res.Judged {
-		if !r.Pass() {
-			held++
-		}
-	}
-	if held == 0 {
-		return ""
-	}
-	return fmt.Sprintf("Your filters let %d of these through and hold back %d (✗ says why).", len(res.Judged)-held, held)
 }
 
 // offerHeld runs after a save that loosened the filters: when listings held

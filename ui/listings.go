@@ -3,7 +3,6 @@ package ui
 import (
 	"log/slog"
 	"sort"
-	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -196,7 +195,7 @@ func pickName(name, site string, unseen int) string {
 		name += " (" + site + ")"
 	}
 	if unseen > 0 {
-		name += " · " + strconv.Itoa(unseen) + " new"
+		name += " · " + words.UnseenWords(unseen)
 	}
 	return name
 }

@@ -382,29 +382,9 @@ func (v *searchesView) shownRows() (first, last widget.ListItemID) {
 	return first, last
 }
 
-// applyOutbox shows or hides the email problems banner.
+// applyOutbox shows or hides the email problems banner (words.OutboxWords).
 func (v *searchesView) applyOutbox(s model.Snapshot) {
-	o := s.Outbox
-	var text string
-	switch {
-	case o.NeedsAttention > 0:
-		text = fmt.Sprintf("%s could not be sent.", words.Plural(o.NeedsAttention, "email", "emails"))
-		if o.LastError != "" {
-			text += " " + words.MailProblem(o.LastError)
-		}
-	case o.Pending > 0 && o.LastError != "":
-		// Still retrying, and the error may not come from the server at all
-		// (it may not be reachable).
-		last := o.LastError
-		if w := words.NetworkWords(last); w != "" {
-			last = w
-		}
-		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
-			words.Plural(o.Pending, "email is", "emails are"), last)
-	}
-	if text != "" && o.Hint != "" {
-		text += "\n" + o.Hint
-	}
+	text := words.OutboxWords(s.Outbox)
 	if text == "" {
 		v.banner.Hide()
 	} else {

@@ -1,8 +1,11 @@
 package words
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
+
+	"notifio/internal/model"
 )
 
 // The words of a delivery problem: what a relay's error text means.
@@ -39,4 +42,31 @@ func MailProblem(raw string) string {
 		return w
 	}
 	return "The mail server said: " + raw
+}
+
+// OutboxWords is the email problems banner of the window: how many emails
+// could not be sent or are still tried, why, and what to do; "" when the
+// emails are going out.
+func OutboxWords(o model.OutboxSnapshot) string {
+	var text string
+	switch {
+	case o.NeedsAttention > 0:
+		text = fmt.Sprintf("%s could not be sent.", Plural(o.NeedsAttention, "email", "emails"))
+		if o.LastError != "" {
+			text += " " + MailProblem(o.LastError)
+		}
+	case o.Pending > 0 && o.LastError != "":
+		// Still retrying, and the error may not come from the server at all
+		// (it may not be reachable).
+		last := o.LastError
+		if w := NetworkWords(last); w != "" {
+			last = w
+		}
+		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
+			Plural(o.Pending, "email is", "emails are"), last)
+	}
+	if text != "" && o.Hint != "" {
+		text += "\n" + o.Hint
+	}
+	return text
 }
