@@ -66,7 +66,7 @@ func cmdListings(_ context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "== %s (%s): %d listing(s)\n", printable(e.Name), e.Search, len(e.Listings))
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		for _, l := range e.Listings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(words.PriceTrail(l, 4)), printable(l.Location), printable(l.URL))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.FirstSeen.Local().Format("2006-01-02 15:04"), trunc(printable(l.Title), 60), printable(words.PriceWords(l)), printable(l.Location), printable(l.URL))
 		}
 		tw.Flush()
 	}

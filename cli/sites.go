@@ -39,18 +39,18 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 	}
 	if env.JSON {
 		type site struct {
-			Site         string    `json:"site"`
-			Waiting      bool      `json:"waiting"`
-			Kind         string    `json:"kind,omitempty"`
-			Rung         int       `json:"rung,omitempty"`
-			NextProbe    time.Time `json:"next_probe,omitzero"`
-			RetryAfterS  float64   `json:"retry_after_s,omitempty"`
-			LastStatus   int       `json:"last_status,omitempty"`
-			LastSignal   string    `json:"last_signal,omitempty"`
-			Searches     int       `json:"searches"`
-			SuccessRate  float64   `json:"success_rate"`
-			AvgResponseS float64   `json:"avg_response_s"`
-			Attention    string    `json:"attention,omitempty"`
+			Site         string        `json:"site"`
+			Waiting      bool          `json:"waiting"`
+			Kind         model.Refusal `json:"kind,omitempty"` // its name; none when clear
+			Rung         int           `json:"rung,omitempty"`
+			NextProbe    time.Time     `json:"next_probe,omitzero"`
+			RetryAfterS  float64       `json:"retry_after_s,omitempty"`
+			LastStatus   int           `json:"last_status,omitempty"`
+			LastSignal   string        `json:"last_signal,omitempty"`
+			Searches     int           `json:"searches"`
+			SuccessRate  float64       `json:"success_rate"`
+			AvgResponseS float64       `json:"avg_response_s"`
+			Attention    string        `json:"attention,omitempty"`
 		}
 		out := []site{}
 		for _, s := range snap.Sites {
@@ -70,7 +70,8 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 }
 
 // SiteLine describes one site's state in the window's words (words.SiteWords,
-// words.NextProbeWords), then the evidence a headless user wants to see.
+// words.NextProbeWords), then the evidence a headless user wants to see
+// (words.SiteEvidence).
 func SiteLine(s model.SiteSnapshot, now time.Time) string {
 	state := words.SiteWords(s, now)
 	if s.Attention != "" {
@@ -80,12 +81,8 @@ func SiteLine(s model.SiteSnapshot, now time.Time) string {
 	if w := words.NextProbeWords(s, now); w != "" {
 		parts = append(parts, w)
 	}
-	if s.LastStatus != 0 || s.LastSignal != "" {
-		last := fmt.Sprintf("Last answer: status %d", s.LastStatus)
-		if s.LastSignal != "" {
-			last += ", signal: " + s.LastSignal
-		}
-		parts = append(parts, last+".")
+	if w := words.SiteEvidence(s); w != "" {
+		parts = append(parts, w)
 	}
 	if w := words.RetryAfterWords(s); w != "" {
 		parts = append(parts, w)

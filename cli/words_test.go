@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"notifio/internal/model"
+	"notifio/internal/polltest"
+	"notifio/storage"
 )
 
 // TestSearchListSaysWhatTheWindowSays: `search list` of a running Notifio
@@ -16,7 +18,7 @@ import (
 // whose wait ran out, and a bare reason for a page that was not results.
 func TestSearchListSaysWhatTheWindowSays(t *testing.T) {
 	now := time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
-	retry := &model.SiteSnapshot{Site: "idealista.com", Kind: "denied", Rung: 1}
+	retry := &model.SiteSnapshot{Site: "idealista.com", Kind: model.RefusalDenied, Rung: 1}
 	for _, tc := range []struct {
 		name string
 		s    model.SearchSnapshot
@@ -47,7 +49,7 @@ func TestSearchListSaysWhatTheWindowSays(t *testing.T) {
 // window's words, not the ladder's names and steps ("rate_limited, step 2").
 func TestSiteLineHasNoJargon(t *testing.T) {
 	now := time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
-	s := model.SiteSnapshot{Site: "idealista.com", Waiting: true, Kind: "rate_limited", Rung: 2,
+	s := model.SiteSnapshot{Site: "idealista.com", Waiting: true, Kind: model.RefusalRateLimited, Rung: 2,
 		NextProbe: now.Add(4 * time.Minute), LastStatus: 429, LastSignal: "status 429",
 		RetryAfter: 90 * time.Second, Searches: 3}
 	got := SiteLine(s, now)
@@ -82,5 +84,35 @@ func TestErrorsPrintTheirWordsWhateverTheWrapping(t *testing.T) {
 	code, _, errOut = run(t, dir, "search", "add", "--bogus", "https://example.test/x")
 	if code != 2 || strings.Contains(errOut, "cli:") || !strings.Contains(errOut, "notifio: flag provided but not defined: -bogus") {
 		t.Errorf("a usage mistake: exit %d, %q", code, errOut)
+	}
+}
+
+// TestListingsSayThePriceAsTheWindowDoes: `notifio listings` words a price
+// that changed as the window's Listings tab does (words.PriceWords); it had
+// its own arrows ("1.200 € → 1.100 €"), a second wording of one history.
+func TestListingsSayThePriceAsTheWindowDoes(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errOut := run(t, dir, "search", "add", "https://www.kleinanzeigen.de/s-wohnung/c203"); code != 0 {
+		t.Fatalf("add: %q %q", out, errOut)
+	}
+	db, err := storage.Open(dir, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, _ := db.ListSearches()
+	id := ss[0].ID
+	now := time.Now()
+	x := model.Listing{ID: "kleinanzeigen.de:1", Title: "Altbau", URL: "https://www.kleinanzeigen.de/s-anzeige/1", Price: "1.200 €", PriceValue: 1200}
+	if _, err := polltest.Commit(db, id, []model.Listing{x}, now); err != nil { // the baseline
+		t.Fatal(err)
+	}
+	x.Price, x.PriceValue = "1.100 €", 1100
+	if _, err := polltest.Commit(db, id, []model.Listing{x}, now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, out, _ := run(t, dir, "listings", id)
+	if !strings.Contains(out, "1.100 € · price dropped from 1.200 €") || strings.Contains(out, "→") {
+		t.Errorf("the price is not in the window's words:\n%s", out)
 	}
 }

@@ -80,7 +80,7 @@ func TestBlockedSiteIsToldAfterAnHourNotBefore(t *testing.T) {
 	}
 	// The window, the CLI and the alert read the same health.
 	ss := h.svc.Snapshot().Searches[0]
-	if ss.Health.Kind != model.HealthBlocked || ss.Health.Refusal != "challenge" || ss.Health.Since.IsZero() {
+	if ss.Health.Kind != model.HealthBlocked || ss.Health.Refusal != model.RefusalChallenge || ss.Health.Since.IsZero() {
 		t.Errorf("snapshot health %+v, want blocked by a challenge with its start", ss.Health)
 	}
 }

@@ -57,7 +57,7 @@ func kindOf(in healthInput) model.Health {
 	case in.needsLogin: // not a search's old answer: a good answer or the user clears it
 		h.Kind = model.HealthSessionExpired
 	case in.entry != nil && in.entry.Kind != model.RefusalError:
-		h.Kind, h.Refusal, h.NextTry = model.HealthBlocked, in.entry.Kind.String(), in.entry.NextRetry
+		h.Kind, h.Refusal, h.NextTry = model.HealthBlocked, in.entry.Kind, in.entry.NextRetry
 	case in.lastOutcome == string(model.OutcomeUnexpectedPage):
 		h.Kind, h.NextTry = model.HealthNotResults, in.due
 		if in.entry != nil {
@@ -66,10 +66,10 @@ func kindOf(in healthInput) model.Health {
 	case in.lastOutcome == model.OutcomeHostNotFound || in.entry != nil && in.siteOutcome == model.OutcomeHostNotFound:
 		h.Kind = model.HealthHostNotFound
 		if in.entry != nil {
-			h.Refusal, h.NextTry = in.entry.Kind.String(), in.entry.NextRetry
+			h.Refusal, h.NextTry = in.entry.Kind, in.entry.NextRetry
 		}
 	case in.entry != nil && (in.lastOutcome == string(model.OutcomeError) || in.siteOutcome == string(model.OutcomeError)):
-		h.Kind, h.Refusal, h.NextTry = model.HealthSiteErrors, in.entry.Kind.String(), in.entry.NextRetry
+		h.Kind, h.Refusal, h.NextTry = model.HealthSiteErrors, in.entry.Kind, in.entry.NextRetry
 	case in.stale && in.lastOutcome == string(model.OutcomeOK):
 		h.Kind, h.NextTry = model.HealthSelectorsStale, in.due
 	case in.delivery != nil:

@@ -42,7 +42,7 @@ func TestRateLimitAfterAnExpiredLoginIsWordedAsARateLimit(t *testing.T) {
 			site := siteSnapOf(t, snap, a)
 			for _, s := range snap.Searches {
 				hl := s.Health
-				if hl.Kind != model.HealthBlocked || hl.Refusal != "rate_limited" {
+				if hl.Kind != model.HealthBlocked || hl.Refusal != model.RefusalRateLimited {
 					t.Errorf("%s: health %s/%s (%q), want blocked/rate_limited", s.Name, hl.Kind, hl.Refusal, hl.Problem)
 				}
 				if words := hl.Problem + " " + hl.Hint + " " + words.StatusWords(s, &site, asked); strings.Contains(strings.ToLower(words), "login") ||
@@ -73,7 +73,7 @@ func TestRateLimitAfterAnExpiredLoginIsWordedAsARateLimit(t *testing.T) {
 					t.Errorf("%s after the site's first good answer: %s (%q), want ok", s.Name, s.Health.Kind, s.Health.Problem)
 				}
 			}
-			if site := siteSnapOf(t, h.svc.Snapshot(), a); site.Attention != "" || site.Kind != "" {
+			if site := siteSnapOf(t, h.svc.Snapshot(), a); site.Attention != "" || site.Kind != 0 {
 				t.Errorf("site after a good answer: attention %q, kind %q", site.Attention, site.Kind)
 			}
 		})

@@ -170,7 +170,7 @@ func (s *Service) Snapshot() model.Snapshot {
 			Attention:     sr.needsLogin,
 		}
 		if e, ok := s.reg.Lookup(n); ok {
-			st.Kind = e.Kind.String()
+			st.Kind = e.Kind
 			st.Rung = e.Failures
 			st.NextProbe = e.NextRetry
 			st.Waiting = e.NextRetry.After(now)

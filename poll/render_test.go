@@ -99,7 +99,7 @@ func TestRenderThatNeverFinishesClimbsTheErrorLadder(t *testing.T) {
 	}
 	snap := svc.Snapshot()
 	st := snap.Sites[0]
-	if st.Kind != "error" || st.Rung != 1 || !st.Waiting {
+	if st.Kind != model.RefusalError || st.Rung != 1 || !st.Waiting {
 		t.Errorf("site after the deadline: kind %q rung %d waiting %v, want the error ladder's first rung", st.Kind, st.Rung, st.Waiting)
 	}
 	if !strings.Contains(st.LastSignal, "did not finish loading in the browser within 3s") {

@@ -210,7 +210,7 @@ func TestClockWords(t *testing.T) {
 // Issue 37 (seen in the real window): "Notifio asks again in 6 min" stood
 // beside "The site asked Notifio to wait 2 minutes" with no word on why.
 func TestRetryAfterWordsSayWhenTheLadderWaitsLonger(t *testing.T) {
-	st := model.SiteSnapshot{Kind: "rate_limited", Rung: 2, RetryAfter: 2 * time.Minute}
+	st := model.SiteSnapshot{Kind: model.RefusalRateLimited, Rung: 2, RetryAfter: 2 * time.Minute}
 	if got, want := words.RetryAfterWords(st), "The site asked Notifio to wait 2 minutes; after 2 refusals in a row Notifio waits longer."; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}

@@ -127,8 +127,8 @@ func TestPriceDropOneAlertNoRepeat(t *testing.T) {
 		t.Errorf("history has %d entries, want 4", len(hist))
 	}
 	ls, _ := db.ListListings(s.ID)
-	if got := words.PriceTrail(ls[0], 3); got != "1.100 € → 1.300 € → 1.400 €" {
-		t.Errorf("PriceTrail(3) = %q", got)
+	if got := words.PriceWords(ls[0]); got != "1.400 € · price went up from 1.300 € (before: 1.200 €, 1.100 €)" {
+		t.Errorf("PriceWords = %q", got)
 	}
 }
 

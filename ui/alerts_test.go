@@ -42,7 +42,7 @@ func TestAlertSettingsAreTheUsersChoice(t *testing.T) {
 
 func blockedSample() model.Snapshot {
 	s := sample()
-	s.Searches[2].Health = model.Health{Kind: model.HealthBlocked, Refusal: "rate_limited",
+	s.Searches[2].Health = model.Health{Kind: model.HealthBlocked, Refusal: model.RefusalRateLimited,
 		Since: t0.Add(-70 * time.Minute), NextTry: t0.Add(271 * time.Second),
 		Problem: "idealista.com is rate-limiting us"}
 	return s

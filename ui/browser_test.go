@@ -151,7 +151,7 @@ func TestTestThisSearchOffersTheBrowserAndShowsTheDifference(t *testing.T) {
 
 func TestSolveItInTheBrowserKeepsTheCookiesAndSaysSo(t *testing.T) {
 	s := sample()
-	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: model.RefusalChallenge, Rung: 2,
 		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, Searches: 2}
 	h := newHarness(t, s)
 	h.u.win.Resize(fyne.NewSize(900, 1400))

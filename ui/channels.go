@@ -116,10 +116,10 @@ func (v *channelsView) outboxChanged(o model.OutboxSnapshot, showing bool) {
 
 func (v *channelsView) newRow(c model.ChannelState) *channelRow {
 	r := &channelRow{}
-	r.title = widget.NewLabelWithStyle(c.Name+" · "+serviceWords(c.Service), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	r.detail = wrapped(v.channelDetail(c))
-	imp, words := channelStateWords(c, v.testedAt[c.Name], v.u.now())
-	r.state = wrapped(words)
+	r.title = widget.NewLabelWithStyle(c.Name+" · "+words.ServiceWords(c.Service), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	r.detail = wrapped(words.ChannelDetail(c, v.searchNames(c.Searches)))
+	imp, state := channelStateWords(c, v.testedAt[c.Name], v.u.now())
+	r.state = wrapped(state)
 	r.state.Importance = imp
 	name := c.Name
 	r.test = widget.NewButtonWithIcon("Send a test push", theme.MailSendIcon(), func() { v.sendTest(name) })
@@ -130,80 +130,32 @@ func (v *channelsView) newRow(c model.ChannelState) *channelRow {
 	return r
 }
 
-// channelDetail is "Gets: every search · quiet hours 23:00–07:00".
-func (v *channelsView) channelDetail(c model.ChannelState) string {
-	what := eventsWords(c.Events)
-	gets := "Gets " + what + " of every search"
-	if len(c.Searches) > 0 {
-		var names []string
-		for _, id := range c.Searches {
-			if s, ok := v.u.searchSnap(id); ok {
-				names = append(names, "“"+s.Name+"”")
-			} else {
-				names = append(names, "a search that was removed")
-			}
+// searchNames are the names of the searches with these IDs, "" for one that
+// was removed.
+func (v *channelsView) searchNames(ids []string) []string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		if s, ok := v.u.searchSnap(id); ok {
+			names[i] = s.Name
 		}
-		gets = "Gets " + what + " of " + strings.Join(names, ", ")
 	}
-	if c.Quiet != "" {
-		gets += " · quiet hours " + strings.Replace(c.Quiet, "-", "–", 1) + " (pushes wait and arrive as one summary)"
-	}
-	return gets
+	return names
 }
 
-// channelStateWords says how a channel's pushes are doing.
-// tested is when a test push went through, zero if none did.
+// channelStateWords says how a channel's pushes are doing (words.ChannelStateWords)
+// and how loud that is. tested is when a test push went through, zero if none did.
 func channelStateWords(c model.ChannelState, tested, now time.Time) (widget.Importance, string) {
-	switch {
-	case c.NeedsAttention > 0:
-		text := "Needs attention: " + words.Plural(c.NeedsAttention, "push was", "pushes were") + " not delivered: " + c.LastError
-		if h := channelHint(c.Hint); h != "" {
-			text += " — " + h
-		}
-		return widget.DangerImportance, text
-	case c.Pending > 0 && c.LastError != "":
-		return widget.WarningImportance, words.Plural(c.Pending, "push is", "pushes are") + " not delivered yet; Notifio keeps trying: " + c.LastError
-	case !c.HeldUntil.IsZero():
-		return widget.MediumImportance, "Quiet hours: new listings wait until " + words.ClockTime(c.HeldUntil) + " and then arrive as one push."
-	case !c.LastSent.IsZero():
-		return widget.SuccessImportance, "Last push delivered " + words.DayAndTime(c.LastSent, now) + "."
-	case !tested.IsZero():
-		return widget.SuccessImportance, "Test push delivered " + words.DayAndTime(tested, now) + ". New listings will arrive the same way."
-	}
-	return widget.MediumImportance, "No push sent yet. Send a test to check that it reaches your phone."
+	return channelImportance[words.ChannelConditionOf(c, tested)], words.ChannelStateWords(c, tested, now)
 }
 
-// channelHint is a push failure's hint in the window's words: the hints are
-// written for the command line.
-func channelHint(hint string) string {
-	return strings.NewReplacer(
-		`then run "notifio push remove NAME" and "notifio push add" with the right URL`, "then remove this channel and add it again with the right details",
-		`Run "notifio push remove NAME" and add the channel again with a complete URL`, "Remove this channel and add it again with complete details",
-		`Add the channel again with "notifio push add"`, "Remove this channel and add it again",
-	).Replace(hint)
-}
-
-// serviceWords names a service URL's scheme for the user.
-func serviceWords(scheme string) string {
-	switch scheme {
-	case "ntfy":
-		return "ntfy"
-	case "telegram":
-		return "Telegram"
-	case "pushover":
-		return "Pushover"
-	case "gotify":
-		return "Gotify"
-	case "discord":
-		return "Discord"
-	case "slack":
-		return "Slack"
-	case "matrix":
-		return "Matrix"
-	case "generic":
-		return "a web address (webhook)"
-	}
-	return scheme
+// channelImportance is how a channel's row shows each condition.
+var channelImportance = map[words.ChannelCondition]widget.Importance{
+	words.ChannelFailing:   widget.DangerImportance,
+	words.ChannelRetrying:  widget.WarningImportance,
+	words.ChannelQuiet:     widget.MediumImportance,
+	words.ChannelDelivered: widget.SuccessImportance,
+	words.ChannelTested:    widget.SuccessImportance,
+	words.ChannelUntested:  widget.MediumImportance,
 }
 
 // say shows what the last action did.
@@ -252,7 +204,7 @@ func (v *channelsView) tested(name string, err error) {
 	said, hint := testEmailWords(err), ""
 	said = strings.Replace(said, "The test email was not sent: ", "The test push to "+name+" was not delivered: ", 1)
 	if i := strings.Index(said, "\nWhat to do: "); i >= 0 {
-		said, hint = said[:i], channelHint(said[i+len("\nWhat to do: "):])
+		said, hint = said[:i], words.ChannelHint(said[i+len("\nWhat to do: "):])
 	}
 	if hint != "" {
 		said += "\nWhat to do: " + hint
@@ -321,27 +273,4 @@ func (v *channelsView) searchChoices() (names []string, ids map[string]string) {
 	}
 	slices.Sort(names)
 	return names, ids
-}
-
-// eventsWords is what a channel gets: "new listings, price drops and health
-// alerts" (no choice: every event).
-func eventsWords(events []model.Event) string {
-	if len(events) == 0 {
-		events = model.Events
-	}
-	var ws []string
-	for _, e := range events {
-		switch e {
-		case model.EventNewListings:
-			ws = append(ws, "new listings")
-		case model.EventPriceDrop:
-			ws = append(ws, "price drops")
-		case model.EventHealth:
-			ws = append(ws, "health alerts")
-		}
-	}
-	if len(ws) > 1 {
-		return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
-	}
-	return strings.Join(ws, "")
 }

@@ -66,7 +66,7 @@ func newSearchEditor(u *UI) *searchEditor {
 	e.url.OnChanged = func(s string) { e.updateRate(); e.browser.urlChanged(s) }
 	e.name = newKeyEntry(u, e.save)
 	e.name.SetPlaceHolder("e.g. Kreuzberg < 1200 € (suggested by the test)")
-	e.interval = newKeySelectEntry(u, intervalOptions(), e.save)
+	e.interval = newKeySelectEntry(u, words.IntervalOptions(), e.save)
 	e.interval.OnChanged = func(string) { e.updateRate() }
 	e.item, e.link, e.title, e.price = newKeyEntry(u, e.save), newKeyEntry(u, e.save), newKeyEntry(u, e.save), newKeyEntry(u, e.save)
 	e.item.SetPlaceHolder("e.g. article.aditem (one per listing)")
@@ -143,7 +143,7 @@ func (e *searchEditor) open(id string) {
 			e.u.showError("Could not open the search", "Notifio could not read this search: "+backendWords(err))
 			return
 		}
-		title = "Edit “" + shortName(s.Name, nameRunes) + "”"
+		title = "Edit “" + words.ShortName(s.Name, words.NameRunes) + "”"
 		e.url.SetText(s.URL)
 		e.name.SetText(s.Name)
 		iv := s.Interval
@@ -266,11 +266,11 @@ func (e *searchEditor) reveal(o fyne.CanvasObject) {
 
 // input reads and validates the form.
 func (e *searchEditor) input() (model.SearchInput, error) {
-	u, err := checkSearchURL(e.url.Text)
+	u, err := words.CheckSearchURL(e.url.Text)
 	if err != nil {
 		return model.SearchInput{}, err
 	}
-	iv, err := parseInterval(e.interval.Text)
+	iv, err := words.ParseInterval(e.interval.Text)
 	if err != nil {
 		return model.SearchInput{}, err
 	}
@@ -297,8 +297,8 @@ func (e *searchEditor) input() (model.SearchInput, error) {
 // updateRate shows how often Notifio would ask the search's site, counting all
 // of its searches, and the backend's warning when that is a lot.
 func (e *searchEditor) updateRate() {
-	u, err := checkSearchURL(e.url.Text)
-	iv, ierr := parseInterval(e.interval.Text)
+	u, err := words.CheckSearchURL(e.url.Text)
+	iv, ierr := words.ParseInterval(e.interval.Text)
 	if err != nil || ierr != nil {
 		showQuiet(e.rate, "")
 		showText(e.rateWarn, "")
@@ -383,10 +383,10 @@ func (e *searchEditor) saved(serial int, editID string, in model.SearchInput, id
 	switch {
 	case err != nil && editID == "":
 		slog.Warn("add search", "url", in.URL, "err", err)
-		e.setProblem("Notifio could not save this search. " + upperFirst(backendWords(err)))
+		e.setProblem("Notifio could not save this search. " + words.UpperFirst(backendWords(err)))
 	case err != nil:
 		slog.Warn("update search", "search_id", editID, "err", err)
-		e.setProblem("Notifio could not save your changes. " + upperFirst(backendWords(err)))
+		e.setProblem("Notifio could not save your changes. " + words.UpperFirst(backendWords(err)))
 	default:
 		e.close()
 		e.u.refresh()
@@ -500,7 +500,7 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 	if res.Note != "" {
 		sum = append(sum, res.Note)
 	}
-	if v := verdictSummary(res); v != "" {
+	if v := words.VerdictSummary(res); v != "" {
 		sum = append(sum, v)
 	}
 	e.summary.SetText(strings.Join(sum, " · "))
@@ -509,7 +509,7 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 			e.found.Add(widget.NewLabel(fmt.Sprintf("…and %d more", len(res.Listings)-i)))
 			break
 		}
-		line := widget.NewLabel(verdictLine(listingLine(l), res, i))
+		line := widget.NewLabel(words.VerdictLine(listingLine(l), res, i))
 		line.Truncation = fyne.TextTruncateEllipsis
 		e.found.Add(line)
 	}
@@ -547,7 +547,7 @@ func methodWords(method string) string {
 // listingLine is one found listing, in one line.
 func listingLine(l model.PageListing) string {
 	parts := []string{l.Title}
-	for _, p := range []string{l.Price, l.Size, roomsWords(l.Rooms), l.Location} {
+	for _, p := range []string{l.Price, l.Size, words.RoomsWords(l.Rooms), l.Location} {
 		if p = strings.TrimSpace(p); p != "" {
 			parts = append(parts, p)
 		}

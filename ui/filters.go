@@ -3,15 +3,14 @@ package ui
 import (
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"notifio/poll/filter"
-
 	"notifio/internal/model"
+	"notifio/poll/filter"
+	"notifio/poll/words"
 )
 
 // filterForm is the Filters section of the add/edit dialog: which listings
@@ -95,52 +94,23 @@ func (f *filterForm) read() (model.Filters, error) {
 		// ("1.200", "1200 €", "2k"; "1.2.3" is refused as ambiguous).
 		v, err := filter.ParseAmount(a.in.Text)
 		if err != nil {
-			return fl, userError(fmt.Sprintf("Filters, “%s”: %s.", a.label, upperFirst(err.Error())))
+			return fl, userError(fmt.Sprintf("Filters, “%s”: %s.", a.label, words.UpperFirst(err.Error())))
 		}
 		*a.to = v
 	}
 	var err error
 	if fl.Include, err = filter.ParseWords(f.include.Text); err != nil {
-		return fl, userError("Filters, “Must mention”: " + upperFirst(err.Error()) + ".")
+		return fl, userError("Filters, “Must mention”: " + words.UpperFirst(err.Error()) + ".")
 	}
 	if fl.Exclude, err = filter.ParseWords(f.exclude.Text); err != nil {
-		return fl, userError("Filters, “Must not mention”: " + upperFirst(err.Error()) + ".")
+		return fl, userError("Filters, “Must not mention”: " + words.UpperFirst(err.Error()) + ".")
 	}
 	fl.HidePromoted, fl.PriceShown = f.hidePromoted.Checked, f.priceShown.Checked
 	fl.NoPriceDrops, fl.PriceRises = !f.priceDrops.Checked, f.priceRises.Checked
 	if err := filter.Check(fl); err != nil {
-		return fl, userError("Filters: " + upperFirst(err.Error()) + ".")
+		return fl, userError("Filters: " + words.UpperFirst(err.Error()) + ".")
 	}
 	return fl, nil
-}
-
-// verdictLine is a tested listing's line with what the filters say of it.
-func verdictLine(line string, res model.DryRun, i int) string {
-	if i >= len(res.Judged) {
-		return line
-	}
-	r := res.Judged[i]
-	switch {
-	case r.Held != "":
-		return "✗ Held back: " + r.Held + " — " + line
-	case len(r.Marks) > 0:
-		return "✓ " + line + " (" + strings.Join(r.Marks, ", ") + ")"
-	}
-	return "✓ " + line
-}
-
-// verdictSummary counts what the filters let through, "" without filters.
-func verdictSummary(res model.DryRun) string {
-	held := 0
-	for _, r := range res.Judged {
-		if !r.Pass() {
-			held++
-		}
-	}
-	if held == 0 {
-		return ""
-	}
-	return fmt.Sprintf("Your filters let %d of these through and hold back %d (✗ says why).", len(res.Judged)-held, held)
 }
 
 // offerHeld runs after a save that loosened the filters: when listings held
@@ -171,7 +141,7 @@ func (u *UI) showHeld(id string, passing []model.Listing) {
 	_, err := u.b.ShowHeld(id, passing)
 	u.dispatch(func() {
 		if err != nil {
-			u.showError("Could not show the listings", upperFirst(backendWords(err)))
+			u.showError("Could not show the listings", words.UpperFirst(backendWords(err)))
 			return
 		}
 		u.refresh()

@@ -38,7 +38,7 @@ func crowded() model.Snapshot {
 			Wait: model.WaitSite, Reason: "kleinanzeigen.de is rate-limiting us", Baselined: true, LastOutcome: "rate_limited",
 		})
 	}
-	s.Sites = []model.SiteSnapshot{{Site: "kleinanzeigen.de", Waiting: true, Kind: "rate_limited", Rung: 2,
+	s.Sites = []model.SiteSnapshot{{Site: "kleinanzeigen.de", Waiting: true, Kind: model.RefusalRateLimited, Rung: 2,
 		NextProbe: t0.Add(4 * time.Minute), RetryAfter: 10 * time.Minute, LastStatus: 429, LastOutcome: "rate_limited",
 		LastSignal: "status 429", Searches: 30, LastRefusal: "/home/u/.local/share/notifio/refusals/kleinanzeigen.de.html"}}
 	return s

@@ -3,7 +3,6 @@ package ui
 import (
 	"log/slog"
 	"sort"
-	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -113,7 +112,7 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	l, r := v.items[id], o.(*listingRowWidget)
 	r.badge.Text, r.badge.Importance = "", widget.HighImportance
 	switch {
-	case priceDropped(l):
+	case words.PriceDropped(l):
 		r.badge.Text, r.badge.Importance = "PRICE DROPPED", widget.SuccessImportance
 	case v.isNew[l.ID]:
 		r.badge.Text = "NEW"
@@ -123,8 +122,8 @@ func (v *listingsView) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	r.photo.Resource = v.u.photos().get(l.Image, func() { v.photoReady(id, l.ID) })
 	r.photo.Image = nil
 	r.photo.Refresh()
-	r.detail.Text = listingDetail(priceWithHistory(l), l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
-	if m := matchWords(l); m != "" {
+	r.detail.Text = words.ListingDetail(words.PriceWords(l), l.Size, l.Rooms, l.Location, l.FirstSeen, v.now)
+	if m := words.MatchWords(l); m != "" {
 		r.detail.Text += " · " + m
 	}
 	if id < len(v.from) {
@@ -196,7 +195,7 @@ func pickName(name, site string, unseen int) string {
 		name += " (" + site + ")"
 	}
 	if unseen > 0 {
-		name += " · " + strconv.Itoa(unseen) + " new"
+		name += " · " + words.UnseenWords(unseen)
 	}
 	return name
 }

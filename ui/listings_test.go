@@ -8,18 +8,6 @@ import (
 	"notifio/internal/model"
 )
 
-func TestRoomsInOneForm(t *testing.T) {
-	for in, want := range map[string]string{
-		"2": "2 rooms", "1": "1 room", "2,5 Zi.": "2.5 rooms", "3-Zimmer": "3 rooms", "3 Zimmer": "3 rooms",
-		"2 rooms": "2 rooms", "1 - 2 Zimmer": "1–2 rooms", "4 habitaciones": "4 rooms", "1 Zimmer": "1 room",
-		"": "", "Souterrain": "Souterrain",
-	} {
-		if got := roomsWords(in); got != want {
-			t.Errorf("roomsWords(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // The picker offers every search's listings in one view, first, and says how
 // many are new in each; the view shows them together, newest first, each with
 // its search, a listing found by two searches once, and counts them as seen.

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"notifio/internal/model"
+	"notifio/poll/words"
 )
 
 // Issue 37, item 10: searches are listed by site, and by name as a person
@@ -74,11 +75,11 @@ func TestAScheduledSearchDoesNotSayLoginExpired(t *testing.T) {
 	s := model.SearchSnapshot{ID: "a", Name: "Pankow", State: model.StateScheduled, LastOutcome: "ok", Baselined: true,
 		NextCheck: t0.Add(4 * time.Second), LastChecked: t0.Add(-time.Minute),
 		Health: model.Health{Kind: model.HealthSessionExpired, Since: t0.Add(-10 * time.Minute)}}
-	if got := searchDetail(s, t0); strings.Contains(got, "login expired") {
+	if got := words.SearchDetail(s, t0); strings.Contains(got, "login expired") {
 		t.Errorf("the scheduled row says %q", got)
 	}
 	s.State, s.LastOutcome = model.StateAttention, "session_expired"
-	if got := searchDetail(s, t0); !strings.Contains(got, "login expired since") {
+	if got := words.SearchDetail(s, t0); !strings.Contains(got, "login expired since") {
 		t.Errorf("the stopped row says %q, want since when its login expired", got)
 	}
 }

@@ -39,7 +39,7 @@ func TestRealReadingWithABrowserChecksAtOnce(t *testing.T) {
 // Issue 37, item 7: a site that waits because its page did not look like
 // results says so on its card, not "had errors (server or network)".
 func TestASiteWaitingForAPageThatIsNotResultsSaysSo(t *testing.T) {
-	snap := model.Snapshot{At: t0, Sites: []model.SiteSnapshot{{Site: "js-portal.de", Waiting: true, Kind: "error", Rung: 1,
+	snap := model.Snapshot{At: t0, Sites: []model.SiteSnapshot{{Site: "js-portal.de", Waiting: true, Kind: model.RefusalError, Rung: 1,
 		NextProbe: t0.Add(time.Minute), LastStatus: 200, LastOutcome: "unexpected_page", LastSignal: "no listings, no no-results marker", Searches: 1}}}
 	h := newHarness(t, snap)
 	h.u.selectView(viewSites)

@@ -247,8 +247,8 @@ func (v *searchesView) apply(s model.Snapshot, now time.Time) {
 		v.rows = append(v.rows, searchRow{
 			snap:   ss,
 			status: words.StatusWords(ss, site, now),
-			detail: searchDetail(ss, now),
-			unseen: unseenWords(ss.Unseen),
+			detail: words.SearchDetail(ss, now),
+			unseen: words.UnseenWords(ss.Unseen),
 			icon:   icon, imp: imp,
 		})
 	}
@@ -382,29 +382,9 @@ func (v *searchesView) shownRows() (first, last widget.ListItemID) {
 	return first, last
 }
 
-// applyOutbox shows or hides the email problems banner.
+// applyOutbox shows or hides the email problems banner (words.OutboxWords).
 func (v *searchesView) applyOutbox(s model.Snapshot) {
-	o := s.Outbox
-	var text string
-	switch {
-	case o.NeedsAttention > 0:
-		text = fmt.Sprintf("%s could not be sent.", words.Plural(o.NeedsAttention, "email", "emails"))
-		if o.LastError != "" {
-			text += " " + mailProblem(o.LastError)
-		}
-	case o.Pending > 0 && o.LastError != "":
-		// Still retrying, and the error may not come from the server at all
-		// (it may not be reachable).
-		last := o.LastError
-		if w := networkWords(last); w != "" {
-			last = w
-		}
-		text = fmt.Sprintf("%s waiting to be sent; Notifio keeps trying. Last attempt: %s",
-			words.Plural(o.Pending, "email is", "emails are"), last)
-	}
-	if text != "" && o.Hint != "" {
-		text += "\n" + o.Hint
-	}
+	text := words.OutboxWords(s.Outbox)
 	if text == "" {
 		v.banner.Hide()
 	} else {
@@ -548,7 +528,7 @@ func (v *searchesView) checkNow() {
 
 // showWait explains why a site cannot be checked yet.
 func (v *searchesView) showWait(w *model.WaitError, now time.Time) {
-	v.u.showMessage("Not yet: "+w.Site+" asked us to wait", waitWords(w, now))
+	v.u.showMessage("Not yet: "+w.Site+" asked us to wait", words.WaitWords(w, now))
 }
 
 // retryOutbox puts the emails that failed back in the queue.

@@ -132,7 +132,7 @@ func newSettingsView(u *UI) *settingsView {
 	)
 	emailBox := container.NewVBox(v.presetHint, email)
 
-	v.interval = widget.NewSelectEntry(intervalOptions())
+	v.interval = widget.NewSelectEntry(words.IntervalOptions())
 	v.interval.SetText(words.DurationWords(u.defaultInterval()))
 	v.intervalProblem = wrapped("")
 	v.intervalProblem.Importance = widget.DangerImportance
@@ -425,7 +425,7 @@ func testEmailWords(err error) string {
 	} else {
 		hint = model.SetUpHint(err)
 	}
-	plain := networkWords(said)
+	plain := words.NetworkWords(said)
 	text := "The test email was not sent: " + said
 	if plain != "" {
 		text = "The test email was not sent. " + plain
@@ -441,7 +441,7 @@ func testEmailWords(err error) string {
 
 // intervalChanged stores the default interval for new searches once it is valid.
 func (v *settingsView) intervalChanged(text string) {
-	d, err := parseInterval(text)
+	d, err := words.ParseInterval(text)
 	if err != nil {
 		showText(v.intervalProblem, err.Error())
 		v.relayout()

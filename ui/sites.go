@@ -103,7 +103,7 @@ func (v *sitesView) apply(s model.Snapshot, now time.Time) {
 		v.fill(c, st, now)
 		order = append(order, st.Site)
 		seen[st.Site] = true
-		troubled[st.Site] = siteTroubled(st) || v.needsLogin(st.Site)
+		troubled[st.Site] = words.SiteTroubled(st) || v.needsLogin(st.Site)
 	}
 	sort.SliceStable(order, func(i, j int) bool { return troubled[order[i]] && !troubled[order[j]] })
 	for site := range v.cards {
@@ -138,32 +138,29 @@ func (v *sitesView) fill(c *siteCard, st model.SiteSnapshot, now time.Time) {
 	case login:
 		// Not a wait: the searches stop until the user logs in again.
 		setText(c.headline, words.WordsLogin)
-		showText(c.why, "The site sent Notifio to its login page. Log in again in your browser, copy the Cookie "+
-			"header and paste it into one of its searches (Edit, then Advanced, then Cookie): one cookie serves all the site's searches. "+
-			"Then press \u201cI logged in again \u2014 try now\u201d. Its searches stay stopped until then.")
+		showText(c.why, words.SiteLoginWhy)
 	case len(stopped) > 0:
-		showText(c.why, words.Plural(len(stopped), "search of this site stopped", "searches of this site stopped")+
-			" at its login page earlier; the site answers again. Press \u201cI logged in again \u2014 try now\u201d to check them.")
-	case st.Kind == "":
+		showText(c.why, words.StoppedAtLoginWhy(len(stopped)))
+	case st.Kind == 0:
 		showText(c.why, "") // the headline says it all
 	default:
-		showText(c.why, siteWhy(st))
+		showText(c.why, words.SiteWhy(st))
 	}
 	showText(c.next, words.NextProbeWords(st, now))
 	last := ""
-	if siteTroubled(st) || login {
-		last = siteLastResponse(st)
+	if words.SiteTroubled(st) || login {
+		last = words.SiteLastAnswer(st)
 	}
 	showText(c.last, last)
 	showText(c.retryAf, words.RetryAfterWords(st))
-	c.stats.SetText(siteStats(st, v.searchNames(st.Site)))
+	c.stats.SetText(words.SiteStats(st, v.searchNames(st.Site)))
 
 	v.probeAnswered(c, st)
 	// A site that lets us in again has nothing to show of its last refusal.
 	_, hasPage := v.refusalPath(st)
-	hasPage = hasPage && st.Kind != ""
+	hasPage = hasPage && st.Kind != 0
 	showIf(c.refusal, hasPage)
-	challenge := st.Kind == "challenge"
+	challenge := st.Kind == model.RefusalChallenge
 	showIf(c.browser, challenge)
 	showIf(c.solve, challenge)
 	showIf(c.probe, challenge && !st.ProbeInFlight)
@@ -191,7 +188,7 @@ func (v *sitesView) searchNames(site string) []string {
 // the wait climbed past the probe.
 func (v *sitesView) probeAnswered(c *siteCard, st model.SiteSnapshot) {
 	if c.probedAt.IsZero() || !v.u.snap.At.After(c.probedAt) || st.ProbeInFlight ||
-		(st.Kind != "" && !st.NextProbe.After(c.probedAt)) {
+		(st.Kind != 0 && !st.NextProbe.After(c.probedAt)) {
 		return
 	}
 	c.probedAt = time.Time{}
@@ -252,7 +249,7 @@ func (v *sitesView) tick(now time.Time) {
 		showText(c.next, words.NextProbeWords(c.snap, now))
 		if !c.tooEarly.IsZero() {
 			if now.Before(c.tooEarly) {
-				setText(c.message, tooEarlyWords(site, c.tooEarly, now))
+				setText(c.message, words.TooEarlyWords(site, c.tooEarly, now))
 			} else {
 				c.tooEarly = time.Time{}
 				c.message.Importance = widget.MediumImportance
@@ -323,7 +320,7 @@ func (v *sitesView) probeNow(site string) {
 	case err != nil && !at.IsZero():
 		c.tooEarly = at
 		c.message.Importance = widget.WarningImportance
-		c.message.SetText(tooEarlyWords(site, at, now))
+		c.message.SetText(words.TooEarlyWords(site, at, now))
 	case err != nil:
 		slog.Warn("probe now", "site", site, "err", err)
 		c.message.Importance = widget.DangerImportance
@@ -335,12 +332,6 @@ func (v *sitesView) probeNow(site string) {
 	}
 	c.message.Show()
 	v.u.refresh()
-}
-
-// tooEarlyWords says from when a manual probe is allowed, counting down.
-func tooEarlyWords(site string, at, now time.Time) string {
-	return "Too early: Notifio can probe " + site + " from " + words.ClockTime(at) + " (in " + words.Countdown(at, now) +
-		"). Asking sooner would look like another refusal and make the wait longer."
 }
 
 // setText sets a label's text only when it changed, so a tick refreshes nothing

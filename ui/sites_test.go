@@ -57,7 +57,7 @@ func TestSiteCardsSayWhyAndForHowLong(t *testing.T) {
 func TestSiteCardActions(t *testing.T) {
 	s := sample()
 	// fotocasa.es: its probe came back refused, the challenge ladder climbed.
-	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: model.RefusalChallenge, Rung: 2,
 		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2}
 	h := newHarness(t, s)
 	h.u.win.Resize(fyne.NewSize(900, 1400))
@@ -117,7 +117,7 @@ func TestSitesComeAndGo(t *testing.T) {
 // the site lets us back in.
 func TestProbeNowTicksAndClearsAfterTheAnswer(t *testing.T) {
 	s := sample()
-	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+	s.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: model.RefusalChallenge, Rung: 2,
 		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2,
 		LastRefusal: "/home/u/.local/share/notifio/refusals/fotocasa.es.html"}
 	h := newHarness(t, s)
@@ -159,7 +159,7 @@ func TestTroubledSitesComeFirst(t *testing.T) {
 	h := newHarness(t, model.Snapshot{At: t0, Sites: []model.SiteSnapshot{
 		{Site: "aaa.de", LastStatus: 200},
 		{Site: "mmm.de", LastStatus: 200},
-		{Site: "zzz.de", Waiting: true, Kind: "denied", Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403},
+		{Site: "zzz.de", Waiting: true, Kind: model.RefusalDenied, Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403},
 	}})
 	h.u.selectView(viewSites)
 	if first := h.u.sites.box.Objects[0]; first != h.u.sites.cards["zzz.de"].card {

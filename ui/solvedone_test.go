@@ -70,7 +70,7 @@ func TestSolveDoneOverTheSocket(t *testing.T) {
 	}
 	ops := notify.NewOps(db, notify.OpsOptions{Secrets: secrets.NewSecrets(dir)})
 	snap := sample()
-	snap.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: "challenge", Rung: 2,
+	snap.Sites[0] = model.SiteSnapshot{Site: "fotocasa.es", Waiting: true, Kind: model.RefusalChallenge, Rung: 2,
 		NextProbe: t0.Add(3 * time.Minute), LastStatus: 403, Searches: 2}
 	w := &solvingWatcher{Service: svc, snap: snap, done: make(chan string, 1)}
 	sock := api.SocketPath(dir)

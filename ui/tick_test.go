@@ -263,7 +263,7 @@ func TestTicksWithinTheMinuteRefreshNothing(t *testing.T) {
 	for i := range s.Searches { // 10 minutes and more away, each at its own second
 		s.Searches[i].NextCheck = t0.Add(10*time.Minute + time.Duration(i*97)*time.Second)
 	}
-	s.Sites = []model.SiteSnapshot{{Site: "site0.example", Waiting: true, Kind: "rate_limited", Rung: 1,
+	s.Sites = []model.SiteSnapshot{{Site: "site0.example", Waiting: true, Kind: model.RefusalRateLimited, Rung: 1,
 		NextProbe: t0.Add(25*time.Minute + 17*time.Second), Searches: 2}}
 	h := newHarness(t, s)
 	first, last := h.u.searches.shownRows()

@@ -41,9 +41,9 @@ func sample() model.Snapshot {
 				LastOutcome: "unexpected_page", Reason: "the page did not look like results", Baselined: true},
 		},
 		Sites: []model.SiteSnapshot{
-			{Site: "fotocasa.es", Waiting: false, Kind: "challenge", Rung: 1, NextProbe: t0.Add(-5 * time.Second),
+			{Site: "fotocasa.es", Waiting: false, Kind: model.RefusalChallenge, Rung: 1, NextProbe: t0.Add(-5 * time.Second),
 				ProbeInFlight: true, LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl", Searches: 2},
-			{Site: "idealista.com", Waiting: true, Kind: "rate_limited", Rung: 2, NextProbe: t0.Add(271 * time.Second),
+			{Site: "idealista.com", Waiting: true, Kind: model.RefusalRateLimited, Rung: 2, NextProbe: t0.Add(271 * time.Second),
 				RetryAfter: 10 * time.Minute, LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429", Searches: 1,
 				LastRefusal: "/home/u/.local/share/notifio/refusals/idealista.com.html", SuccessRate: 0.5},
 			{Site: "kleinanzeigen.de", LastStatus: 200, LastOutcome: "ok", LastSignal: "25 listings",

@@ -41,7 +41,7 @@ type SearchSnapshot struct {
 type SiteSnapshot struct {
 	Site          string
 	Waiting       bool          // the site is in backoff now
-	Kind          string        // refusal kind of the current ladder, "" when clear
+	Kind          Refusal       `json:",omitempty"` // refusal kind of the current ladder, zero when clear (JSON: its name, left out when clear)
 	Rung          int           // 1-based rung on that ladder, 0 when clear
 	NextProbe     time.Time     // when the site may be tried again
 	ProbeInFlight bool          // a single probe is out now
@@ -110,9 +110,9 @@ func (k HealthKind) NeedsUser() bool {
 // Notifio tries again, and the words for the user.
 type Health struct {
 	Kind HealthKind `json:"kind"`
-	// Refusal is the site's refusal ladder when blocked or failing:
-	// challenge, rate_limited, denied or error.
-	Refusal string `json:"refusal,omitempty"`
+	// Refusal is the site's refusal ladder when blocked or failing
+	// (challenge, rate_limited, denied or error), zero otherwise.
+	Refusal Refusal `json:"refusal,omitempty"`
 	// Signal is the evidence, e.g. "title: Just a moment..." or "status 429".
 	Signal string `json:"signal,omitempty"`
 	// Since is when this spell began (zero when healthy).

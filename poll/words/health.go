@@ -61,8 +61,7 @@ func Describe(h *model.Health, site string) {
 
 // blockedWords: the problem in the words the Sites tab and the countdowns use
 // (KindReason), and what the user can do about that kind.
-func blockedWords(site, refusal string) (problem, hint string) {
-	k, _ := model.ParseRefusal(refusal)
+func blockedWords(site string, k model.Refusal) (problem, hint string) {
 	problem = KindReason(site, k)
 	switch k {
 	case model.RefusalChallenge:
@@ -197,10 +196,10 @@ func HealthRowWords(h model.Health) string {
 	switch {
 	case h.Kind == model.HealthNotResults && h.Signal == SignalNeedsBrowser:
 		return "needs a browser"
-	case h.Kind == model.HealthBlocked && h.Refusal == "rate_limited":
+	case h.Kind == model.HealthBlocked && h.Refusal == model.RefusalRateLimited:
 		// beside "… is rate-limiting us", "blocked since" read as a second state
 		return "rate-limited"
-	case h.Kind == model.HealthBlocked && h.Refusal == "challenge":
+	case h.Kind == model.HealthBlocked && h.Refusal == model.RefusalChallenge:
 		return "captcha"
 	}
 	return HealthWords(h.Kind)

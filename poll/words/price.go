@@ -1,8 +1,9 @@
 // Package words is the one place the watcher's states become the user's
 // words: what a search or a site is doing, how long and until when, a
-// listing's price trail, a search's default name. It imports only the nouns
-// (internal/model), so the window, the command line and the tray read the
-// same words without depending on the watcher.
+// listing's price and its history, a search's default name, and what the
+// user typed read back (an interval, a search's address). It imports only
+// the nouns (internal/model), so the window, the command line and the tray
+// read the same words without depending on the watcher.
 package words
 
 import (
@@ -11,19 +12,50 @@ import (
 	"notifio/internal/model"
 )
 
-// PriceTrail is the listing's price with up to n earlier ones before it when it
-// changed ("1.200 € → 1.100 €"), as the window and `notifio listings` show it.
-func PriceTrail(l model.Listing, n int) string {
-	if len(l.Prices) < 2 {
+// maxPricesShown is how many prices a listing's price words name (the newest).
+const maxPricesShown = 4
+
+// PriceWords is the listing's price and, when it changed, in words how:
+// "1.100 € · price dropped from 1.200 €", as the window's Listings tab and
+// `notifio listings` show it. Words, not an arrow: the window's bundled font
+// has no "→" and drew it as "→�" (issue 37).
+func PriceWords(l model.Listing) string {
+	ps := l.Prices
+	if len(ps) < 2 {
 		return l.Price
 	}
+	if len(ps) > maxPricesShown {
+		ps = ps[len(ps)-maxPricesShown:]
+	}
+	last, prev := ps[len(ps)-1], ps[len(ps)-2]
+	how := "price changed from "
+	switch {
+	case PriceDropped(l):
+		how = "price dropped from "
+	case last.Value > 0 && prev.Value > 0 && last.Value > prev.Value:
+		how = "price went up from "
+	}
+	out := last.Price + " · " + how + prev.Price
+	if len(ps) > 2 {
+		earlier := make([]string, 0, len(ps)-2)
+		for _, p := range ps[:len(ps)-2] {
+			earlier = append(earlier, p.Price)
+		}
+		out += " (before: " + strings.Join(earlier, ", ") + ")"
+	}
+	return out
+}
+
+// PriceDropped reports whether the listing's latest price change was a drop
+// (its row's badge says so).
+func PriceDropped(l model.Listing) bool {
 	ps := l.Prices
-	if n > 0 && len(ps) > n {
-		ps = ps[len(ps)-n:]
+	if len(ps) < 2 {
+		return false
 	}
-	shown := make([]string, 0, len(ps))
-	for _, p := range ps {
-		shown = append(shown, p.Price)
+	last, prev := ps[len(ps)-1], ps[len(ps)-2]
+	if last.Value > 0 && prev.Value > 0 {
+		return last.Value < prev.Value
 	}
-	return strings.Join(shown, " → ")
+	return l.Change == model.ChangePriceDrop
 }

@@ -20,6 +20,15 @@ func SearchSite(raw string) (string, *url.URL, error) {
 	return model.SiteOf(u.Host), u, nil
 }
 
+// CheckSearchURL checks what the user pasted as a search address (as
+// ParseSearchURL does) and returns it trimmed, as typed otherwise.
+func CheckSearchURL(raw string) (string, error) {
+	if _, err := ParseSearchURL(raw); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(raw), nil
+}
+
 // copyAgain is what to do about most addresses that are not one.
 const copyAgain = "Copy the whole address from your browser's address bar."
 

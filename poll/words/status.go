@@ -33,28 +33,28 @@ func Plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// KindWords names a refusal kind (model.Refusal's string, as SiteSnapshot
-// carries it) as what the site did: "is rate-limiting us".
-func KindWords(kind string) string {
-	switch kind {
-	case "challenge":
+// KindWords names a refusal kind as what the site did: "is rate-limiting
+// us"; the zero kind (no refusal) "is fine".
+func KindWords(k model.Refusal) string {
+	switch k {
+	case model.RefusalChallenge:
 		return "asked for a captcha (challenge page)"
-	case "rate_limited":
+	case model.RefusalRateLimited:
 		return "is rate-limiting us"
-	case "denied":
+	case model.RefusalDenied:
 		return "refused access"
-	case "error":
+	case model.RefusalError:
 		return "had errors (server or network)"
-	case "":
+	case 0:
 		return "is fine"
 	}
-	return "refused us (" + strings.ReplaceAll(kind, "_", " ") + ")"
+	return "refused us (" + strings.ReplaceAll(k.String(), "_", " ") + ")"
 }
 
 // KindReason says in plain words why a site is being left alone:
 // "idealista.com is rate-limiting us".
 func KindReason(site string, k model.Refusal) string {
-	return site + " " + KindWords(k.String())
+	return site + " " + KindWords(k)
 }
 
 // ProbeWaitWords is the state of a search whose site's probe is out.
@@ -129,7 +129,7 @@ func waitingWords(s model.SearchSnapshot, site *model.SiteSnapshot, now time.Tim
 // ran out without a good answer since: the site keeps its ladder until a check
 // succeeds, so until then the search is not healthy, however near its check.
 func Retrying(s model.SearchSnapshot, site *model.SiteSnapshot) bool {
-	return s.State == model.StateScheduled && site != nil && site.Kind != "" && !site.Waiting
+	return s.State == model.StateScheduled && site != nil && site.Kind != 0 && !site.Waiting
 }
 
 // nextCheckWords is the countdown of a scheduled search.
@@ -161,14 +161,14 @@ func SiteWords(s model.SiteSnapshot, now time.Time) string {
 	switch {
 	case s.ProbeInFlight:
 		return "checking now whether the site lets Notifio back in"
-	case s.LastOutcome == model.OutcomeHostNotFound && s.Kind != "":
+	case s.LastOutcome == model.OutcomeHostNotFound && s.Kind != 0:
 		return "not found: no server is known by that name — check the address for a typo"
 	case s.Waiting && s.NextProbe.After(now):
 		if s.Rung > 1 {
 			return siteKindWords(s) + " — " + ordinal(s.Rung) + " time in a row"
 		}
 		return siteKindWords(s)
-	case s.Kind != "":
+	case s.Kind != 0:
 		return "pause over after it " + siteKindWords(s) + " — the next search checks it"
 	}
 	return "reads normally"
@@ -179,9 +179,9 @@ func SiteWords(s model.SiteSnapshot, now time.Time) string {
 // network)" beside "Last answer: fine" was a second wording of one page.
 func siteKindWords(s model.SiteSnapshot) string {
 	switch {
-	case s.Kind == "error" && NeedsBrowser(s.LastOutcome, s.LastSignal):
+	case s.Kind == model.RefusalError && NeedsBrowser(s.LastOutcome, s.LastSignal):
 		return "showed a page that needs a browser: its listings appear only with JavaScript"
-	case s.Kind == "error" && s.LastOutcome == model.OutcomeUnexpectedPage:
+	case s.Kind == model.RefusalError && s.LastOutcome == model.OutcomeUnexpectedPage:
 		return "showed a page that did not look like results"
 	}
 	return KindWords(s.Kind)
@@ -224,8 +224,8 @@ func RetryAfterWords(s model.SiteSnapshot) string {
 	asked := "The site asked Notifio to wait " + DurationWords(s.RetryAfter)
 	// The ladder wins when it is longer: "asks again in 6 min" beside "asked
 	// to wait 2 minutes" read as Notifio not keeping to it (issue 37).
-	if k, ok := model.ParseRefusal(s.Kind); ok && s.Rung > 1 {
-		l := model.DefaultLadders()[k]
+	if s.Kind.Valid() && s.Rung > 1 {
+		l := model.DefaultLadders()[s.Kind]
 		if len(l) > 0 && l[min(s.Rung, len(l))-1]*85/100 > s.RetryAfter {
 			return asked + "; after " + strconv.Itoa(s.Rung) + " refusals in a row Notifio waits longer."
 		}

@@ -7,6 +7,10 @@ import (
 	"notifio/internal/model"
 )
 
+// Unexpected is what the window says of an error nobody worded for the user
+// (a failing disk, a bug), whose whole text goes to the log.
+const Unexpected = "Something unexpected went wrong. Notifio's log has the details."
+
 // UserWords is what the user reads of err: the words of the *UserError in its
 // chain, or of a model.FieldError (the email settings' own typed error). ok
 // is false for an error nobody worded for the user (a failing disk, a bug):

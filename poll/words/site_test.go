@@ -1,0 +1,108 @@
+package words
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"notifio/internal/model"
+)
+
+// t0 is the instant the tests of the rows and cards read their clocks at
+// (the window's tests use the same).
+var t0 = time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
+
+func TestSiteStatsResponseTime(t *testing.T) {
+	for _, tc := range []struct {
+		avg  time.Duration
+		want string
+	}{
+		{0, "2 searches"},
+		{400 * time.Microsecond, "2 searches · answers quickly"},
+		{423 * time.Millisecond, "2 searches · answers quickly"},
+		{1460 * time.Millisecond, "2 searches · answers in about 1 second"},
+		{8 * time.Second, "2 searches · answers slowly (about 8 seconds)"},
+	} {
+		if got := SiteStats(model.SiteSnapshot{Searches: 2, AvgResponse: tc.avg}, nil); got != tc.want {
+			t.Errorf("SiteStats(avg %s) = %q, want %q", tc.avg, got, tc.want)
+		}
+	}
+	if got := SiteStats(model.SiteSnapshot{Searches: 2}, []string{"Kreuzberg", "Neukölln WG"}); got != "Searches: Kreuzberg, Neukölln WG" {
+		t.Errorf("siteStats with names = %q", got)
+	}
+}
+
+// The Sites view speaks without jargon: no backoff steps, no classifier
+// evidence, no milliseconds.
+func TestSiteWordsHaveNoJargon(t *testing.T) {
+	snaps := []model.SiteSnapshot{
+		{Site: "a.de", Waiting: true, Kind: model.RefusalRateLimited, Rung: 2, NextProbe: t0.Add(time.Minute), LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429", RetryAfter: time.Minute},
+		{Site: "a.de", LastStatus: 200, LastOutcome: "ok", LastSignal: "page unchanged", AvgResponse: 3 * time.Millisecond},
+		{Site: "a.de", Waiting: true, Kind: model.RefusalChallenge, Rung: 1, NextProbe: t0.Add(time.Minute), LastStatus: 403, LastOutcome: "challenge", LastSignal: "challenge marker: cf-chl"},
+	}
+	for _, st := range snaps {
+		text := strings.Join([]string{SiteWords(st, t0), NextProbeWords(st, t0), SiteLastAnswer(st), RetryAfterWords(st), SiteStats(st, nil), SiteWhy(st)}, "\n")
+		for _, jargon := range []string{"backoff", "step ", "decided by", "ms", "marker", "Retry-After", "HTTP", "probe in"} {
+			if strings.Contains(text, jargon) {
+				t.Errorf("%q in:\n%s", jargon, text)
+			}
+		}
+	}
+	if got := SiteLastAnswer(snaps[1]); got != "Last answer: fine — the page had not changed" {
+		t.Errorf("last answer %q", got)
+	}
+	if got := SiteWords(snaps[0], t0); got != "is rate-limiting us — 2nd time in a row" {
+		t.Errorf("headline %q", got)
+	}
+}
+
+func TestSiteWhyExplainsTheKindAndItsLadder(t *testing.T) {
+	for _, c := range []struct {
+		snap model.SiteSnapshot
+		want []string
+	}{
+		{model.SiteSnapshot{Site: "a.de", Kind: model.RefusalChallenge, Rung: 2},
+			[]string{"captcha", "1, 3, 8, 15, then 30 minutes)", "I solved it — probe now"}},
+		{model.SiteSnapshot{Site: "a.de", Kind: model.RefusalRateLimited, Rung: 1},
+			[]string{"asks too often", "names a wait", "2, 5, 15, then 30 minutes)", "longer interval"}},
+		{model.SiteSnapshot{Site: "a.de", Kind: model.RefusalDenied, Rung: 4},
+			[]string{"refused access", "5, 15, 30, then 60 minutes)"}},
+		{model.SiteSnapshot{Site: "a.de", Kind: model.RefusalError},
+			[]string{"did not answer properly", "30 seconds, 2, then 5 minutes)", "Being offline does not count"}},
+	} {
+		got := SiteWhy(c.snap)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", c.snap.Kind, got, w)
+			}
+		}
+		if strings.Contains(got, c.snap.Site) {
+			t.Errorf("%s: %q repeats the site's name, which the card's title and headline show", c.snap.Kind, got)
+		}
+	}
+}
+
+// TestSignalWordsGoByTheAnswersKind: what a site's last answer was comes from
+// its kind, not from words in the classifier's evidence. Before, a challenge
+// whose evidence named no "captcha" was shown raw, and an error page whose
+// evidence said "blocked" read as "access is blocked".
+func TestSignalWordsGoByTheAnswersKind(t *testing.T) {
+	for _, tc := range []struct {
+		s    model.SiteSnapshot
+		want string
+	}{
+		{model.SiteSnapshot{LastStatus: 403, LastOutcome: "challenge", LastSignal: "title: Just a moment..."},
+			"the page was a captcha or browser check"},
+		{model.SiteSnapshot{LastStatus: 200, LastOutcome: "denied", LastSignal: "text: Zugriff verweigert"},
+			"the page said access is blocked"},
+		{model.SiteSnapshot{LastStatus: 0, LastOutcome: "error", LastSignal: "connection blocked by proxy"},
+			"connection blocked by proxy"},
+		{model.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "12 listings"}, "12 listings on the page"},
+		{model.SiteSnapshot{LastStatus: 200, LastOutcome: "ok", LastSignal: "no-results marker"}, "the page said there are no results"},
+		{model.SiteSnapshot{LastStatus: 429, LastOutcome: "rate_limited", LastSignal: "status 429"}, ""},
+	} {
+		if got := signalWords(tc.s); got != tc.want {
+			t.Errorf("%s %q: %q, want %q", tc.s.LastOutcome, tc.s.LastSignal, got, tc.want)
+		}
+	}
+}
