@@ -37,7 +37,7 @@ func cmdAlerts(_ context.Context, env *Env, args []string) error {
 	if env.JSON {
 		return env.printJSON(alertsJSON(a))
 	}
-	fmt.Fprintln(env.Stdout, AlertSettingsWords(a))
+	fmt.Fprintln(env.Stdout, words.AlertSettingsWords(a))
 	return nil
 }
 
@@ -50,28 +50,6 @@ func alertSettings(b backend) (model.AlertSettings, error) {
 		return c.AlertSettingsErr()
 	}
 	return b.AlertSettings(), nil
-}
-
-// AlertSettingsWords says the alert settings in a few lines.
-func AlertSettingsWords(a model.AlertSettings) string {
-	if a.Off {
-		return "Health alerts are off: Notifio shows troubles in the window only.\nTurn them on: notifio alerts set --on"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Health alerts are on.\n")
-	fmt.Fprintf(&b, "Blocked, failing or no results: told after %s of trying.\n", words.DurationWords(a.AfterOrDefault()))
-	fmt.Fprintf(&b, "Login expired, messages not going out: told at once.\n")
-	if r := a.RemindEvery(); r > 0 {
-		fmt.Fprintf(&b, "Reminder while it lasts: every %s.\n", words.DurationWords(r))
-	} else {
-		fmt.Fprintf(&b, "Reminders: off.\n")
-	}
-	if a.Summary {
-		fmt.Fprintf(&b, "Daily summary: at %s.", a.SummaryClock())
-	} else {
-		fmt.Fprintf(&b, "Daily summary: off (turn it on: notifio alerts set --summary on).")
-	}
-	return b.String()
 }
 
 func cmdAlertsSet(env *Env, args []string) error {
@@ -104,7 +82,7 @@ func cmdAlertsSet(env *Env, args []string) error {
 	if err := b.SetAlertSettings(a); err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, AlertSettingsWords(a))
+	fmt.Fprintln(env.Stdout, words.AlertSettingsWords(a))
 	return nil
 }
 

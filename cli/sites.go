@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"notifio/internal/api"
@@ -64,29 +63,7 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 		return nil
 	}
 	for _, s := range snap.Sites {
-		fmt.Fprintln(env.Stdout, printable(SiteLine(s, snap.At)))
+		fmt.Fprintln(env.Stdout, printable(words.SiteLine(s, snap.At)))
 	}
 	return nil
-}
-
-// SiteLine describes one site's state in the window's words (words.SiteWords,
-// words.NextProbeWords), then the evidence a headless user wants to see
-// (words.SiteEvidence).
-func SiteLine(s model.SiteSnapshot, now time.Time) string {
-	state := words.SiteWords(s, now)
-	if s.Attention != "" {
-		state = "needs you: " + s.Attention
-	}
-	parts := []string{s.Site + ": " + state + "."}
-	if w := words.NextProbeWords(s, now); w != "" {
-		parts = append(parts, w)
-	}
-	if w := words.SiteEvidence(s); w != "" {
-		parts = append(parts, w)
-	}
-	if w := words.RetryAfterWords(s); w != "" {
-		parts = append(parts, w)
-	}
-	parts = append(parts, words.Plural(s.Searches, "search", "searches")+".")
-	return strings.Join(parts, " ")
 }

@@ -45,27 +45,6 @@ func TestSearchListSaysWhatTheWindowSays(t *testing.T) {
 	}
 }
 
-// TestSiteLineHasNoJargon: `notifio sites` says what a site did in the
-// window's words, not the ladder's names and steps ("rate_limited, step 2").
-func TestSiteLineHasNoJargon(t *testing.T) {
-	now := time.Date(2026, 7, 14, 14, 0, 0, 0, time.UTC)
-	s := model.SiteSnapshot{Site: "idealista.com", Waiting: true, Kind: model.RefusalRateLimited, Rung: 2,
-		NextProbe: now.Add(4 * time.Minute), LastStatus: 429, LastSignal: "status 429",
-		RetryAfter: 90 * time.Second, Searches: 3}
-	got := SiteLine(s, now)
-	for _, want := range []string{"idealista.com: is rate-limiting us — 2nd time in a row.", "Notifio asks again in 4 min",
-		"Last answer: status 429", "The site asked Notifio to wait 90 seconds; after 2 refusals in a row Notifio waits longer.", "3 searches."} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the line lacks %q: %s", want, got)
-		}
-	}
-	for _, jargon := range []string{"rate_limited", "step", "Retry-After", "search(es)"} {
-		if strings.Contains(got, jargon) {
-			t.Errorf("the line says %q: %s", jargon, got)
-		}
-	}
-}
-
 // TestErrorsPrintTheirWordsWhateverTheWrapping: the command line prints the
 // words of a worded error, message and hint, wherever in the chain it is;
 // the old prefix list left the words of the wrappers between them ("add: ")

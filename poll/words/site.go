@@ -209,3 +209,25 @@ func TooEarlyWords(site string, at, now time.Time) string {
 	return "Too early: Notifio can probe " + site + " from " + ClockTime(at) + " (in " + Countdown(at, now) +
 		"). Asking sooner would look like another refusal and make the wait longer."
 }
+
+// SiteLine is one site on one line, for `notifio sites`: its state in the window's words (SiteWords,
+// NextProbeWords), then the evidence a headless user wants to see
+// (SiteEvidence).
+func SiteLine(s model.SiteSnapshot, now time.Time) string {
+	state := SiteWords(s, now)
+	if s.Attention != "" {
+		state = "needs you: " + s.Attention
+	}
+	parts := []string{s.Site + ": " + state + "."}
+	if w := NextProbeWords(s, now); w != "" {
+		parts = append(parts, w)
+	}
+	if w := SiteEvidence(s); w != "" {
+		parts = append(parts, w)
+	}
+	if w := RetryAfterWords(s); w != "" {
+		parts = append(parts, w)
+	}
+	parts = append(parts, Plural(s.Searches, "search", "searches")+".")
+	return strings.Join(parts, " ")
+}
