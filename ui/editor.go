@@ -133,7 +133,6 @@ func newSearchEditor(u *UI) *searchEditor {
 
 // open shows the dialog to add a search (id "") or edit one.
 func (e *searchEditor) open(id string) {
-	e.tester.cancel()
 	e.editID = id
 	e.reset()
 	title := "Add a search"
@@ -192,7 +191,10 @@ func (e *searchEditor) reset() {
 	}
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 	e.scroll.ScrollToTop()
-	e.saver.supersede() // a save still running belongs to the last opening
+	// A test or a save still running belongs to the last opening: a test
+	// stops, a save goes on (and, if it worked, refreshes the window).
+	e.tester.supersede()
+	e.saver.supersede()
 	e.interval.SetText(words.DurationWords(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.browser.reset(false)
