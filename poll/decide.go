@@ -95,7 +95,7 @@ func (s *Service) ShowHeld(searchID string, ls []model.Listing) (int, error) {
 	for i, l := range ls {
 		ids[i] = l.ID
 	}
-	n, err := s.db.ReleaseHeld(searchID, ids, s.clock.Now())
+	n, err := s.db.ReleaseHeld(searchID, ids)
 	if err != nil {
 		return 0, fmt.Errorf("poll: show held-back listings: %w", err)
 	}

@@ -3,7 +3,6 @@ package storage
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -45,7 +44,7 @@ func (d *DB) HeldListings(searchID string) ([]model.Listing, error) {
 // newest, without any alert: the user asked to see them in the window after
 // loosening a filter. IDs that are not held are skipped; it returns how many
 // were moved. One transaction.
-func (d *DB) ReleaseHeld(searchID string, ids []string, now time.Time) (int, error) {
+func (d *DB) ReleaseHeld(searchID string, ids []string) (int, error) {
 	n := 0
 	err := d.update("showing held-back listings of search "+searchID, func(tx *bolt.Tx) error {
 		n = 0

@@ -1,112 +1,21 @@
 package ui
 
-import (
-	"context"
-	"time"
+import "notifio/internal/api"
 
-	"notifio/internal/model"
-)
-
-// Backend is everything the window needs: the same operations the command
-// line calls, of the watcher and of delivery (NewBackend joins the two).
-// Implementations are safe for concurrent use; the UI calls the slow ones
-// (TestSearch, CheckNow, SendTestEmail) from a goroutine, never from a Fyne
-// callback directly.
+// Backend is everything the window needs: the watcher's operations and
+// delivery's, as the control API declares them (api.Watcher, api.Delivery;
+// the command line calls the same). Implementations are safe for concurrent
+// use; the UI calls the slow ones (TestSearch, CheckNow, SendTestEmail) from
+// a goroutine, never from a Fyne callback directly.
 type Backend interface {
-	Watcher
-	Delivery
+	api.Watcher
+	api.Delivery
 }
 
 // NewBackend is the window's Backend over the watcher and delivery.
-func NewBackend(w Watcher, d Delivery) Backend {
+func NewBackend(w api.Watcher, d api.Delivery) Backend {
 	return struct {
-		Watcher
-		Delivery
+		api.Watcher
+		api.Delivery
 	}{w, d}
-}
-
-// Watcher is what the window needs from the watcher (*poll.Service).
-type Watcher interface {
-	// Subscribe calls fn with a fresh snapshot after every change (from any
-	// goroutine) and returns a function that stops the subscription.
-	Subscribe(fn func(model.Snapshot)) (cancel func())
-	// Snapshot returns the current state.
-	Snapshot() model.Snapshot
-
-	AddSearch(ctx context.Context, in model.SearchInput) (model.Search, error)
-	UpdateSearch(ctx context.Context, id string, in model.SearchInput) (model.Search, error)
-	// Search returns one saved search, selectors and cookie reference included, so
-	// the edit dialog starts from what is stored (added by the UI helper).
-	Search(id string) (model.Search, error)
-	RemoveSearch(id string) error
-	SetPaused(id string, paused bool) error
-	PauseAll(paused bool) error
-	// CheckNow queues an immediate check; a waiting site returns a *model.WaitError.
-	CheckNow(id string) error
-	// TestSearch runs one dry-run poll of the URL, saving nothing.
-	TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error)
-	// SiteRate is the total request rate of a site's searches if a search with the
-	// given URL and interval were added (or edited, excluding exceptID).
-	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
-
-	Listings(searchID string) ([]model.Listing, error)
-	MarkViewed(searchID string) error
-	// HeldNowPassing returns the listings the search's filters held back
-	// that its filters as saved now let through.
-	HeldNowPassing(searchID string) ([]model.Listing, error)
-	// ShowHeld moves held-back listings into the search's listings (no email).
-	ShowHeld(searchID string, ls []model.Listing) (int, error)
-
-	// ProbeNow lets the user say "I solved the challenge in my browser".
-	ProbeNow(site string) (time.Time, error)
-	// SolveInBrowser opens a window of the user's browser at the site's page
-	// for them to solve its check, and returns when they closed it or
-	// SolveDone ended it (the window calls it with started nil).
-	SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error)
-	// SolveDone ends the site's open "solve" window as closing it does
-	// (the dialog's Done button).
-	SolveDone(site string) error
-	// BrowserAvailable is nil when a browser is installed for "Read with a
-	// browser", else the error saying what to install.
-	BrowserAvailable() error
-	// BrowserDefault reports whether a new search of the URL's site reads
-	// with a browser (as the site's other searches do).
-	BrowserDefault(rawURL string) bool
-	// RefusalPage is the path of the saved copy of the site's last refusal page.
-	RefusalPage(site string) (string, bool)
-
-	// AlertSettings and SetAlertSettings are when the user is told that a
-	// search stopped working (SetAlertSettings writes the database).
-	AlertSettings() model.AlertSettings
-	SetAlertSettings(a model.AlertSettings) error
-
-	// DesktopNotifications and SetDesktopNotifications are whether the
-	// watcher shows desktop notifications (a setting of the watcher's, which
-	// shows them whether a window is open or not).
-	DesktopNotifications() (bool, error)
-	SetDesktopNotifications(on bool) error
-}
-
-// Delivery is what the window needs about email and push channels
-// (*notify.Ops).
-type Delivery interface {
-	// EmailConfig returns the saved SMTP settings.
-	EmailConfig() (model.Config, error)
-	// SetEmailConfig saves them and the password (slow: the keyring); the
-	// warning says when there is no keyring.
-	SetEmailConfig(cfg model.Config, password string) (warning string, err error)
-	// SendTestEmail sends a test email ("" password: the saved one).
-	SendTestEmail(ctx context.Context, cfg model.Config, password string) error
-	// RetryOutbox puts the emails that need attention back in the queue.
-	RetryOutbox() error
-
-	// Channels are the push channels with how their pushes are doing.
-	Channels() ([]model.ChannelState, error)
-	// AddChannel saves a push channel, its URL in the keyring (slow: from a
-	// goroutine); the warning says when there is no keyring.
-	AddChannel(in model.NewChannel) (model.Channel, string, error)
-	// TestChannel sends one test push (from a goroutine).
-	TestChannel(ctx context.Context, name string) error
-	// RemoveChannel removes a channel and its URL (from a goroutine).
-	RemoveChannel(name string) (warning string, err error)
 }

@@ -48,18 +48,19 @@ type searchEditor struct {
 	filters                  *filterForm   // the Filters section (filters.go)
 	origFilters              model.Filters // as stored when the dialog opened
 
-	body       fyne.CanvasObject    // made once, shown by every dialog: scroll
-	scroll     *container.Scroll    // over content
-	content    *fyne.Container      // the form, messages, Advanced and testArea
-	testArea   *fyne.Container      // the test's progress, outcome and listings
-	dlg        *dialog.CustomDialog // nil until first opened
-	stopTest   context.CancelFunc
-	testSerial int // which test's result the dialog is waiting for
-	saveSerial int // which save's answer the dialog is waiting for
+	body     fyne.CanvasObject    // made once, shown by every dialog: scroll
+	scroll   *container.Scroll    // over content
+	content  *fyne.Container      // the form, messages, Advanced and testArea
+	testArea *fyne.Container      // the test's progress, outcome and listings
+	dlg      *dialog.CustomDialog // nil until first opened
+	tester   job                  // "Test this search": a newer test, a save or a refusal supersedes it
+	saver    job                  // Save: reopening the dialog supersedes it, nothing cancels it
 }
 
 func newSearchEditor(u *UI) *searchEditor {
 	e := &searchEditor{u: u}
+	e.tester = job{dispatch: u.dispatch, timeout: testSearchTimeout, cancels: true}
+	e.saver = job{dispatch: u.dispatch, timeout: saveTimeout}
 	// Enter saves, as the dialog's primary button does; Escape closes (keys.go).
 	e.url = newKeyEntry(u, e.save)
 	e.url.SetPlaceHolder("https://www.kleinanzeigen.de/s-wohnung-mieten/berlin/…")
@@ -132,7 +133,6 @@ func newSearchEditor(u *UI) *searchEditor {
 
 // open shows the dialog to add a search (id "") or edit one.
 func (e *searchEditor) open(id string) {
-	e.cancelTest()
 	e.editID = id
 	e.reset()
 	title := "Add a search"
@@ -173,7 +173,7 @@ func (e *searchEditor) open(id string) {
 	e.dlg.SetButtons([]fyne.CanvasObject{e.cancel, e.testBtn, e.saveBtn})
 	e.updateRate()
 	e.dlg.Resize(fyne.NewSize(640, 600))
-	e.u.showKeyed(e.dlg, e.save, e.close, e.cancelTest)
+	e.u.showKeyed(e.dlg, e.save, e.close, e.tester.cancel)
 	e.u.win.Canvas().Focus(e.url)
 }
 
@@ -191,7 +191,10 @@ func (e *searchEditor) reset() {
 	}
 	e.cookie.SetPlaceHolder("only if the site shows results to logged-in users")
 	e.scroll.ScrollToTop()
-	e.saveSerial++ // a save still running belongs to the last opening
+	// A test or a save still running belongs to the last opening: a test
+	// stops, a save goes on (and, if it worked, refreshes the window).
+	e.tester.supersede()
+	e.saver.supersede()
 	e.interval.SetText(words.DurationWords(e.u.defaultInterval()))
 	e.advanced.Close(0)
 	e.browser.reset(false)
@@ -215,8 +218,7 @@ func (e *searchEditor) setProblem(text string) {
 // refuse shows what is wrong with the form. An earlier test's result goes: it
 // was about the form as it was, and under the new problem it read as current.
 func (e *searchEditor) refuse(err error) {
-	e.testSerial++ // a test still running reports to nobody
-	e.cancelTest()
+	e.tester.supersede() // a test still running reports to nobody
 	e.clearResult()
 	e.setProblem(backendWords(err))
 }
@@ -338,12 +340,10 @@ func (e *searchEditor) save() {
 		return
 	}
 	e.setProblem("")
-	e.cancelTest()
-	e.testSerial++ // a test still running reports to nobody
+	e.tester.supersede() // a test still running reports to nobody
 	// The database commit (and a cookie's keyring write, up to 20 s) runs off
 	// the UI goroutine, behind the activity; the dialog waits for its answer.
-	e.saveSerial++
-	serial, editID, b := e.saveSerial, e.editID, e.u.b
+	editID, b := e.editID, e.u.b
 	e.saveBtn.Disable()
 	e.testBtn.Disable()
 	e.testing.SetText("Saving…")
@@ -351,9 +351,7 @@ func (e *searchEditor) save() {
 	e.activity.Show()
 	e.activity.Start()
 	e.relayout()
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
-		defer cancel()
+	e.saver.start(func(ctx context.Context) func(bool) {
 		var s model.Search
 		var err error
 		if editID == "" {
@@ -361,15 +359,15 @@ func (e *searchEditor) save() {
 		} else {
 			s, err = b.UpdateSearch(ctx, editID, in)
 		}
-		e.u.dispatch(func() { e.saved(serial, editID, in, s.ID, err) })
-	}()
+		return func(current bool) { e.saved(current, editID, in, s.ID, err) }
+	})
 }
 
 // saved shows how a save went: the dialog closes on the new or changed search,
 // or says what went wrong. A save the dialog no longer waits for (it was
-// closed and opened again) only refreshes the window.
-func (e *searchEditor) saved(serial int, editID string, in model.SearchInput, id string, err error) {
-	if serial != e.saveSerial {
+// closed and opened again: not current) only refreshes the window.
+func (e *searchEditor) saved(current bool, editID string, in model.SearchInput, id string, err error) {
+	if !current {
 		if err == nil {
 			e.u.refresh()
 		}
@@ -411,11 +409,6 @@ func (e *searchEditor) runTest(example string) {
 	in.Example = example
 	e.one.update(model.DryRun{}) // (hidden until the new result)
 	e.setProblem("")
-	e.cancelTest()
-	ctx, cancel := context.WithTimeout(context.Background(), testSearchTimeout)
-	e.stopTest = cancel
-	e.testSerial++
-	serial := e.testSerial
 	e.testBtn.Disable()
 	e.outcome.SetText("")
 	e.summary.SetText("")
@@ -427,28 +420,18 @@ func (e *searchEditor) runTest(example string) {
 	e.relayout()
 	e.reveal(e.testArea)
 	b := e.u.b
-	go func() {
+	e.tester.start(func(ctx context.Context) func(bool) {
 		res, err := b.TestSearch(ctx, in)
-		cancel()
-		e.u.dispatch(func() {
-			if serial == e.testSerial {
+		return func(current bool) {
+			if current {
 				e.showResult(res, err)
 			}
-		})
-	}()
-}
-
-// cancelTest stops a dry run that is still going.
-func (e *searchEditor) cancelTest() {
-	if e.stopTest != nil {
-		e.stopTest()
-		e.stopTest = nil
-	}
+		}
+	})
 }
 
 // showResult shows a dry run's outcome and the listings it would find.
 func (e *searchEditor) showResult(res model.DryRun, err error) {
-	e.stopTest = nil
 	e.activity.Stop()
 	e.activity.Hide()
 	e.testing.Hide()

@@ -308,3 +308,23 @@ func TestTestThisSearchSuggestsNamesFromResultsOnly(t *testing.T) {
 		t.Errorf("a results page without a title suggested %q", e.name.Text)
 	}
 }
+
+// A test still running when the dialog closes belongs to that opening: its
+// answer (cancelled as the dialog closed) is not shown in the next one.
+func TestReopenedEditorShowsNoEarlierTest(t *testing.T) {
+	h := newHarness(t, model.Snapshot{})
+	h.b.dryRunGate = make(chan struct{})
+	e := h.u.searches.editor
+	test.Tap(h.u.searches.add)
+	test.Type(e.url, "https://www.kleinanzeigen.de/s-wohnung-mieten/kreuzberg/c203l3375")
+	test.Tap(e.testBtn)
+	test.Tap(e.cancel)
+	test.Tap(h.u.searches.add) // opened again before the cancelled test answered
+	h.q.runNext(t)
+	if e.outcome.Text != "" {
+		t.Errorf("the new dialog shows the earlier test's answer: %q", e.outcome.Text)
+	}
+	if e.testBtn.Disabled() || e.activity.Visible() {
+		t.Errorf("the new dialog is busy: Test disabled %v, activity %v", e.testBtn.Disabled(), e.activity.Visible())
+	}
+}

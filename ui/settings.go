@@ -55,9 +55,8 @@ type settingsView struct {
 
 	autoFrom string // the From the username filled in, "" when the user wrote it
 
-	stopTest   context.CancelFunc
-	testSerial int
-	working    int // email actions under way (busy)
+	tester  job // "Send test email": a newer test supersedes it
+	working int // email actions under way (busy)
 
 	box     *fyne.Container // the cards, in a scroll
 	frame   *fyne.Container // the scroll above the email actions
@@ -66,6 +65,7 @@ type settingsView struct {
 
 func newSettingsView(u *UI) *settingsView {
 	v := &settingsView{u: u}
+	v.tester = job{dispatch: u.dispatch, timeout: testEmailTimeout, cancels: true, busy: v.busy}
 	names := make([]string, len(model.Presets))
 	for i, p := range model.Presets {
 		names[i] = p.Name
@@ -266,7 +266,7 @@ func (v *settingsView) setProblem(text string) {
 // it was about the settings as they were, and under the new problem it read as
 // current.
 func (v *settingsView) refuse(err error) {
-	if v.stopTest == nil { // a test still sending reports when it is done
+	if !v.tester.running() { // a test still sending reports when it is done
 		showText(v.testResult, "")
 	}
 	v.setProblem(problemWords(err))
@@ -364,40 +364,23 @@ func (v *settingsView) sendTest() {
 		return
 	}
 	v.setProblem("")
-	v.cancelTest()
-	ctx, cancel := context.WithTimeout(context.Background(), testEmailTimeout)
-	v.stopTest = cancel
-	v.testSerial++
-	serial := v.testSerial
 	v.testBtn.Disable()
-	v.busy(1)
 	v.testResult.Importance = widget.MediumImportance
 	showText(v.testResult, "Sending a test email to "+strings.Join(cfg.To, ", ")+"…")
 	v.relayout()
 	b, password := v.u.b, v.password.Text
-	go func() {
+	v.tester.start(func(ctx context.Context) func(bool) {
 		err := b.SendTestEmail(ctx, cfg, password)
-		cancel()
-		v.u.dispatch(func() {
-			if serial == v.testSerial {
+		return func(current bool) {
+			if current {
 				v.showTestResult(cfg, err)
 			}
-		})
-	}()
-}
-
-// cancelTest stops a test email that is still being sent.
-func (v *settingsView) cancelTest() {
-	if v.stopTest != nil {
-		v.stopTest()
-		v.stopTest = nil
-	}
+		}
+	})
 }
 
 // showTestResult shows how the test email went.
 func (v *settingsView) showTestResult(cfg model.Config, err error) {
-	v.stopTest = nil
-	v.busy(-1)
 	v.testBtn.Enable()
 	if err == nil {
 		v.testResult.Importance = widget.SuccessImportance

@@ -227,8 +227,9 @@ func (u *UI) Close() {
 		if u.cancelSub != nil {
 			u.cancelSub()
 		}
-		u.searches.editor.cancelTest()
-		u.settings.cancelTest()
+		// The tests stop; a save runs to its end (its job does not cancel).
+		u.searches.editor.tester.cancel()
+		u.settings.tester.cancel()
 		u.saveWindowSize()
 	})
 }

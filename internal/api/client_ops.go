@@ -9,7 +9,7 @@ import (
 	"notifio/internal/model"
 )
 
-// The client's operations have the signatures of ui.Backend, so the window
+// The client is the API's Watcher and Delivery (ops.go), so the window
 // takes a *Client as its backend; each is one request.
 
 // AddSearch adds a search.

@@ -6,9 +6,9 @@
 // watcher's typed errors (*model.UserError, *model.WaitError, notify's field
 // problems) back into the same values.
 //
-// The request and response types live here, shared by server and client; the
-// nouns they carry are still poll's, storage's and notify's types (a later
-// issue moves them into a leaf package). There is no TCP listener: a watcher
+// The operations (Watcher, Delivery: ops.go) and the request and response
+// types live here, shared by server and client; the nouns they carry are
+// internal/model's. There is no TCP listener: a watcher
 // on another machine is reached by forwarding its socket (ssh -L) and
 // `notifio --connect unix:PATH`.
 package api

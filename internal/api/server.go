@@ -15,50 +15,6 @@ import (
 	"notifio/internal/model"
 )
 
-// Watcher is what the API serves of the watcher (*poll.Service): the
-// operations of the window and the command line. Implementations are safe for
-// concurrent use (the Service has its lock); the server calls them from one
-// goroutine per request.
-type Watcher interface {
-	Subscribe(fn func(model.Snapshot)) (cancel func())
-	Snapshot() model.Snapshot
-	AddSearch(ctx context.Context, in model.SearchInput) (model.Search, error)
-	UpdateSearch(ctx context.Context, id string, in model.SearchInput) (model.Search, error)
-	Search(id string) (model.Search, error)
-	RemoveSearch(id string) error
-	SetPaused(id string, paused bool) error
-	PauseAll(paused bool) error
-	CheckNow(id string) error
-	TestSearch(ctx context.Context, in model.SearchInput) (model.DryRun, error)
-	SiteRate(rawURL string, interval time.Duration, exceptID string) (perMinute float64, warning string)
-	Listings(searchID string) ([]model.Listing, error)
-	MarkViewed(searchID string) error
-	HeldNowPassing(searchID string) ([]model.Listing, error)
-	ShowHeld(searchID string, ls []model.Listing) (int, error)
-	ProbeNow(site string) (time.Time, error)
-	SolveInBrowser(ctx context.Context, site string, started func(model.SolveWindow)) (model.SolveResult, error)
-	SolveDone(site string) error
-	BrowserAvailable() error
-	BrowserDefault(rawURL string) bool
-	RefusalPage(site string) (string, bool)
-	AlertSettings() model.AlertSettings
-	SetAlertSettings(a model.AlertSettings) error
-	DesktopNotifications() (bool, error)
-	SetDesktopNotifications(on bool) error
-}
-
-// Delivery is what the API serves of delivery (*notify.Ops).
-type Delivery interface {
-	EmailConfig() (model.Config, error)
-	SetEmailConfig(cfg model.Config, password string) (warning string, err error)
-	SendTestEmail(ctx context.Context, cfg model.Config, password string) error
-	RetryOutbox() error
-	Channels() ([]model.ChannelState, error)
-	AddChannel(in model.NewChannel) (model.Channel, string, error)
-	TestChannel(ctx context.Context, name string) error
-	RemoveChannel(name string) (warning string, err error)
-}
-
 // Server serves the API over a watcher and its delivery. It is safe for
 // concurrent use.
 type Server struct {

@@ -154,24 +154,12 @@ type process struct {
 
 // New returns a Browser; nothing starts until the first render.
 func New(opts Options) *Browser {
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.IdleTimeout <= 0 {
-		opts.IdleTimeout = DefaultIdleTimeout
-	}
-	if opts.MaxMemory <= 0 {
-		opts.MaxMemory = DefaultMaxMemory
-	}
-	if opts.MaxRenders <= 0 {
-		opts.MaxRenders = DefaultMaxRenders
-	}
-	if opts.MaxBody <= 0 {
-		opts.MaxBody = DefaultMaxBody
-	}
-	if opts.AcceptLanguage == "" {
-		opts.AcceptLanguage = DefaultAcceptLanguage
-	}
+	fetch.Default(&opts.Timeout, DefaultTimeout)
+	fetch.Default(&opts.IdleTimeout, DefaultIdleTimeout)
+	fetch.Default(&opts.MaxMemory, DefaultMaxMemory)
+	fetch.Default(&opts.MaxRenders, DefaultMaxRenders)
+	fetch.Default(&opts.MaxBody, DefaultMaxBody)
+	fetch.Default(&opts.AcceptLanguage, DefaultAcceptLanguage)
 	b := &Browser{opts: opts, log: opts.Logger, solved: map[string][]*network.CookieParam{}}
 	if b.log == nil {
 		b.log = slog.Default()

@@ -273,3 +273,15 @@ func TestBrowserRestartsPastItsMemoryBound(t *testing.T) {
 		t.Fatalf("render after the restart: %v", err)
 	}
 }
+
+// TestNewTakesDefaults: a Browser built from zero Options has every default
+// (and starts nothing).
+func TestNewTakesDefaults(t *testing.T) {
+	b := New(Options{MaxBody: -1})
+	defer b.Close()
+	o := b.opts
+	if o.Timeout != DefaultTimeout || o.IdleTimeout != DefaultIdleTimeout || o.MaxMemory != DefaultMaxMemory ||
+		o.MaxRenders != DefaultMaxRenders || o.MaxBody != DefaultMaxBody || o.AcceptLanguage != DefaultAcceptLanguage {
+		t.Errorf("New(Options{}) kept %+v", o)
+	}
+}

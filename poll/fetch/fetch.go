@@ -137,33 +137,15 @@ type Fetcher struct {
 
 // New returns a Fetcher with one long-lived transport.
 func New(opts Options) *Fetcher {
-	if opts.UserAgent == "" {
-		opts.UserAgent = DefaultUserAgent
-	}
-	if opts.Accept == "" {
-		opts.Accept = DefaultAccept
-	}
-	if opts.AcceptLanguage == "" {
-		opts.AcceptLanguage = DefaultAcceptLanguage
-	}
-	if opts.MaxBody <= 0 {
-		opts.MaxBody = DefaultMaxBody
-	}
-	if opts.MaxHeaderBytes <= 0 {
-		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
-	}
-	if opts.DialTimeout <= 0 {
-		opts.DialTimeout = DefaultDialTimeout
-	}
-	if opts.TLSHandshakeTimeout <= 0 {
-		opts.TLSHandshakeTimeout = DefaultTLSHandshakeTimeout
-	}
-	if opts.ResponseHeaderTimeout <= 0 {
-		opts.ResponseHeaderTimeout = DefaultResponseHeaderTimeout
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
+	Default(&opts.UserAgent, DefaultUserAgent)
+	Default(&opts.Accept, DefaultAccept)
+	Default(&opts.AcceptLanguage, DefaultAcceptLanguage)
+	Default(&opts.MaxBody, DefaultMaxBody)
+	Default(&opts.MaxHeaderBytes, DefaultMaxHeaderBytes)
+	Default(&opts.DialTimeout, DefaultDialTimeout)
+	Default(&opts.TLSHandshakeTimeout, DefaultTLSHandshakeTimeout)
+	Default(&opts.ResponseHeaderTimeout, DefaultResponseHeaderTimeout)
+	Default(&opts.Timeout, DefaultTimeout)
 	if opts.MaxRedirects == 0 {
 		opts.MaxRedirects = DefaultMaxRedirects
 	} else if opts.MaxRedirects < 0 {
