@@ -166,6 +166,7 @@ func init() {
 		"extract":  {"run extraction on a saved page", "notifio extract [--json] --url PAGE_URL [--item SEL --link SEL --title SEL --price SEL] FILE", cmdExtract},
 	}
 	commands["autostart"] = command{"start the watcher (with its tray icon) when you log in", autostartUsage, cmdAutostart}
+	commands["desktop"] = command{"show, or turn on or off, desktop notifications", "notifio desktop [on|off]", cmdDesktop}
 	commands["quit"] = command{"stop the running watcher (as its tray icon's Quit does)", "notifio quit", cmdQuit}
 }
 

@@ -29,16 +29,7 @@ func TestQuitStopsTheRunningWatcher(t *testing.T) {
 		done <- Run(context.Background(), env, []string{"--data", dir, "run"})
 	}()
 	c := api.NewClient(api.SocketPath(dir))
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if _, err := c.Info(context.Background()); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the watcher did not answer")
-		}
-		time.Sleep(20 * time.Millisecond) // the watcher opening its database
-	}
+	waitForWatcher(t, c)
 	code, out, errOut := run(t, dir, "quit")
 	if code != 0 || !strings.Contains(out, "stopped watching") {
 		t.Fatalf("quit: exit %d\n%s\n%s", code, out, errOut)
