@@ -13,37 +13,72 @@ import (
 	"notifio/internal/model"
 )
 
-// solveWindows are the open "solve in the browser" windows by site, for
-// SolveDone (the window's Done button, over the socket or not). It is safe
-// for concurrent use.
+// solveWindows are the "solve in the browser" windows by site, for
+// SolveDone (the window's Done button, over the socket or not). A site is in
+// it from the moment its window is asked for: opening the browser takes
+// seconds, and a Done pressed in them must still end the window once it is
+// open. It is safe for concurrent use.
 type solveWindows struct {
 	mu   sync.Mutex
-	open map[string]*browser.Session
+	open map[string]*solveWindow
 }
 
-func (w *solveWindows) set(site string, sess *browser.Session) {
+// solveWindow is one site's window: its session once open, and whether Done
+// was pressed before that.
+type solveWindow struct {
+	sess *browser.Session
+	done bool
+}
+
+// begin marks the site's window as being opened.
+func (w *solveWindows) begin(site string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.open == nil {
-		w.open = map[string]*browser.Session{}
+		w.open = map[string]*solveWindow{}
 	}
-	if sess == nil {
-		delete(w.open, site)
-		return
-	}
-	w.open[site] = sess
+	w.open[site] = &solveWindow{}
 }
 
-func (w *solveWindows) get(site string) *browser.Session {
+// opened hands over the open window's session and reports whether Done was
+// pressed while it opened.
+func (w *solveWindows) opened(site string, sess *browser.Session) (doneAlready bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.open[site]
+	win := w.open[site]
+	if win == nil {
+		return false
+	}
+	win.sess = sess
+	return win.done
+}
+
+// end forgets the site's window.
+func (w *solveWindows) end(site string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.open, site)
+}
+
+// requestDone returns the site's open session, or remembers the request when
+// the window is still opening (nil, nothing to end now).
+func (w *solveWindows) requestDone(site string) *browser.Session {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	win := w.open[site]
+	if win == nil {
+		return nil
+	}
+	win.done = true
+	return win.sess
 }
 
 // SolveDone ends the site's "solve in the browser" window as if the user had
-// closed it: what the window's Done button does (nothing when none is open).
+// closed it: what the window's Done button does. Pressed while the window is
+// still opening, it ends the window as soon as it is open; with no window,
+// it does nothing.
 func (s *Service) SolveDone(site string) error {
-	s.solving.get(site).Done() // a nil Session does nothing
+	s.solving.requestDone(site).Done() // a nil Session does nothing
 	return nil
 }
 
@@ -59,12 +94,15 @@ func (s *Service) SolveInBrowser(ctx context.Context, site string, started func(
 	if err != nil {
 		return model.SolveResult{}, err
 	}
+	s.solving.begin(site)
+	defer s.solving.end(site)
 	sess, err := s.browser().Solve(ctx, page.String())
 	if err != nil {
 		return model.SolveResult{}, fmt.Errorf("poll: open a window to solve the check: %w", BrowserError(err, site))
 	}
-	s.solving.set(site, sess)
-	defer s.solving.set(site, nil)
+	if s.solving.opened(site, sess) {
+		sess.Done()
+	}
 	if started != nil {
 		started(sess)
 	}
