@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -31,13 +30,7 @@ func TestDesktopSwitch(t *testing.T) {
 		t.Errorf("desktop maybe: exit %d, %q", code, errOut)
 	}
 
-	done := make(chan int, 1)
-	go func() {
-		env := &Env{Stdout: io.Discard, Stderr: io.Discard, Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-		done <- Run(context.Background(), env, []string{"--data", dir, "run"})
-	}()
-	c := api.NewClient(api.SocketPath(dir))
-	waitForWatcher(t, c)
+	done, c := startWatcher(t, dir)
 	if on, err := c.DesktopNotifications(); err != nil || on {
 		t.Fatalf("the watcher started with desktop notifications %v (%v), want the saved off", on, err)
 	}
@@ -47,9 +40,8 @@ func TestDesktopSwitch(t *testing.T) {
 	if on, err := c.DesktopNotifications(); err != nil || !on {
 		t.Errorf("the running watcher has desktop notifications %v (%v) after `desktop on`", on, err)
 	}
-	var out bytes.Buffer
-	if code := Run(context.Background(), &Env{Stdout: &out, Stderr: io.Discard, Version: "test"}, []string{"--data", dir, "quit"}); code != 0 {
-		t.Fatalf("quit: exit %d", code)
+	if code, _, errOut := run(t, dir, "quit"); code != 0 {
+		t.Fatalf("quit: exit %d, %q", code, errOut)
 	}
 	select {
 	case <-done:
@@ -58,14 +50,20 @@ func TestDesktopSwitch(t *testing.T) {
 	}
 }
 
-// waitForWatcher waits until the watcher started by the test answers on its
-// socket (it opens its database first).
-func waitForWatcher(t *testing.T, c *api.Client) {
+// startWatcher starts `notifio run` on the data folder, as a user would,
+// and returns once it answers on its socket; done receives its exit code.
+func startWatcher(t *testing.T, dir string) (done chan int, c *api.Client) {
 	t.Helper()
+	done = make(chan int, 1)
+	go func() {
+		env := &Env{Stdout: io.Discard, Stderr: io.Discard, Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		done <- Run(context.Background(), env, []string{"--data", dir, "run"})
+	}()
+	c = api.NewClient(api.SocketPath(dir))
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if _, err := c.Info(context.Background()); err == nil {
-			return
+			return done, c
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the watcher did not answer")

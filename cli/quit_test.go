@@ -1,11 +1,7 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -22,14 +18,7 @@ func TestQuitStopsTheRunningWatcher(t *testing.T) {
 	if code, out, _ := run(t, dir, "quit"); code != 0 || !strings.Contains(out, "nothing to stop") {
 		t.Fatalf("quit with no watcher: exit %d, %q", code, out)
 	}
-	done := make(chan int, 1)
-	go func() {
-		var out, errb bytes.Buffer
-		env := &Env{Stdout: &out, Stderr: &errb, Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-		done <- Run(context.Background(), env, []string{"--data", dir, "run"})
-	}()
-	c := api.NewClient(api.SocketPath(dir))
-	waitForWatcher(t, c)
+	done, _ := startWatcher(t, dir)
 	code, out, errOut := run(t, dir, "quit")
 	if code != 0 || !strings.Contains(out, "stopped watching") {
 		t.Fatalf("quit: exit %d\n%s\n%s", code, out, errOut)
