@@ -429,47 +429,15 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 		e.reveal(e.testArea)
 		return
 	}
-	msg := res.Message
-	if head := msg[:min(len(msg), 30)]; msg == "" || strings.Count(msg, head) > 1 {
-		// The watcher's message, then the same in its detail's words: once.
-		msg = words.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
-	}
 	e.outcome.Importance = widget.MediumImportance
-	scriptsOnly := !res.Browser && res.BrowserTry != nil && res.BrowserTry.Outcome == model.OutcomeOK
-	switch {
-	case scriptsOnly:
-		// One wording for a page that shows its listings only with JavaScript,
-		// not "did not look like results" beside what the browser found.
-		msg = "This page shows its listings only with JavaScript."
-	case res.Outcome != model.OutcomeOK:
+	if res.Outcome != model.OutcomeOK && !words.ScriptsOnly(res) {
 		e.outcome.Importance = widget.WarningImportance
 	}
-	e.outcome.SetText(msg)
+	e.outcome.SetText(words.DryRunMessage(res))
 	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == model.OutcomeOK {
 		e.name.SetText(words.SuggestName(res.Title, res.URL, res.Site, e.nameTaken))
 	}
-	var sum []string
-	if res.Outcome == model.OutcomeOK {
-		// The message already counts the listings; say what saving does with them.
-		sum = append(sum, "Nothing is saved yet. After you save, the first check quietly records these as the baseline; "+
-			"you hear about every listing that appears after that.")
-	}
-	if res.Outcome != model.OutcomeOK && res.Status != 0 && !scriptsOnly {
-		sum = append(sum, fmt.Sprintf("status %d", res.Status))
-	}
-	if res.Outcome != model.OutcomeOK && res.Signal != "" && !scriptsOnly {
-		sum = append(sum, "decided by: "+res.Signal)
-	}
-	if res.Outcome == model.OutcomeOK && res.Method != "" {
-		sum = append(sum, words.MethodWords(res.Method))
-	}
-	if res.Note != "" {
-		sum = append(sum, res.Note)
-	}
-	if v := words.VerdictSummary(res); v != "" {
-		sum = append(sum, v)
-	}
-	e.summary.SetText(strings.Join(sum, " · "))
+	e.summary.SetText(words.DryRunSummary(res))
 	for i, l := range res.Listings {
 		if i == maxShownListings {
 			e.found.Add(widget.NewLabel(fmt.Sprintf("…and %d more", len(res.Listings)-i)))
