@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"notifio/poll/words"
 )
 
 // An expired login comes back from the command line: `search edit --cookie`
@@ -40,6 +42,10 @@ func TestSearchEditCookieBringsAnExpiredLoginBack(t *testing.T) {
 	}
 	if _, out, _ := run(t, dir, "status"); !strings.Contains(out, "--cookie") || !strings.Contains(out, "one per site") {
 		t.Errorf("status does not say how to give the new cookie (one per site):\n%s", out)
+	}
+	// Issue 33: `notifio sites` says the login as the window's card does.
+	if _, out, _ := run(t, dir, "sites"); !strings.Contains(out, ": "+words.WordsLogin+".") || strings.Contains(out, "needs you") {
+		t.Errorf("sites does not say the login in the window's words (%q):\n%s", words.WordsLogin, out)
 	}
 	code, out, errb = run(t, dir, "search", "edit", id, "--cookie", "sid=fresh")
 	if code != 0 || !strings.Contains(out, "all its searches") {

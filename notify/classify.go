@@ -55,12 +55,13 @@ func (e *DeliveryError) Words() string {
 
 func (e *DeliveryError) Unwrap() error { return e.Err }
 
-// SaidAndHint is what the server said (the underlying error, "" when none)
-// and what to do: how a view reads a DeliveryError without importing notify
-// (model.DeliveryWords).
+// SaidAndHint is what the server said (Words, "" when there is no
+// underlying error) and what to do: how a view reads a DeliveryError
+// without importing notify (model.DeliveryWords), and how it crosses the
+// watcher's socket.
 func (e *DeliveryError) SaidAndHint() (said, hint string) {
 	if e.Err != nil {
-		said = e.Err.Error()
+		said = e.Words()
 	}
 	return said, e.Hint
 }

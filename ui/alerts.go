@@ -156,7 +156,7 @@ func (c *alertsCard) saveSettings() {
 			}
 			if err != nil {
 				slog.Warn("save alert settings", "err", err)
-				c.say("Notifio could not save the alert settings: "+problemWords(err), widget.DangerImportance)
+				c.say("Notifio could not save the alert settings: "+backendWords(err), widget.DangerImportance)
 				return
 			}
 			c.say("Alert settings saved.", widget.SuccessImportance)

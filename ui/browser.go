@@ -114,7 +114,7 @@ func (o *browserOption) showTry(res model.DryRun) {
 				o.offerList.Add(widget.NewLabel(fmt.Sprintf("…and %d more", len(res.BrowserTry.Listings)-i)))
 				break
 			}
-			line := widget.NewLabel(listingLine(l))
+			line := widget.NewLabel(words.PageListingLine(l))
 			line.Truncation = fyne.TextTruncateEllipsis
 			o.offerList.Add(line)
 		}

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"reflect"
 	"slices"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -201,15 +200,7 @@ func (v *channelsView) tested(name string, err error) {
 		return
 	}
 	slog.Info("test push failed", "channel", name, "err", err)
-	said, hint := testEmailWords(err), ""
-	said = strings.Replace(said, "The test email was not sent: ", "The test push to "+name+" was not delivered: ", 1)
-	if i := strings.Index(said, "\nWhat to do: "); i >= 0 {
-		said, hint = said[:i], words.ChannelHint(said[i+len("\nWhat to do: "):])
-	}
-	if hint != "" {
-		said += "\nWhat to do: " + hint
-	}
-	v.say(widget.DangerImportance, said)
+	v.say(widget.DangerImportance, words.PushTestFailed(name, err).Words())
 }
 
 // confirmRemove asks before removing a channel.

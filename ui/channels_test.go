@@ -232,6 +232,29 @@ func TestFailedTestPushSaysWhatToDoInTheWindowsWords(t *testing.T) {
 	}
 }
 
+// Issue 33: a test push whose server cannot be reached says it in words as
+// a push (the window rewrote the test email's sentence and missed this form
+// of it: "The test email was not sent."), what to do, then the details.
+func TestFailedTestPushToAClosedPortSaysPush(t *testing.T) {
+	h, _ := withChannels(t)
+	srv, _ := ntfyServer(t, http.StatusOK)
+	closed := srv.URL
+	srv.Close() // nothing listens there now: the connection is refused
+	addVia(t, h, formNtfy, func(f *channelForm) {
+		test.Type(f.server, closed)
+		test.Type(f.topic, "flats")
+	})
+	test.Tap(h.u.settings.channels.rows["ntfy"].test)
+	h.q.runNext(t)
+	res := h.u.settings.channels.result.Text
+	if !strings.HasPrefix(res, "The test push to ntfy was not delivered. The server did not accept a connection on that port.\nWhat to do: ") {
+		t.Errorf("result %q", res)
+	}
+	if i, j := strings.Index(res, "What to do: "), strings.Index(res, "\n(Details: "); j < i {
+		t.Errorf("the details are not after what to do: %q", res)
+	}
+}
+
 func TestRemoveChannelRemovesItAndItsURL(t *testing.T) {
 	h, _ := withChannels(t)
 	addVia(t, h, formNtfy, func(f *channelForm) { test.Type(f.topic, "flats") })

@@ -308,27 +308,10 @@ func (e *searchEditor) updateRate() {
 		return
 	}
 	perMin, warn := e.u.b.SiteRate(u, iv, e.editID)
-	e.rate.SetText("With this search, Notifio asks this site " + rateWords(perMin) + " in all.")
+	e.rate.SetText(words.SiteRateWords(perMin))
 	e.rate.Show()
 	showText(e.rateWarn, warn)
 	e.relayout()
-}
-
-// rateWords writes a request rate: "once every 2 minutes", "twice a minute",
-// "2.5 times a minute".
-func rateWords(perMin float64) string {
-	switch {
-	case perMin <= 0:
-		return "not at all"
-	case perMin < 0.95:
-		every := time.Duration(float64(time.Minute) / perMin).Round(time.Second)
-		return "once every " + words.DurationWords(every)
-	case perMin < 1.05:
-		return "once a minute"
-	case perMin > 1.95 && perMin < 2.05:
-		return "twice a minute"
-	}
-	return fmt.Sprintf("%.1f times a minute", perMin)
 }
 
 // save validates the form and adds or updates the search. On a problem nothing
@@ -446,53 +429,21 @@ func (e *searchEditor) showResult(res model.DryRun, err error) {
 		e.reveal(e.testArea)
 		return
 	}
-	msg := res.Message
-	if head := msg[:min(len(msg), 30)]; msg == "" || strings.Count(msg, head) > 1 {
-		// The watcher's message, then the same in its detail's words: once.
-		msg = words.OutcomeMessage(res.Site, res.Outcome, len(res.Listings), res.NoResults)
-	}
 	e.outcome.Importance = widget.MediumImportance
-	scriptsOnly := !res.Browser && res.BrowserTry != nil && res.BrowserTry.Outcome == model.OutcomeOK
-	switch {
-	case scriptsOnly:
-		// One wording for a page that shows its listings only with JavaScript,
-		// not "did not look like results" beside what the browser found.
-		msg = "This page shows its listings only with JavaScript."
-	case res.Outcome != model.OutcomeOK:
+	if res.Outcome != model.OutcomeOK && !words.ScriptsOnly(res) {
 		e.outcome.Importance = widget.WarningImportance
 	}
-	e.outcome.SetText(msg)
+	e.outcome.SetText(words.DryRunMessage(res))
 	if strings.TrimSpace(e.name.Text) == "" && res.Outcome == model.OutcomeOK {
 		e.name.SetText(words.SuggestName(res.Title, res.URL, res.Site, e.nameTaken))
 	}
-	var sum []string
-	if res.Outcome == model.OutcomeOK {
-		// The message already counts the listings; say what saving does with them.
-		sum = append(sum, "Nothing is saved yet. After you save, the first check quietly records these as the baseline; "+
-			"you hear about every listing that appears after that.")
-	}
-	if res.Outcome != model.OutcomeOK && res.Status != 0 && !scriptsOnly {
-		sum = append(sum, fmt.Sprintf("status %d", res.Status))
-	}
-	if res.Outcome != model.OutcomeOK && res.Signal != "" && !scriptsOnly {
-		sum = append(sum, "decided by: "+res.Signal)
-	}
-	if res.Outcome == model.OutcomeOK && res.Method != "" {
-		sum = append(sum, "Read by "+methodWords(res.Method)+".")
-	}
-	if res.Note != "" {
-		sum = append(sum, res.Note)
-	}
-	if v := words.VerdictSummary(res); v != "" {
-		sum = append(sum, v)
-	}
-	e.summary.SetText(strings.Join(sum, " · "))
+	e.summary.SetText(words.DryRunSummary(res))
 	for i, l := range res.Listings {
 		if i == maxShownListings {
 			e.found.Add(widget.NewLabel(fmt.Sprintf("…and %d more", len(res.Listings)-i)))
 			break
 		}
-		line := widget.NewLabel(words.VerdictLine(listingLine(l), res, i))
+		line := widget.NewLabel(words.VerdictLine(words.PageListingLine(l), res, i))
 		line.Truncation = fyne.TextTruncateEllipsis
 		e.found.Add(line)
 	}
@@ -508,34 +459,6 @@ func (e *searchEditor) nameTaken(name string) bool {
 	return slices.ContainsFunc(e.u.snap.Searches, func(s model.SearchSnapshot) bool {
 		return s.ID != e.editID && s.Name == name
 	})
-}
-
-// methodWords says how the listings were found (model.PageResult.Method).
-func methodWords(method string) string {
-	switch {
-	case strings.HasPrefix(method, "profile:"):
-		return "what Notifio knows of " + strings.TrimPrefix(method, "profile:")
-	case method == model.MethodSelectors:
-		return "your selectors (Advanced)"
-	case method == model.MethodCards:
-		return "the page's result list, found automatically"
-	case method == model.MethodLearnt:
-		return "the result list this search learnt on its earlier checks"
-	case method == model.MethodJSONLD, method == model.MethodNextData, method == model.MethodAppState:
-		return "the listings the page carries as data, found automatically"
-	}
-	return "nothing Notifio recognised"
-}
-
-// listingLine is one found listing, in one line.
-func listingLine(l model.PageListing) string {
-	parts := []string{l.Title}
-	for _, p := range []string{l.Price, l.Size, words.RoomsWords(l.Rooms), l.Location} {
-		if p = strings.TrimSpace(p); p != "" {
-			parts = append(parts, p)
-		}
-	}
-	return strings.Join(parts, " · ")
 }
 
 // defaultInterval is the interval the user chose for new searches.

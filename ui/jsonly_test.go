@@ -114,6 +114,11 @@ func TestRealJavaScriptOnlyPageIsWordedOnce(t *testing.T) {
 				t.Errorf("%s, %s: does not say %q:\n%s", when, name, "needs a browser", words)
 			}
 		}
+		// Issue 33: the card's button opens the page it kept, which was no
+		// refusal ("Open last refusal page").
+		if strings.Contains(sites, "refusal") || !strings.Contains(sites, "Open the page it showed") {
+			t.Errorf("%s: the Sites tab words the page it kept as a refusal, or offers no way to open it:\n%s", when, sites)
+		}
 	}
 	for i := range 3 {
 		svc.Once(context.Background())

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -269,7 +268,7 @@ func (v *settingsView) refuse(err error) {
 	if !v.tester.running() { // a test still sending reports when it is done
 		showText(v.testResult, "")
 	}
-	v.setProblem(problemWords(err))
+	v.setProblem(backendWords(err))
 }
 
 // relayout lays the form out again after messages appeared or went. Twice: a
@@ -287,20 +286,6 @@ func (v *settingsView) relayoutIfBuilt() {
 	if v != nil {
 		v.relayout()
 	}
-}
-
-// problemWords lists the problems of a validation error, one a line.
-func problemWords(err error) string {
-	var lines []string
-	var joined interface{ Unwrap() []error }
-	if errors.As(err, &joined) {
-		for _, e := range joined.Unwrap() {
-			lines = append(lines, e.Error())
-		}
-	} else {
-		lines = append(lines, err.Error())
-	}
-	return strings.Join(lines, "\n")
 }
 
 // save stores the email settings and the password (in the keyring).
@@ -333,7 +318,7 @@ func (v *settingsView) saved(password, warning string, err error) {
 	if err != nil {
 		slog.Warn("save email settings", "err", err)
 		showText(v.testResult, "")
-		v.setProblem("Notifio could not save the email settings: " + problemWords(err))
+		v.setProblem("Notifio could not save the email settings: " + backendWords(err))
 		return
 	}
 	showText(v.warning, warning)
@@ -390,36 +375,8 @@ func (v *settingsView) showTestResult(cfg model.Config, err error) {
 	}
 	slog.Info("test email failed", "host", cfg.Host, "port", cfg.Port, "err", err)
 	v.testResult.Importance = widget.DangerImportance
-	showText(v.testResult, testEmailWords(err))
+	showText(v.testResult, words.EmailTestFailed(err).Words())
 	v.relayout()
-}
-
-// testEmailWords is a failed test email in words: what the server said, then what
-// to do.
-func testEmailWords(err error) string {
-	said, hint := err.Error(), ""
-	var de model.DeliveryWords
-	if errors.As(err, &de) {
-		if s, h := de.SaidAndHint(); s != "" {
-			said, hint = s, h
-		} else {
-			hint = h
-		}
-	} else {
-		hint = model.SetUpHint(err)
-	}
-	plain := words.NetworkWords(said)
-	text := "The test email was not sent: " + said
-	if plain != "" {
-		text = "The test email was not sent. " + plain
-	}
-	if hint != "" {
-		text += "\nWhat to do: " + hint
-	}
-	if plain != "" {
-		text += "\n(Details: " + said + ")"
-	}
-	return text
 }
 
 // intervalChanged stores the default interval for new searches once it is valid.

@@ -147,15 +147,3 @@ func TestFromFollowsTheUsernameAfterAPreset(t *testing.T) {
 		t.Errorf("the user's own From was replaced by %q", v.from.Text)
 	}
 }
-
-// Issue 37, item 8: a mail server that cannot be found is said in words
-// first; Go's "dial tcp: lookup …" comes last, as a detail.
-func TestTestEmailSaysAnUnknownServerInWords(t *testing.T) {
-	got := testEmailWords(errors.New("dial tcp: lookup smtp.gmx.nett: no such host"))
-	if !strings.HasPrefix(got, "The test email was not sent. Notifio could not find a server named “smtp.gmx.nett”.") {
-		t.Errorf("the test email says %q", got)
-	}
-	if i := strings.Index(got, "dial tcp"); i >= 0 && !strings.Contains(got[:i], "(Details: ") {
-		t.Errorf("the raw error comes before the words: %q", got)
-	}
-}

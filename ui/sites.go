@@ -43,7 +43,7 @@ type siteCard struct {
 	next, why, last, retryAf *widget.Label
 	stats                    *quietLabel
 	message                  *widget.Label
-	refusal, browser, probe  *widget.Button
+	page, browser, probe     *widget.Button // page: "Open the page it showed"
 	loggedIn                 *widget.Button // "I logged in again — try now", for all the site's searches
 	solve                    *widget.Button // "solve it in the browser" (browser.go)
 	actions                  *fyne.Container
@@ -74,14 +74,16 @@ func (v *sitesView) newCard(site string) *siteCard {
 	c.headline.Truncation = fyne.TextTruncateEllipsis
 	c.message.Importance = widget.WarningImportance
 	c.message.Hide()
-	c.refusal = widget.NewButtonWithIcon("Open last refusal page", theme.FileIcon(), func() { v.openRefusal(site) })
+	// One label for every page Notifio kept (a captcha, a "blocked" page, a
+	// page that needs a browser): "Last answer" says what it was.
+	c.page = widget.NewButtonWithIcon("Open the page it showed", theme.FileIcon(), func() { v.openPage(site) })
 	c.browser = widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), func() { v.openInBrowser(site) })
 	c.probe = widget.NewButtonWithIcon("I solved it — probe now", theme.ConfirmIcon(), func() { v.probeNow(site) })
 	c.probe.Importance = widget.HighImportance
 	c.solve = widget.NewButtonWithIcon("Solve it in the browser", theme.ComputerIcon(), func() { v.solveInBrowser(site) })
 	c.loggedIn = widget.NewButtonWithIcon("I logged in again — try now", theme.ViewRefreshIcon(), func() { v.tryLoginAgain(site) })
 	c.loggedIn.Importance = widget.HighImportance
-	c.actions = container.NewHBox(c.loggedIn, c.solve, c.browser, c.probe, c.refusal, layout.NewSpacer())
+	c.actions = container.NewHBox(c.loggedIn, c.solve, c.browser, c.probe, c.page, layout.NewSpacer())
 	lines := container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
 		container.NewBorder(nil, nil, c.name, nil, c.headline), c.stats, c.why, c.next, c.last, c.retryAf, c.message)
 	c.card = container.NewVBox(lines, c.actions, widget.NewSeparator())
@@ -156,10 +158,11 @@ func (v *sitesView) fill(c *siteCard, st model.SiteSnapshot, now time.Time) {
 	c.stats.SetText(words.SiteStats(st, v.searchNames(st.Site)))
 
 	v.probeAnswered(c, st)
-	// A site that lets us in again has nothing to show of its last refusal.
-	_, hasPage := v.refusalPath(st)
+	// A site that lets us in again has nothing to show of the page that
+	// kept it waiting.
+	_, hasPage := v.pagePath(st)
 	hasPage = hasPage && st.Kind != 0
-	showIf(c.refusal, hasPage)
+	showIf(c.page, hasPage)
 	challenge := st.Kind == model.RefusalChallenge
 	showIf(c.browser, challenge)
 	showIf(c.solve, challenge)
@@ -262,23 +265,25 @@ func (v *sitesView) tick(now time.Time) {
 	}
 }
 
-// refusalPath is the saved copy of the site's last refusal page, if any.
-func (v *sitesView) refusalPath(st model.SiteSnapshot) (string, bool) {
+// pagePath is the saved copy of the last page that put the site on a wait
+// (the snapshot's LastRefusal), if any.
+func (v *sitesView) pagePath(st model.SiteSnapshot) (string, bool) {
 	if st.LastRefusal != "" {
 		return st.LastRefusal, true
 	}
 	return v.u.b.RefusalPage(st.Site)
 }
 
-// openRefusal opens the saved refusal page in the system's viewer.
-func (v *sitesView) openRefusal(site string) {
+// openPage opens the saved copy of the page the site showed in the system's
+// viewer.
+func (v *sitesView) openPage(site string) {
 	c, ok := v.cards[site]
 	if !ok {
 		return
 	}
-	p, ok := v.refusalPath(c.snap)
+	p, ok := v.pagePath(c.snap)
 	if !ok {
-		v.u.showMessage("No saved page", "Notifio has no saved copy of a refusal page from "+site+".")
+		v.u.showMessage("No saved page", "Notifio has no saved copy of the page "+site+" showed.")
 		return
 	}
 	v.u.open(fileURL(p))

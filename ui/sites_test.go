@@ -69,12 +69,12 @@ func TestSiteCardActions(t *testing.T) {
 	if id.probe.Visible() || id.browser.Visible() {
 		t.Error("a rate-limited site offers to solve a challenge")
 	}
-	if fc.refusal.Visible() || !id.refusal.Visible() {
-		t.Error("Open last refusal page is offered exactly where a page was saved")
+	if fc.page.Visible() || !id.page.Visible() {
+		t.Error("Open the page it showed is offered exactly where a page was saved")
 	}
 
 	test.Tap(fc.browser)
-	test.Tap(id.refusal)
+	test.Tap(id.page)
 	want := []string{
 		// The site's first search in the list's order (Eixample before Gràcia).
 		"https://www.fotocasa.es/es/alquiler/viviendas/barcelona/eixample/l",
@@ -150,8 +150,8 @@ func TestProbeNowTicksAndClearsAfterTheAnswer(t *testing.T) {
 	if h.hasText("Probing fotocasa.es now") {
 		t.Error("\"Probing…\" stays after the site let us back in")
 	}
-	if fc.refusal.Visible() {
-		t.Error("the refusal page's button stays on a site that lets us in")
+	if fc.page.Visible() {
+		t.Error("the saved page's button stays on a site that lets us in")
 	}
 }
 
@@ -209,5 +209,31 @@ func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
 	}
 	if strings.Contains(c.last.Text, "fine") {
 		t.Errorf("under “session expired” the card says %q", c.last.Text)
+	}
+}
+
+// Issue 33: a site redirected to /login, in the snapshot the watcher
+// publishes, is said once: the card's headline is what `notifio sites` says
+// of it (words.SiteWords, one wording), and its last answer is the login page
+// without the evidence repeating it ("its login page — redirected to login
+// page /login").
+func TestLoginCardSaysTheLoginOnceAndAsTheCommandLine(t *testing.T) {
+	site := model.SiteSnapshot{Site: "immobilienscout24.de", LastStatus: 200, LastOutcome: model.OutcomeSessionExpired,
+		LastSignal: "redirected to login page /login", Attention: words.WordsLogin, Searches: 1}
+	snap := model.Snapshot{At: t0, Sites: []model.SiteSnapshot{site}, Searches: []model.SearchSnapshot{{
+		ID: "p1", Name: "Pankow", Site: "immobilienscout24.de", State: model.StateAttention,
+		LastOutcome: model.OutcomeSessionExpired, Wait: model.WaitLogin, Reason: words.WordsLogin}}}
+	h := newHarness(t, snap)
+	h.u.win.Resize(fyne.NewSize(900, 1000))
+	h.u.selectView(viewSites)
+	c := h.u.sites.cards["immobilienscout24.de"]
+	if line := words.SiteLine(site, t0); !strings.HasPrefix(line, "immobilienscout24.de: "+c.headline.Text+".") {
+		t.Errorf("the card says %q, notifio sites says %q", c.headline.Text, line)
+	}
+	if c.last.Text != "Last answer: its login page" {
+		t.Errorf("the card's last answer is %q", c.last.Text)
+	}
+	if all := strings.Join(h.texts(), "\n"); strings.Contains(all, "redirected to login page") {
+		t.Errorf("the card repeats the login page as evidence:\n%s", all)
 	}
 }

@@ -407,3 +407,31 @@ func TestWatchEndsWhenTheWatcherStops(t *testing.T) {
 		t.Errorf("a request after the stop: %v, want api.ErrNotRunning", err)
 	}
 }
+
+// A failed delivery (notify's DeliveryError) crosses the socket as what the
+// server said and what to do, apart: the window words a test email from the
+// running watcher as from a local call, with "What to do" on its own line
+// (it came as one sentence, the hint glued to the server's words).
+func TestDeliveryErrorCrossesTheSocket(t *testing.T) {
+	s := serve(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close() // nothing listens there now: the connection is refused
+	cfg := model.Config{Host: "127.0.0.1", Port: port, Security: model.SecurityNone,
+		From: "me@example.com", To: []string{"me@example.com"}, Timeout: 5 * time.Second}
+	local := s.w.Ops.SendTestEmail(context.Background(), cfg, "")
+	remote := s.client.SendTestEmail(context.Background(), cfg, "")
+	if local == nil || remote == nil {
+		t.Fatalf("local %v, remote %v: want both to fail", local, remote)
+	}
+	lw, rw := words.EmailTestFailed(local), words.EmailTestFailed(remote)
+	if rw != lw || lw.Hint == "" {
+		t.Errorf("over the socket:\n%#v\nwant\n%#v", rw, lw)
+	}
+	if remote.Error() != local.Error() {
+		t.Errorf("remote error %q, want %q (the command line prints it whole)", remote, local)
+	}
+}

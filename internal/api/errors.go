@@ -12,8 +12,10 @@ import (
 // again, so the window and the command line word them as for a local call.
 type Error struct {
 	// Kind is "user" (a *model.UserError: Message and Hint), "wait" (a
-	// *model.WaitError), "fields" (notify's field problems), "version" (client
-	// and watcher differ) or "internal" (nobody worded it: Message is Error()).
+	// *model.WaitError), "fields" (notify's field problems), "delivery" (a
+	// failed delivery, model.DeliveryWords: Message is what the server said,
+	// Hint what to do), "version" (client and watcher differ) or "internal"
+	// (nobody worded it: Message is Error()).
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
@@ -82,6 +84,11 @@ func wireError(err error) *Error {
 	if fields := fieldDetails(err); len(fields) > 0 {
 		return &Error{Kind: "fields", Message: err.Error(), Fields: fields, Cause: causeOf(err)}
 	}
+	var dw model.DeliveryWords
+	if errors.As(err, &dw) {
+		said, hint := dw.SaidAndHint()
+		return &Error{Kind: "delivery", Message: said, Hint: hint, Cause: causeOf(err)}
+	}
 	return &Error{Kind: "internal", Message: err.Error(), Cause: causeOf(err)}
 }
 
@@ -103,8 +110,9 @@ func fieldDetails(err error) []FieldDetail {
 }
 
 // Err is the error e stands for, typed as the watcher had it: a
-// *model.UserError, a *model.WaitError, notify.FieldErrors joined, or a plain
-// error of the watcher's words. Sentinels named by Cause stay errors.Is.
+// *model.UserError, a *model.WaitError, notify.FieldErrors joined, a failed
+// delivery (model.DeliveryWords), or a plain error of the watcher's words.
+// Sentinels named by Cause stay errors.Is.
 func (e *Error) Err() error {
 	cause := sentinels[e.Cause]
 	switch e.Kind {
@@ -123,6 +131,8 @@ func (e *Error) Err() error {
 			errs = append(errs, cause)
 		}
 		return errors.Join(errs...)
+	case "delivery":
+		return &deliveryError{said: e.Message, hint: e.Hint, cause: cause}
 	}
 	return &remoteError{msg: e.Message, cause: cause}
 }
@@ -136,3 +146,24 @@ type remoteError struct {
 
 func (r *remoteError) Error() string { return r.msg }
 func (r *remoteError) Unwrap() error { return r.cause }
+
+// deliveryError is a failed delivery of the watcher's (notify's
+// DeliveryError): what the server said and what to do, apart, as
+// model.DeliveryWords, so a view words it as it would the watcher's own.
+type deliveryError struct {
+	said, hint string
+	cause      error
+}
+
+// Error is what the server said, then what to do, as the watcher's reads.
+func (d *deliveryError) Error() string {
+	if d.hint == "" {
+		return d.said
+	}
+	return d.said + ". " + d.hint
+}
+
+func (d *deliveryError) Unwrap() error { return d.cause }
+
+// SaidAndHint is what the server said and what to do (model.DeliveryWords).
+func (d *deliveryError) SaidAndHint() (said, hint string) { return d.said, d.hint }

@@ -25,6 +25,17 @@ func ListingDetail(price, size, rooms, location string, firstSeen, now time.Time
 	return strings.Join(parts, " · ")
 }
 
+// PageListingLine is a listing found on a page (a test of a search, a page
+// read in the browser) in one line: its title, then price, size, rooms and
+// place.
+func PageListingLine(l model.PageListing) string {
+	line := l.Title
+	if d := ListingDetail(l.Price, l.Size, l.Rooms, l.Location, time.Time{}, time.Time{}); d != "" {
+		line += " · " + d
+	}
+	return line
+}
+
 // roomCount is a room count as sites write it: "2", "2,5 Zi.", "3-Zimmer",
 // "2 rooms", "1 - 2 Zimmer".
 var roomCount = regexp.MustCompile(`^(\d+(?:[.,]\d)?)(?:\s*[-–]\s*(\d+(?:[.,]\d)?))?(?:\s*-?\s*(?:zimmer|zi\.?|rooms?|räume|raum|habitaciones|hab\.?|locali|pokoje))?\b\.?$`)

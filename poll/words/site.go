@@ -124,6 +124,8 @@ func signalWords(s model.SiteSnapshot) string {
 		return ""
 	}
 	switch s.LastOutcome {
+	case model.OutcomeSessionExpired:
+		return "" // "its login page", and the card's why says where it sent Notifio
 	case model.OutcomeChallenge:
 		return "the page was a captcha or browser check"
 	case model.OutcomeDenied:
@@ -214,11 +216,7 @@ func TooEarlyWords(site string, at, now time.Time) string {
 // NextProbeWords), then the evidence a headless user wants to see
 // (SiteEvidence).
 func SiteLine(s model.SiteSnapshot, now time.Time) string {
-	state := SiteWords(s, now)
-	if s.Attention != "" {
-		state = "needs you: " + s.Attention
-	}
-	parts := []string{s.Site + ": " + state + "."}
+	parts := []string{s.Site + ": " + SiteWords(s, now) + "."}
 	if w := NextProbeWords(s, now); w != "" {
 		parts = append(parts, w)
 	}

@@ -127,3 +127,39 @@ func TestSiteLineHasNoJargon(t *testing.T) {
 		}
 	}
 }
+
+// The snapshot of a site whose search was redirected to /login, as the
+// watcher publishes it.
+func loginSite() model.SiteSnapshot {
+	return model.SiteSnapshot{Site: "immobilienscout24.de", LastStatus: 200, LastOutcome: model.OutcomeSessionExpired,
+		LastSignal: "redirected to login page /login", Attention: WordsLogin, Searches: 2}
+}
+
+// Issue 33: `notifio sites` says a site that needs a login as the window's
+// card does (WordsLogin), not "needs you: …" beside it.
+func TestSiteLineSaysALoginAsTheCardDoes(t *testing.T) {
+	s := loginSite()
+	if got := SiteWords(s, t0); got != WordsLogin {
+		t.Errorf("SiteWords = %q, want %q", got, WordsLogin)
+	}
+	got := SiteLine(s, t0)
+	if want := "immobilienscout24.de: " + WordsLogin + "."; !strings.HasPrefix(got, want) {
+		t.Errorf("SiteLine = %q, want it to start %q", got, want)
+	}
+	if strings.Contains(got, "needs you") {
+		t.Errorf("SiteLine words the login its own way: %q", got)
+	}
+}
+
+// Issue 33: a site redirected to /login says so once on its card: the last
+// answer is its login page, without the evidence saying it again
+// ("its login page — redirected to login page /login").
+func TestLoginCardSaysTheLoginPageOnce(t *testing.T) {
+	if got := SiteLastAnswer(loginSite()); got != "Last answer: its login page" {
+		t.Errorf("SiteLastAnswer = %q", got)
+	}
+	// `notifio sites` keeps the evidence as it was, for a headless reader.
+	if got := SiteLine(loginSite(), t0); !strings.Contains(got, "signal: redirected to login page /login") {
+		t.Errorf("SiteLine lost the evidence: %q", got)
+	}
+}
