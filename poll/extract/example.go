@@ -57,7 +57,7 @@ func Groups(root *html.Node, pageURL *url.URL, max int) []model.Group {
 func candidates(pg *page) []candidate {
 	ix := newIndex(pg.root, pg.base, pg.memo)
 	var all []candidate
-	for _, g := range groupsOf(pg.root, ix) {
+	for _, g := range ix.groups {
 		if ix.mayBeList(g) {
 			if c := ix.evaluate(g, pg.url); len(c.cards) > 0 {
 				all = append(all, c)

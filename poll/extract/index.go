@@ -17,6 +17,12 @@ type index struct {
 	str  map[*url.URL]string     // each link as a string, once written
 	ids  map[string]string       // idFromURL of each distinct link, once read
 	head map[*html.Node]feat     // what each table's row of headings names (currency, unit)
+
+	// groups are the page's groups (see group) of at least one member, in
+	// document order, found in the same walk; byKey is nil for an index of
+	// one list's members (readLearnt), which looks for none.
+	groups []*group
+	byKey  map[uint64]*group
 }
 
 // urlOf is a link of the index as a string, written once.
@@ -59,21 +65,53 @@ func (ix *index) visible(n *html.Node) bool {
 	return ok
 }
 
-// newIndex indexes the page under root; memo judges its classes.
+// newIndex indexes the page under root and finds its groups; memo judges its
+// classes.
 func newIndex(root *html.Node, base *url.URL, memo *skipMemo) *index {
-	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}, head: map[*html.Node]feat{}}
-	ix.walk(root, base, memo)
+	ix := emptyIndex()
+	ix.byKey = map[uint64]*group{}
+	ix.walk(root, base, memo, groupPos{path: fnvOffset})
 	return ix
 }
 
-func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo) feat {
+// newMembersIndex indexes the members of one list (and what they hold).
+func newMembersIndex(members []*html.Node, base *url.URL, memo *skipMemo) *index {
+	ix := emptyIndex()
+	for _, m := range members {
+		ix.walk(m, base, memo, groupPos{})
+	}
+	return ix
+}
+
+func emptyIndex() *index {
+	return &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}, head: map[*html.Node]feat{}}
+}
+
+// groupPos is where the walk stands for grouping: the key of the parent's
+// tags and classes (sig), the tags of the parent's ancestors (path), its
+// depth, and whether there is a parent to group under (not at the root).
+type groupPos struct {
+	sig, path uint64
+	depth     int
+	parent    bool
+}
+
+func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo, at groupPos) feat {
 	var f feat
+	below := at
 	switch n.Type {
 	case html.TextNode:
 		return textFeat(n.Data)
 	case html.ElementNode:
-		if skipStructureAs(n, memo.classOf(n).hides) {
+		ct := memo.classOf(n)
+		if skipStructureAs(n, ct.hides) {
 			return f
+		}
+		if ix.byKey != nil {
+			if at.parent {
+				ix.addMember(mix(mix(at.sig, ">"), n.Data), at.depth+1, n)
+			}
+			below = groupPos{sig: (mix(at.path, n.Data) ^ ct.sig) * fnvPrime, path: mix(at.path, n.Data), depth: at.depth + 1, parent: true}
 		}
 		if u, ok := linkOf(n, base); ok {
 			ix.link[n] = u
@@ -90,11 +128,14 @@ func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo) feat {
 		}
 		f.ad = adData(n)
 	case html.DocumentNode:
+		if ix.byKey != nil {
+			below = groupPos{sig: mix(at.path, n.Data) * fnvPrime, path: mix(at.path, n.Data), depth: at.depth, parent: true}
+		}
 	default:
 		return f
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		cf := ix.walk(c, base, memo)
+		cf := ix.walk(c, base, memo, below)
 		f.links += cf.links
 		f.textLen += cf.textLen
 		f.currency = f.currency || cf.currency
@@ -111,6 +152,18 @@ func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo) feat {
 		ix.feat[n] = f
 	}
 	return f
+}
+
+// addMember puts an element in the group of key (members at depth), made at
+// its first member.
+func (ix *index) addMember(key uint64, depth int, n *html.Node) {
+	g := ix.byKey[key]
+	if g == nil {
+		g = &group{key: key, depth: depth}
+		ix.byKey[key] = g
+		ix.groups = append(ix.groups, g)
+	}
+	g.members = append(g.members, n)
 }
 
 // headingsOf is what the headings of tr's table name, read once per table.

@@ -190,9 +190,10 @@ func skipTextAs(n *html.Node, ct classTraits) bool {
 
 // classTraits is what a class attribute says about an element's text.
 type classTraits struct {
-	hides   bool // see hidingClass
-	strikes bool // a struck-through old price (struckWords)
-	icon    bool // an icon font's class
+	hides   bool   // see hidingClass
+	strikes bool   // a struck-through old price (struckWords)
+	icon    bool   // an icon font's class
+	sig     uint64 // the classes as part of a group key (classSig)
 }
 
 func judgeClass(class string) classTraits {
@@ -201,6 +202,7 @@ func judgeClass(class string) classTraits {
 		hides:   hidingClass(class),
 		strikes: struckText(lower),
 		icon:    strings.Contains(lower, "icon") || strings.Contains(lower, "material-symbols") || strings.HasPrefix(lower, "fa"),
+		sig:     classesSig(class),
 	}
 }
 

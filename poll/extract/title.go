@@ -46,13 +46,14 @@ func untruncated(t string, link *html.Node) string {
 }
 
 // factsLine: a summary of the card's facts ("2 Zimmer, 50 m², 800 € | …"):
-// two of a price, a size and a room count (read in turn, up to two).
-func factsLine(ln string) bool {
+// two of a price, a size and a room count (read in turn, up to two; through
+// m, which may have read them for the card's fields already).
+func factsLine(ln string, m *skipMemo) bool {
 	if !hasDigit(ln) {
 		return false // each of them has a digit
 	}
 	n := 0
-	for _, find := range []func(string) string{findPrice, findSize, findRooms} {
+	for _, find := range []func(string) string{m.priceIn, m.sizeIn, m.roomsIn} {
 		if find(ln) != "" {
 			n++
 		}
@@ -75,7 +76,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 	}
 	for _, e := range nm {
 		if titleHint.in(e.words) && !notTitleHint.in(e.words) {
-			if t := namedTitle(e.node, m); titleText(t) && !factsLine(t) && !callToAction(t) {
+			if t := namedTitle(e.node, m); titleText(t) && !factsLine(t, m) && !callToAction(t) {
 				return t
 			}
 		}
@@ -89,7 +90,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 	if t := linkTitle(s, c, m); t != "" {
 		return t
 	}
-	if t := labelTitle(s, c); t != "" && !callToAction(t) {
+	if t := labelTitle(s, c, m); t != "" && !callToAction(t) {
 		return t
 	}
 	if t := addressTitle(s, nm, m); t != "" {
@@ -99,7 +100,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 		return t
 	}
 	for _, ln := range c.lines {
-		if len(strings.Fields(ln)) >= 3 && titleLike(ln) && !callToAction(ln) && !labelled(ln) && !factsLine(ln) {
+		if len(strings.Fields(ln)) >= 3 && titleLike(ln) && !callToAction(ln) && !labelled(ln) && !factsLine(ln, m) {
 			return ln
 		}
 	}
@@ -114,7 +115,7 @@ func namedTitle(n *html.Node, m *skipMemo) string {
 	if len(ls) > 1 && titleText(ls[0]) && !slices.ContainsFunc(ls[1:], func(l string) bool { return len(strings.Fields(l)) > 3 }) {
 		return ls[0]
 	}
-	return text(n)
+	return strings.Join(ls, " ") // text(n), from the lines m read
 }
 
 var reCallToAction = regexp.MustCompile(`(?i)^(alle details|details|mehr( erfahren| details| infos)?|more|view|see|ansehen|anzeigen|read more|weiterlesen|zur anzeige|zum angebot|zum expos[eé]|expos[eé] ansehen|show|open)\b`)
@@ -227,7 +228,7 @@ func addressTitle(s *goquery.Selection, nm []named, m *skipMemo) string {
 	}
 	for _, e := range nm {
 		if addressHint.in(e.words) {
-			if t := m.text(e.node); titleText(t) && !factsLine(t) {
+			if t := m.text(e.node); titleText(t) && !factsLine(t, m) {
 				return t
 			}
 		}
@@ -238,10 +239,10 @@ func addressTitle(s *goquery.Selection, nm []named, m *skipMemo) string {
 // linkTitle: the text of a link to the listing. A link that wraps the whole
 // card gives its first line that is a title and not a price or a fact.
 func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
-	best := ""
+	best, want := "", c.url.String()
 	s.FindMatcher(matcher("a[href]")).AddNodes(c.node).Each(func(_ int, a *goquery.Selection) {
 		n := a.Get(0)
-		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != c.url.String() {
+		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != want {
 			return
 		}
 		for _, ln := range m.lines(n) {
@@ -260,7 +261,7 @@ func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
 // part the card shows elsewhere or that is a fact ("Title, 40627 Düsseldorf,
 // 475.000 €" → "Title"; "Title - Sassenberg - 2.474.300 € - 532 m²" →
 // "Title"); a card line that begins with that part is the fuller title.
-func labelTitle(s *goquery.Selection, c card) string {
+func labelTitle(s *goquery.Selection, c card, m *skipMemo) string {
 	label := linkLabel(s, c)
 	if label == "" {
 		return ""
@@ -273,7 +274,7 @@ func labelTitle(s *goquery.Selection, c card) string {
 		}
 	}
 	for _, ln := range c.lines {
-		if len(ln) > len(t) && strings.HasPrefix(ln, t) && !factsLine(ln) {
+		if len(ln) > len(t) && strings.HasPrefix(ln, t) && !factsLine(ln, m) {
 			return ln
 		}
 	}
