@@ -55,7 +55,7 @@ func Groups(root *html.Node, pageURL *url.URL, max int) []model.Group {
 // candidates are the page's lists, best first (by the score that shows
 // listings, then by all links).
 func candidates(pg *page) []candidate {
-	ix := newIndex(pg.root, pg.base, pg.memo)
+	ix := pg.index()
 	var all []candidate
 	for _, g := range ix.groups {
 		if ix.mayBeList(g) {

@@ -104,6 +104,7 @@ type page struct {
 	url  *url.URL // where the page came from
 	base *url.URL // what its links resolve against (<base href>)
 
+	ix        *index    // the page's index, once asked for (see index)
 	lowerText *string   // pageText in lower case, once asked for
 	saysNone  *bool     // whether it holds a common no-results phrase, once asked
 	memo      *skipMemo // its elements and classes as judged, for the list and its cards
@@ -137,6 +138,15 @@ func baseHref(n *html.Node) (string, bool) {
 	return "", false
 }
 
+// index is the page's index (its elements, groups and data sources), built
+// at the first ask.
+func (pg *page) index() *index {
+	if pg.ix == nil {
+		pg.ix = newIndex(pg.root, pg.base, pg.memo)
+	}
+	return pg.ix
+}
+
 // automatic reads a page no profile or selector describes: the repeated
 // result cards and the listings carried as data, whichever shows more, the
 // other filling in what it lacks. A list learnt on earlier polls is read
@@ -153,7 +163,7 @@ func (pg *page) automatic(structure string) model.PageResult {
 	if complete(cards) && !pg.emptySlots(list) {
 		return model.PageResult{Method: model.MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
 	}
-	js := jsonOf(pg.root)
+	js := jsonOf(pg.index())
 	sv := surveyOf(js.docs, pg.base.Host)
 	recs, method := bestRecords(sv.arrays)
 	data := pg.recordListings(recs, sv.paths)

@@ -123,7 +123,7 @@ func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 	// level appends to its parent's part; a link's slot is a copy.
 	var walk func(n *html.Node, path []byte)
 	walk = func(n *html.Node, path []byte) {
-		if f, ok := ix.feat[n]; !ok || f.links == 0 {
+		if _, ok := ix.feat[n]; !ok {
 			return // hidden, or no link inside
 		}
 		path = append(append(path, '/'), n.Data...)
@@ -399,8 +399,8 @@ func isHeading(n *html.Node) bool {
 // one. A list of the given structure (Result.Structure of earlier polls) is
 // taken while the page has it and it shows listings.
 func bestList(pg *page, structure string) (candidate, bool) {
-	root, base, page := pg.root, pg.base, pg.url
-	ix := newIndex(root, base, pg.memo)
+	page := pg.url
+	ix := pg.index()
 	groups := ix.groups
 	var all []candidate
 	// Groups of several members first; groups of one (every element with one

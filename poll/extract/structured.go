@@ -68,38 +68,15 @@ func (d *pageData) release() {
 // script is searched for.
 var reAssign = regexp.MustCompile(`=\s*(?:[\[{]|JSON\.parse\(\s*[\[{"'])`)
 
-// jsonOf reads every JSON source of the page: its scripts, then JSON held in
-// attributes (Livewire's wire:snapshot), each in document order. One plain
-// walk finds both: a selector query for each walked the tree twice and made
-// a selection of every element of the page.
-func jsonOf(root *html.Node) *pageData {
-	var scripts []*html.Node
-	var attrs []string
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			if n.Data == "script" {
-				scripts = append(scripts, n)
-			}
-			for _, a := range n.Attr {
-				if len(a.Val) <= 20 {
-					continue // too short for a state, before or after trimming
-				}
-				if v := strings.TrimSpace(a.Val); len(v) > 20 && v[0] == '{' && strings.Contains(v, `"`) {
-					attrs = append(attrs, v)
-				}
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(root)
+// jsonOf reads every JSON source of the page, as the page's index found
+// them: its scripts, then JSON held in attributes (Livewire's
+// wire:snapshot), each in document order.
+func jsonOf(ix *index) *pageData {
 	d := &pageData{}
-	for _, s := range scripts {
+	for _, s := range ix.scripts {
 		d.script(s)
 	}
-	for _, v := range attrs {
+	for _, v := range ix.states {
 		d.add(model.MethodAppState, v)
 	}
 	return d

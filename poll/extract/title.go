@@ -46,22 +46,18 @@ func untruncated(t string, link *html.Node) string {
 }
 
 // factsLine: a summary of the card's facts ("2 Zimmer, 50 m², 800 € | …"):
-// two of a price, a size and a room count (read in turn, up to two; through
-// m, which may have read them for the card's fields already).
+// two of a price, a size and a room count (read in turn, until two are
+// found or two cannot be; through m, which may have read them for the
+// card's fields already).
 func factsLine(ln string, m *skipMemo) bool {
 	if !hasDigit(ln) {
 		return false // each of them has a digit
 	}
-	n := 0
-	for _, find := range []func(string) string{m.priceIn, m.sizeIn, m.roomsIn} {
-		if find(ln) != "" {
-			n++
-		}
-		if n == 2 {
-			return true
-		}
+	price, size := m.priceIn(ln) != "", m.sizeIn(ln) != ""
+	if price == size {
+		return price // both, or neither: the rooms cannot make two
 	}
-	return false
+	return m.roomsIn(ln) != ""
 }
 
 // labelled: a "Label: value" line.
