@@ -89,17 +89,11 @@ var promotedLabels = map[string]bool{
 }
 
 // highlighted reports a card that shows a badge of a paid highlight (a line
-// of its own, or beside the price), or
-// whose link says it was placed as promoted (olx's "?search_reason=
-// search|promoted", which the listing's URL leaves out).
+// of its own, or beside the price), or whose link says it was placed as
+// promoted (promotedLink).
 func (pg *page) highlighted(c card) bool {
-	if href := strings.ToLower(attrOf(c.link, "href")); strings.Contains(href, "promoted") || strings.Contains(href, "featured") {
-		_, query, _ := strings.Cut(href, "?")
-		if q, err := url.QueryUnescape(query); err == nil && slices.ContainsFunc(strings.FieldsFunc(q, func(r rune) bool {
-			return !unicode.IsLetter(r)
-		}), func(w string) bool { return w == "promoted" || w == "featured" }) {
-			return true
-		}
+	if promotedLink(attrOf(c.link, "href")) {
+		return true
 	}
 	return slices.ContainsFunc(pg.memo.lines(c.node), func(l string) bool {
 		if len(l) > 40 {
@@ -111,6 +105,53 @@ func (pg *page) highlighted(c card) bool {
 		return promotedLabels[strings.ToLower(l)]
 	})
 }
+
+// promotedLink reports a listing link whose query says where the site
+// placed it, and that is a paid highlight: a parameter whose value holds one
+// of promotedParamWords (olx's "?search_reason=search|promoted",
+// "?source=list|sponsored", "?reason=promowane"), which the listing's URL
+// leaves out as tracking. A parameter's name says nothing ("?featured=false").
+func promotedLink(href string) bool {
+	_, query, ok := strings.Cut(href, "?")
+	if !ok {
+		return false
+	}
+	query, _, _ = strings.Cut(query, "#")
+	for param := range strings.SplitSeq(query, "&") {
+		_, v, ok := strings.Cut(param, "=")
+		if !ok {
+			continue
+		}
+		v, err := url.QueryUnescape(v)
+		if err == nil && slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
+			return !unicode.IsLetter(r)
+		}), func(w string) bool { return promotedParamWords[w] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// promotedParamWords are the words of a paid highlight in a link's query
+// value: the one-word marks of promotedWords and promotedLabels (promoted,
+// featured, sponsored, boosted, hervorgehoben, promowane, wyróżnione,
+// destacado …), without those a query also uses for other things ("top"
+// sorts, "premium" or "highlight" may be a category or the search's words).
+var promotedParamWords = func() map[string]bool {
+	words := map[string]bool{}
+	add := func(w string) {
+		if !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) && w != "top" && w != "premium" && w != "highlight" {
+			words[w] = true
+		}
+	}
+	for _, w := range promotedWords {
+		add(w)
+	}
+	for w := range promotedLabels {
+		add(w)
+	}
+	return words
+}()
 
 // onlyChild is n's single element child, nil when it has none or several.
 func onlyChild(n *html.Node) *html.Node {
