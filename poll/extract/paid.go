@@ -42,7 +42,7 @@ func badgeInside(n *html.Node, m *skipMemo) bool {
 			continue
 		}
 		if !hasElementChild(c) { // a badge is a leaf: its text is its text nodes'
-			if t := strings.TrimSpace(leafText(c)); len(t) <= maxBadge && badgeWords[strings.ToLower(clean(t))] {
+			if t := strings.TrimSpace(leafText(c)); t != "" && len(t) <= maxBadge && badgeWords[strings.ToLower(clean(t))] {
 				return true
 			}
 		} else if badgeInside(c, m) {

@@ -32,6 +32,19 @@ func cardTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) s
 // reBadge is a badge written before the title ("NEU Sonnige 3-Zimmer-Wohnung").
 var reBadge = regexp.MustCompile(`^(?:NEU|NEW|TOP|HOT)\s+`)
 
+// withoutBadge is a title without the badge written before it (reBadge, run
+// only on a title that starts with one of its words).
+func withoutBadge(t string) string {
+	if len(t) < 3 {
+		return t
+	}
+	switch t[:3] {
+	case "NEU", "NEW", "TOP", "HOT":
+		return reBadge.ReplaceAllString(t, "")
+	}
+	return t
+}
+
 // untruncated gives the full title when the card cuts it short ("Gemein…")
 // and the link's title attribute holds the whole of it.
 func untruncated(t string, link *html.Node) string {
