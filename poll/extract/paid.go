@@ -99,11 +99,26 @@ func (pg *page) highlighted(c card) bool {
 		if len(l) > 40 {
 			return false // a badge, or a badge beside a price, is short
 		}
-		if p := pg.memo.priceIn(l); p != "" {
-			l = strings.TrimSpace(strings.Replace(l, p, "", 1)) // the badge beside the price, "CHF 1,714.– Premium"
+		lower := strings.ToLower(l)
+		if !mentionsBadge(lower) {
+			return false // no badge in it: its price need not be looked for
 		}
-		return promotedLabels[strings.ToLower(l)]
+		if p := pg.memo.priceIn(l); p != "" {
+			lower = strings.ToLower(strings.TrimSpace(strings.Replace(l, p, "", 1))) // the badge beside the price, "CHF 1,714.– Premium"
+		}
+		return promotedLabels[lower]
 	})
+}
+
+// mentionsBadge reports a lower-case line that holds one of promotedLabels
+// (as a badge, or beside a price).
+func mentionsBadge(lower string) bool {
+	for w := range promotedLabels {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // promotedLink reports a listing link whose query says where the site

@@ -150,7 +150,7 @@ func headingTitle(s *goquery.Selection, m *skipMemo) string {
 			level, _ = strconv.Atoi(n.Data[1:])
 		}
 		t := headingText(n, m)
-		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, nil)) {
+		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, m)) {
 			best, bestLevel = t, level
 		}
 	})
