@@ -78,7 +78,9 @@ func hasElementChild(n *html.Node) bool {
 }
 
 // maxBadge is longer than any badge word with the spaces a page may put in
-// it: a longer text is not read as one.
+// it: a longer text is not read as one. It also bounds the lines isAd
+// lower-cases to compare with adLabels (lower-casing may shrink a text to a
+// third of its bytes: TestAdLabelsFitMaxBadge).
 const maxBadge = 64
 
 // promotedLabels are a badge's words, as a line of its own, for a paid
@@ -200,7 +202,9 @@ func isAd(c card, memo *skipMemo) bool {
 	for e := c.node; e != nil && !marked; e = onlyChild(e) {
 		marked = adMarked(e)
 	}
-	return marked || slices.ContainsFunc(memo.lines(c.node), func(l string) bool { return adLabels[strings.ToLower(l)] })
+	return marked || slices.ContainsFunc(memo.lines(c.node), func(l string) bool {
+		return len(l) <= maxBadge && adLabels[strings.ToLower(l)] // a label is short: a card's long lines need no lower-casing
+	})
 }
 
 // adLabels are the words a card shows, as a line of its own, when it is a
