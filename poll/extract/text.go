@@ -315,6 +315,12 @@ func clean(s string) string {
 	if t := strings.TrimSpace(s); plainText(t) {
 		return t // the common case: a phrase indented in the page's source
 	}
+	return fold(s)
+}
+
+// fold is clean of a text that may not be clean: mojibake repaired, then
+// rune by rune.
+func fold(s string) string {
 	s = repairMojibake(s)
 	var b strings.Builder
 	space := false
@@ -337,9 +343,10 @@ func clean(s string) string {
 	return b.String()
 }
 
-// plainText reports text clean already: printable ASCII and letters, single
-// spaces, none at either end, and nothing that could be mojibake (most of a
-// page's short texts).
+// plainText reports text clean already: printable characters (ASCII, letters,
+// signs such as "²", "–", "€", "·"), single ASCII spaces, none at either end,
+// and nothing that could be mojibake (most of a page's texts): clean would
+// give it back as it is.
 func plainText(s string) bool {
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
 		return s == ""
@@ -354,8 +361,8 @@ func plainText(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsLetter(r) {
-			return false // a space, control or invisible character, or invalid UTF-8
+		if r == utf8.RuneError || !unicode.IsGraphic(r) || unicode.IsSpace(r) {
+			return false // invalid UTF-8, a space, or a control or invisible character (soft hyphen, zero width)
 		}
 		ascii = false
 		i += size
