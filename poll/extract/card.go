@@ -38,7 +38,7 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) model.PageList
 	nm := namedIn(c.node, memo)
 	c.lines = memo.lines(c.node)
 	l := model.PageListing{URL: c.url.String()}
-	l.Title = reBadge.ReplaceAllString(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm, memo) }), "")
+	l.Title = withoutBadge(pick(s, fs.Title, func() string { return cardTitle(s, c, f, nm, memo) }))
 	l.Price = pick(s, fs.Price, func() string {
 		if p := cardPrice(c.lines, f, nm, memo); p != "" {
 			return p

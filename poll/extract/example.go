@@ -55,9 +55,9 @@ func Groups(root *html.Node, pageURL *url.URL, max int) []model.Group {
 // candidates are the page's lists, best first (by the score that shows
 // listings, then by all links).
 func candidates(pg *page) []candidate {
-	ix := newIndex(pg.root, pg.base, pg.memo)
+	ix := pg.index()
 	var all []candidate
-	for _, g := range groupsOf(pg.root, ix) {
+	for _, g := range ix.groups {
 		if ix.mayBeList(g) {
 			if c := ix.evaluate(g, pg.url); len(c.cards) > 0 {
 				all = append(all, c)

@@ -104,20 +104,47 @@ type page struct {
 	url  *url.URL // where the page came from
 	base *url.URL // what its links resolve against (<base href>)
 
+	ix        *index    // the page's index, once asked for (see index)
 	lowerText *string   // pageText in lower case, once asked for
 	saysNone  *bool     // whether it holds a common no-results phrase, once asked
 	memo      *skipMemo // its elements and classes as judged, for the list and its cards
 }
 
 func newPage(root *html.Node, u *url.URL) *page {
-	doc := goquery.NewDocumentFromNode(root)
 	base := u
-	if href, ok := doc.FindMatcher(matcher("base[href]")).First().Attr("href"); ok {
+	if href, ok := baseHref(root); ok {
 		if b, err := url.Parse(strings.TrimSpace(href)); err == nil {
 			base = u.ResolveReference(b)
 		}
 	}
-	return &page{root: root, doc: doc, url: u, base: base, memo: newSkipMemo()}
+	return &page{root: root, doc: goquery.NewDocumentFromNode(root), url: u, base: base, memo: newSkipMemo()}
+}
+
+// baseHref is the href of the page's first <base href>: a walk that stops
+// there (a selector query would collect every match of the whole page first).
+func baseHref(n *html.Node) (string, bool) {
+	if n.Type == html.ElementNode && n.Data == "base" {
+		for _, a := range n.Attr {
+			if a.Key == "href" {
+				return a.Val, true
+			}
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if href, ok := baseHref(c); ok {
+			return href, true
+		}
+	}
+	return "", false
+}
+
+// index is the page's index (its elements, groups and data sources), built
+// at the first ask.
+func (pg *page) index() *index {
+	if pg.ix == nil {
+		pg.ix = newIndex(pg.root, pg.base, pg.memo)
+	}
+	return pg.ix
 }
 
 // automatic reads a page no profile or selector describes: the repeated
@@ -136,7 +163,7 @@ func (pg *page) automatic(structure string) model.PageResult {
 	if complete(cards) && !pg.emptySlots(list) {
 		return model.PageResult{Method: model.MethodCards, Listings: cards, Container: true, Structure: learn(list, cards)}
 	}
-	js := jsonOf(pg.doc)
+	js := jsonOf(pg.index())
 	sv := surveyOf(js.docs, pg.base.Host)
 	recs, method := bestRecords(sv.arrays)
 	data := pg.recordListings(recs, sv.paths)

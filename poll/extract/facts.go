@@ -248,6 +248,9 @@ func (f facts) add(lbl, value string) {
 // label normalises text that can be a fact's label ("Wohnfläche ca.:" →
 // "wohnfläche"), "" when the text holds a digit or is too long for a label.
 func label(s string) string {
+	if hasDigit(s) {
+		return "" // as amountSign below says, before the text is cleaned and lower-cased
+	}
 	s = strings.ToLower(clean(s))
 	s = strings.TrimSuffix(s, ":")
 	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(s, " ca."), " ca"))

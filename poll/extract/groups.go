@@ -41,36 +41,6 @@ type candidate struct {
 	score, plain float64
 }
 
-// groupsOf collects every group of the page with at least one member, of
-// the elements the index saw (the visible ones).
-func groupsOf(root *html.Node, ix *index) []*group {
-	byKey := map[uint64]*group{}
-	var order []*group
-	// walk hashes instead of building strings: path is the tags of n's
-	// ancestors, sig adds n's own tag and classes.
-	var walk func(n *html.Node, path uint64, depth int)
-	walk = func(n *html.Node, path uint64, depth int) {
-		sig := (mix(path, n.Data) ^ classSig(n)) * fnvPrime
-		below := mix(path, n.Data)
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if !ix.visible(c) {
-				continue
-			}
-			key := mix(mix(sig, ">"), c.Data)
-			g := byKey[key]
-			if g == nil {
-				g = &group{key: key, depth: depth + 1}
-				byKey[key] = g
-				order = append(order, g)
-			}
-			g.members = append(g.members, c)
-			walk(c, below, depth+1)
-		}
-	}
-	walk(root, fnvOffset, 0)
-	return order
-}
-
 const (
 	fnvOffset = 14695981039346656037
 	fnvPrime  = 1099511628211
@@ -86,11 +56,12 @@ func mix(h uint64, s string) uint64 {
 	return h * fnvPrime
 }
 
-// classSig is n's classes as part of a group key, in any order (ids are
-// unique per element and say nothing about the repetition).
-func classSig(n *html.Node) uint64 {
+// classesSig is a class attribute as part of a group key: its classes in any
+// order (ids are unique per element and say nothing about the repetition).
+// Read once per distinct attribute (classTraits.sig).
+func classesSig(class string) uint64 {
 	var sum uint64
-	for c := range strings.FieldsSeq(attrOf(n, "class")) {
+	for c := range strings.FieldsSeq(class) {
 		sum += mix(fnvOffset, c)
 	}
 	return sum
@@ -152,7 +123,7 @@ func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 	// level appends to its parent's part; a link's slot is a copy.
 	var walk func(n *html.Node, path []byte)
 	walk = func(n *html.Node, path []byte) {
-		if f, ok := ix.feat[n]; !ok || f.links == 0 {
+		if _, ok := ix.feat[n]; !ok {
 			return // hidden, or no link inside
 		}
 		path = append(append(path, '/'), n.Data...)
@@ -180,12 +151,13 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 	links := make([][]memberLink, len(g.members))
 	slotURLs := map[string]map[string]*url.URL{} // slot → its distinct URLs
 	headed := map[string]bool{}                  // slot → its link is around or in the card's heading
+	seen := map[string]bool{}                    // the slots of one member (one map for all members)
 	for i, m := range g.members {
 		if ix.feat[m].ad {
 			continue // a paid placement: neither a card nor evidence of the list's shape
 		}
 		links[i] = ix.linksIn(m, page)
-		seen := map[string]bool{}
+		clear(seen)
 		for _, l := range links[i] {
 			if seen[l.slot] {
 				continue
@@ -427,9 +399,9 @@ func isHeading(n *html.Node) bool {
 // one. A list of the given structure (Result.Structure of earlier polls) is
 // taken while the page has it and it shows listings.
 func bestList(pg *page, structure string) (candidate, bool) {
-	root, base, page := pg.root, pg.base, pg.url
-	ix := newIndex(root, base, pg.memo)
-	groups := groupsOf(root, ix)
+	page := pg.url
+	ix := pg.index()
+	groups := ix.groups
 	var all []candidate
 	// Groups of several members first; groups of one (every element with one
 	// child makes one) only when those leave the page without a clear list:

@@ -32,9 +32,10 @@ func cardIDs(cards []card, page *url.URL) []string {
 	slots := make([][]idSlot, len(cards))
 	fromURL := make([]string, len(cards))
 	urlsOf := map[string]map[string]bool{} // an id in URLs → the URLs that hold it
+	site := siteOf(page)
 	for i, c := range cards {
 		slots[i] = idSlotsOf(c.node)
-		if siteOf(c.url) == siteOf(page) {
+		if siteOf(c.url) == site {
 			fromURL[i] = idFromURL(c.url)
 			if urlsOf[fromURL[i]] == nil {
 				urlsOf[fromURL[i]] = map[string]bool{}

@@ -13,10 +13,21 @@ import (
 // is read once, not once per group.
 type index struct {
 	link map[*html.Node]*url.URL // the resolved link of each visible link element
-	feat map[*html.Node]feat     // what each visible element holds, its subtree included
+	feat map[*html.Node]feat     // what each visible element that holds a link holds, its subtree included
 	str  map[*url.URL]string     // each link as a string, once written
 	ids  map[string]string       // idFromURL of each distinct link, once read
 	head map[*html.Node]feat     // what each table's row of headings names (currency, unit)
+
+	// An index of the whole page (newIndex) also holds, found in the same
+	// walk: its groups (see group) of at least one member, in document order;
+	// and its data sources for jsonOf, in document order — scripts, and
+	// attribute values that hold JSON (hidden and skipped elements
+	// included). An index of one list's members (readLearnt) has none of
+	// these: byKey is nil.
+	groups  []*group
+	byKey   map[uint64]*group
+	scripts []*html.Node
+	states  []string
 }
 
 // urlOf is a link of the index as a string, written once.
@@ -52,49 +63,57 @@ type feat struct {
 	ad       bool // an element marked as a paid placement by a data attribute
 }
 
-// visible reports an element the index read: not hidden, and not inside
-// something hidden or skipped.
-func (ix *index) visible(n *html.Node) bool {
-	_, ok := ix.feat[n]
-	return ok
-}
-
-// newIndex indexes the page under root; memo judges its classes.
+// newIndex indexes the page under root and finds its groups and data
+// sources; memo judges its classes.
 func newIndex(root *html.Node, base *url.URL, memo *skipMemo) *index {
-	ix := &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}, head: map[*html.Node]feat{}}
-	ix.walk(root, base, memo)
+	ix := emptyIndex()
+	ix.byKey = map[uint64]*group{}
+	ix.walk(root, base, memo, groupPos{path: fnvOffset})
 	return ix
 }
 
-func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo) feat {
+// newMembersIndex indexes the members of one list (and what they hold).
+func newMembersIndex(members []*html.Node, base *url.URL, memo *skipMemo) *index {
+	ix := emptyIndex()
+	for _, m := range members {
+		ix.walk(m, base, memo, groupPos{})
+	}
+	return ix
+}
+
+func emptyIndex() *index {
+	return &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}, head: map[*html.Node]feat{}}
+}
+
+// groupPos is where the walk stands for grouping: the key of the parent's
+// tags and classes (sig), the tags of the parent's ancestors (path), its
+// depth, and whether there is a parent to group under (not at the root).
+type groupPos struct {
+	sig, path uint64
+	depth     int
+	parent    bool
+}
+
+func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo, at groupPos) feat {
 	var f feat
+	below := at
 	switch n.Type {
 	case html.TextNode:
 		return textFeat(n.Data)
 	case html.ElementNode:
-		if skipStructureAs(n, memo.classOf(n).hides) {
+		var ok bool
+		if f, below, ok = ix.element(n, base, memo, at); !ok {
 			return f
 		}
-		if u, ok := linkOf(n, base); ok {
-			ix.link[n] = u
-			f.links++
-		}
-		switch n.DataAtom {
-		case atom.Img, atom.Picture:
-			f.image = true
-		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-			f.heading = true
-		}
-		if strings.Contains(attrOf(n, "style"), "background-image") {
-			f.image = true
-		}
-		f.ad = adData(n)
 	case html.DocumentNode:
+		if ix.byKey != nil {
+			below = groupPos{sig: mix(at.path, n.Data) * fnvPrime, path: mix(at.path, n.Data), depth: at.depth, parent: true}
+		}
 	default:
 		return f
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		cf := ix.walk(c, base, memo)
+		cf := ix.walk(c, base, memo, below)
 		f.links += cf.links
 		f.textLen += cf.textLen
 		f.currency = f.currency || cf.currency
@@ -107,10 +126,88 @@ func (ix *index) walk(n *html.Node, base *url.URL, memo *skipMemo) feat {
 		h := ix.headingsOf(n) // a row shows what its column headings say: "Miete (€)"
 		f.currency, f.unit = f.currency || h.currency, f.unit || h.unit
 	}
-	if n.Type == html.ElementNode {
+	if n.Type == html.ElementNode && f.links > 0 {
+		// Only an element with a link can be a card or hold one: the others
+		// (most of a page) are not asked for, and stay out of the map.
 		ix.feat[n] = f
 	}
 	return f
+}
+
+// element is what walk reads of an element itself: ok false for one that is
+// hidden or skipped (then only its data sources are taken); below is where
+// its children stand for grouping.
+func (ix *index) element(n *html.Node, base *url.URL, memo *skipMemo, at groupPos) (f feat, below groupPos, ok bool) {
+	ct := memo.classOf(n)
+	if skipStructureAs(n, ct.hides) {
+		if ix.byKey != nil {
+			ix.dataIn(n)
+		}
+		return f, at, false
+	}
+	if ix.byKey != nil {
+		ix.states = appendStates(ix.states, n)
+		if at.parent {
+			ix.addMember(mix(mix(at.sig, ">"), n.Data), at.depth+1, n)
+		}
+		below = groupPos{sig: (mix(at.path, n.Data) ^ ct.sig) * fnvPrime, path: mix(at.path, n.Data), depth: at.depth + 1, parent: true}
+	}
+	if u, ok := linkOf(n, base); ok {
+		ix.link[n] = u
+		f.links++
+	}
+	switch n.DataAtom {
+	case atom.Img, atom.Picture:
+		f.image = true
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		f.heading = true
+	}
+	if strings.Contains(attrOf(n, "style"), "background-image") {
+		f.image = true
+	}
+	f.ad = adData(n)
+	return f, below, true
+}
+
+// dataIn takes the data sources of an element the index skips (a script, the
+// head, something hidden) and of what it holds.
+func (ix *index) dataIn(n *html.Node) {
+	if n.Type != html.ElementNode {
+		return
+	}
+	if n.Data == "script" {
+		ix.scripts = append(ix.scripts, n)
+	}
+	ix.states = appendStates(ix.states, n)
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		ix.dataIn(c)
+	}
+}
+
+// appendStates appends n's attribute values that hold a JSON object
+// (Livewire's wire:snapshot).
+func appendStates(states []string, n *html.Node) []string {
+	for _, a := range n.Attr {
+		if len(a.Val) <= 20 {
+			continue // too short for a state, before or after trimming
+		}
+		if v := strings.TrimSpace(a.Val); len(v) > 20 && v[0] == '{' && strings.Contains(v, `"`) {
+			states = append(states, v)
+		}
+	}
+	return states
+}
+
+// addMember puts an element in the group of key (members at depth), made at
+// its first member.
+func (ix *index) addMember(key uint64, depth int, n *html.Node) {
+	g := ix.byKey[key]
+	if g == nil {
+		g = &group{key: key, depth: depth}
+		ix.byKey[key] = g
+		ix.groups = append(ix.groups, g)
+	}
+	g.members = append(g.members, n)
 }
 
 // headingsOf is what the headings of tr's table name, read once per table.

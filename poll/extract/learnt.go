@@ -107,10 +107,7 @@ func (pg *page) readLearnt(structure string) (model.PageResult, bool) {
 	if g == nil {
 		return model.PageResult{}, false
 	}
-	ix := newIndex(g.members[0], pg.base, pg.memo)
-	for _, m := range g.members[1:] {
-		ix.walk(m, pg.base, pg.memo)
-	}
+	ix := newMembersIndex(g.members, pg.base, pg.memo)
 	c := ix.evaluate(g, pg.url)
 	if c.score <= 0 || len(c.cards) == 0 {
 		return model.PageResult{}, false
@@ -134,13 +131,13 @@ func subset(a, b []string) bool {
 }
 
 // membersOf is the group of the given key (nil when the page has none): the
-// walk of groupsOf, hashing alike, over the elements the index sees (those
+// walk of newIndex's grouping, hashing alike, over the elements the index sees (those
 // not hidden or skipped, nor inside such), without indexing the page.
 func membersOf(root *html.Node, key uint64, memo *skipMemo) *group {
 	var g *group
 	var walk func(n *html.Node, path uint64, depth int)
 	walk = func(n *html.Node, path uint64, depth int) {
-		sig := (mix(path, n.Data) ^ classSig(n)) * fnvPrime
+		sig := (mix(path, n.Data) ^ memo.classOf(n).sig) * fnvPrime
 		below := mix(path, n.Data)
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type != html.ElementNode || skipStructureAs(c, memo.classOf(c).hides) {

@@ -42,7 +42,7 @@ func badgeInside(n *html.Node, m *skipMemo) bool {
 			continue
 		}
 		if !hasElementChild(c) { // a badge is a leaf: its text is its text nodes'
-			if t := strings.TrimSpace(leafText(c)); len(t) <= maxBadge && badgeWords[strings.ToLower(clean(t))] {
+			if t := strings.TrimSpace(leafText(c)); t != "" && len(t) <= maxBadge && badgeWords[strings.ToLower(clean(t))] {
 				return true
 			}
 		} else if badgeInside(c, m) {
@@ -78,7 +78,9 @@ func hasElementChild(n *html.Node) bool {
 }
 
 // maxBadge is longer than any badge word with the spaces a page may put in
-// it: a longer text is not read as one.
+// it: a longer text is not read as one. It also bounds the lines isAd
+// lower-cases to compare with adLabels (lower-casing may shrink a text to a
+// third of its bytes: TestAdLabelsFitMaxBadge).
 const maxBadge = 64
 
 // promotedLabels are a badge's words, as a line of its own, for a paid
@@ -89,28 +91,84 @@ var promotedLabels = map[string]bool{
 }
 
 // highlighted reports a card that shows a badge of a paid highlight (a line
-// of its own, or beside the price), or
-// whose link says it was placed as promoted (olx's "?search_reason=
-// search|promoted", which the listing's URL leaves out).
+// of its own, or beside the price), or whose link says it was placed as
+// promoted (promotedLink).
 func (pg *page) highlighted(c card) bool {
-	if href := strings.ToLower(attrOf(c.link, "href")); strings.Contains(href, "promoted") || strings.Contains(href, "featured") {
-		_, query, _ := strings.Cut(href, "?")
-		if q, err := url.QueryUnescape(query); err == nil && slices.ContainsFunc(strings.FieldsFunc(q, func(r rune) bool {
-			return !unicode.IsLetter(r)
-		}), func(w string) bool { return w == "promoted" || w == "featured" }) {
-			return true
-		}
+	if promotedLink(attrOf(c.link, "href")) {
+		return true
 	}
 	return slices.ContainsFunc(pg.memo.lines(c.node), func(l string) bool {
 		if len(l) > 40 {
 			return false // a badge, or a badge beside a price, is short
 		}
-		if p := pg.memo.priceIn(l); p != "" {
-			l = strings.TrimSpace(strings.Replace(l, p, "", 1)) // the badge beside the price, "CHF 1,714.– Premium"
+		lower := strings.ToLower(l)
+		if !mentionsBadge(lower) {
+			return false // no badge in it: its price need not be looked for
 		}
-		return promotedLabels[strings.ToLower(l)]
+		if p := pg.memo.priceIn(l); p != "" {
+			lower = strings.ToLower(strings.TrimSpace(strings.Replace(l, p, "", 1))) // the badge beside the price, "CHF 1,714.– Premium"
+		}
+		return promotedLabels[lower]
 	})
 }
+
+// mentionsBadge reports a lower-case line that holds one of promotedLabels
+// (as a badge, or beside a price).
+func mentionsBadge(lower string) bool {
+	for w := range promotedLabels {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// promotedLink reports a listing link whose query says where the site
+// placed it, and that is a paid highlight: a parameter whose value holds one
+// of promotedParamWords (olx's "?search_reason=search|promoted",
+// "?source=list|sponsored", "?reason=promowane"), which the listing's URL
+// leaves out as tracking. A parameter's name says nothing ("?featured=false").
+func promotedLink(href string) bool {
+	_, query, ok := strings.Cut(href, "?")
+	if !ok {
+		return false
+	}
+	query, _, _ = strings.Cut(query, "#")
+	for param := range strings.SplitSeq(query, "&") {
+		_, v, ok := strings.Cut(param, "=")
+		if !ok {
+			continue
+		}
+		v, err := url.QueryUnescape(v)
+		if err == nil && slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(v), func(r rune) bool {
+			return !unicode.IsLetter(r)
+		}), func(w string) bool { return promotedParamWords[w] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// promotedParamWords are the words of a paid highlight in a link's query
+// value: the one-word marks of promotedWords and promotedLabels (promoted,
+// featured, sponsored, boosted, hervorgehoben, promowane, wyróżnione,
+// destacado …), without those a query also uses for other things ("top"
+// sorts, "premium" or "highlight" may be a category or the search's words).
+var promotedParamWords = func() map[string]bool {
+	words := map[string]bool{}
+	add := func(w string) {
+		if !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) && w != "top" && w != "premium" && w != "highlight" {
+			words[w] = true
+		}
+	}
+	for _, w := range promotedWords {
+		add(w)
+	}
+	for w := range promotedLabels {
+		add(w)
+	}
+	return words
+}()
 
 // onlyChild is n's single element child, nil when it has none or several.
 func onlyChild(n *html.Node) *html.Node {
@@ -144,7 +202,9 @@ func isAd(c card, memo *skipMemo) bool {
 	for e := c.node; e != nil && !marked; e = onlyChild(e) {
 		marked = adMarked(e)
 	}
-	return marked || slices.ContainsFunc(memo.lines(c.node), func(l string) bool { return adLabels[strings.ToLower(l)] })
+	return marked || slices.ContainsFunc(memo.lines(c.node), func(l string) bool {
+		return len(l) <= maxBadge && adLabels[strings.ToLower(l)] // a label is short: a card's long lines need no lower-casing
+	})
 }
 
 // adLabels are the words a card shows, as a line of its own, when it is a

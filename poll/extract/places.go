@@ -65,7 +65,7 @@ func cardLocation(ls []string, f facts, nm []named, title string, m *skipMemo) s
 // the facts a line starts with ("2-Zimmer-Wohnung |", "3er WG |") are not
 // part of the place. A name alone is not enough: "Balkon" is a word too.
 func placeLine(ln string) string {
-	if !strings.ContainsAny(ln, "|/·•,") {
+	if !mayHoldPlaceSep(ln) {
 		return "" // no separator: one part
 	}
 	seps := rePlaceSep.FindAllStringIndex(ln, -1) // one pass: the separators of rest are these
@@ -92,6 +92,34 @@ func placeLine(ln string) string {
 	}
 	return rest
 }
+
+// mayHoldPlaceSep reports whether ln holds a separator rePlaceSep matches: a
+// "|", a "," before a space, or a "/", "·" or "•" between spaces. The pattern
+// has no fixed start and is tried at every position; most lines ("12 mins
+// ago·Peabody", "••••") hold none of its separators.
+func mayHoldPlaceSep(ln string) bool {
+	if strings.Contains(ln, "|") {
+		return true
+	}
+	for _, sep := range []string{",", "/", "·", "•"} {
+		for i := 0; ; {
+			j := strings.Index(ln[i:], sep)
+			if j < 0 {
+				break
+			}
+			at, end := i+j, i+j+len(sep)
+			if (sep == "," || at > 0 && reSpace(ln[at-1])) && end < len(ln) && reSpace(ln[end]) {
+				return true
+			}
+			i = end
+		}
+	}
+	return false
+}
+
+// reSpace reports a byte that \s matches in a pattern (tab, newline, form
+// feed, carriage return, space).
+func reSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r' }
 
 // digitRun reports a run of at least n ASCII digits in s (a postcode has
 // four or five): the address pattern need not run over a line without one.

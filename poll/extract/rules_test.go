@@ -233,6 +233,24 @@ func TestRulePaidPlacements(t *testing.T) {
 	})
 }
 
+// Rule 7, links: a result whose link's query value says the site placed it
+// as a paid highlight, in any of the paid rules' words, is promoted; a
+// parameter's name or a sort order is not such a mark. (The olx-only form,
+// "promoted" or "featured" anywhere in the query, missed 1001, 1003 and
+// 1006 and marked 1004.)
+func TestRulePromotedLinks(t *testing.T) {
+	r := readRule(t, "promoted-links", "https://www.byty-praha.cz/pronajem", Options{})
+	checkListings(t, r, []want{
+		{id: "1001", url: "https://www.byty-praha.cz/inzerat/1001", title: "Byt 2+kk na Žižkově", value: 18500, promoted: true},
+		{id: "1002", url: "https://www.byty-praha.cz/inzerat/1002", title: "Byt 1+1 ve Vršovicích"},
+		{id: "1003", url: "https://www.byty-praha.cz/inzerat/1003", title: "Byt 3+kk v Karlíně", promoted: true},
+		{id: "1004", title: "Garsoniéra na Smíchově"},
+		{id: "1005", title: "Byt 2+1 v Libni"},
+		{id: "1006", url: "https://www.byty-praha.cz/inzerat/1006", title: "Byt 4+kk na Vinohradech", promoted: true},
+		{id: "1007", title: "Byt 1+kk v Holešovicích"},
+	})
+}
+
 // Rule 8: a profile that finds nothing falls back to automatic extraction, and
 // says so.
 func TestRuleProfileFallsBack(t *testing.T) {

@@ -68,37 +68,40 @@ func (d *pageData) release() {
 // script is searched for.
 var reAssign = regexp.MustCompile(`=\s*(?:[\[{]|JSON\.parse\(\s*[\[{"'])`)
 
-// jsonOf reads every JSON source of the page.
-func jsonOf(doc *goquery.Document) *pageData {
+// jsonOf reads every JSON source of the page, as the page's index found
+// them: its scripts, then JSON held in attributes (Livewire's
+// wire:snapshot), each in document order.
+func jsonOf(ix *index) *pageData {
 	d := &pageData{}
-	doc.FindMatcher(matcher("script")).Each(func(_ int, s *goquery.Selection) {
-		typ := strings.ToLower(s.AttrOr("type", ""))
-		body := strings.TrimSpace(scriptText(s.Get(0)))
-		if inner, ok := strings.CutPrefix(body, "<!--"); ok { // <script type="application/json"><!--{…}--></script>
-			body = strings.TrimSpace(strings.TrimSuffix(inner, "-->"))
-		}
-		if body == "" {
-			return
-		}
-		switch {
-		case strings.Contains(typ, "ld+json"):
-			d.add(model.MethodJSONLD, body)
-		case s.AttrOr("id", "") == "__NEXT_DATA__":
-			d.add(model.MethodNextData, body)
-		case strings.Contains(typ, "json"):
-			d.add(model.MethodAppState, body)
-		case typ == "" || strings.Contains(typ, "javascript"):
-			d.assignments(body)
-		}
-	})
-	doc.FindMatcher(matcher("*")).Each(func(_ int, s *goquery.Selection) {
-		for _, a := range s.Get(0).Attr {
-			if v := strings.TrimSpace(a.Val); len(v) > 20 && v[0] == '{' && strings.Contains(v, `"`) {
-				d.add(model.MethodAppState, v)
-			}
-		}
-	})
+	for _, s := range ix.scripts {
+		d.script(s)
+	}
+	for _, v := range ix.states {
+		d.add(model.MethodAppState, v)
+	}
 	return d
+}
+
+// script reads the JSON a script holds, by its type.
+func (d *pageData) script(n *html.Node) {
+	typ := strings.ToLower(attrOf(n, "type"))
+	body := strings.TrimSpace(scriptText(n))
+	if inner, ok := strings.CutPrefix(body, "<!--"); ok { // <script type="application/json"><!--{…}--></script>
+		body = strings.TrimSpace(strings.TrimSuffix(inner, "-->"))
+	}
+	if body == "" {
+		return
+	}
+	switch {
+	case strings.Contains(typ, "ld+json"):
+		d.add(model.MethodJSONLD, body)
+	case attrOf(n, "id") == "__NEXT_DATA__":
+		d.add(model.MethodNextData, body)
+	case strings.Contains(typ, "json"):
+		d.add(model.MethodAppState, body)
+	case typ == "" || strings.Contains(typ, "javascript"):
+		d.assignments(body)
+	}
 }
 
 // scriptText is a script's text: its one text node as it is (no copy of a

@@ -190,9 +190,10 @@ func skipTextAs(n *html.Node, ct classTraits) bool {
 
 // classTraits is what a class attribute says about an element's text.
 type classTraits struct {
-	hides   bool // see hidingClass
-	strikes bool // a struck-through old price (struckWords)
-	icon    bool // an icon font's class
+	hides   bool   // see hidingClass
+	strikes bool   // a struck-through old price (struckWords)
+	icon    bool   // an icon font's class
+	sig     uint64 // the classes as part of a group key (classSig)
 }
 
 func judgeClass(class string) classTraits {
@@ -201,6 +202,7 @@ func judgeClass(class string) classTraits {
 		hides:   hidingClass(class),
 		strikes: struckText(lower),
 		icon:    strings.Contains(lower, "icon") || strings.Contains(lower, "material-symbols") || strings.HasPrefix(lower, "fa"),
+		sig:     classesSig(class),
 	}
 }
 
@@ -313,6 +315,12 @@ func clean(s string) string {
 	if t := strings.TrimSpace(s); plainText(t) {
 		return t // the common case: a phrase indented in the page's source
 	}
+	return fold(s)
+}
+
+// fold is clean of a text that may not be clean: mojibake repaired, then
+// rune by rune.
+func fold(s string) string {
 	s = repairMojibake(s)
 	var b strings.Builder
 	space := false
@@ -335,9 +343,10 @@ func clean(s string) string {
 	return b.String()
 }
 
-// plainText reports text clean already: printable ASCII and letters, single
-// spaces, none at either end, and nothing that could be mojibake (most of a
-// page's short texts).
+// plainText reports text clean already: printable characters (ASCII, letters,
+// signs such as "²", "–", "€", "·"), single ASCII spaces, none at either end,
+// and nothing that could be mojibake (most of a page's texts): clean would
+// give it back as it is.
 func plainText(s string) bool {
 	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
 		return s == ""
@@ -352,8 +361,8 @@ func plainText(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !unicode.IsLetter(r) {
-			return false // a space, control or invisible character, or invalid UTF-8
+		if r == utf8.RuneError || !unicode.IsGraphic(r) || unicode.IsSpace(r) {
+			return false // invalid UTF-8, a space, or a control or invisible character (soft hyphen, zero width)
 		}
 		ascii = false
 		i += size

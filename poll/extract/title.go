@@ -32,6 +32,19 @@ func cardTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) s
 // reBadge is a badge written before the title ("NEU Sonnige 3-Zimmer-Wohnung").
 var reBadge = regexp.MustCompile(`^(?:NEU|NEW|TOP|HOT)\s+`)
 
+// withoutBadge is a title without the badge written before it (reBadge, run
+// only on a title that starts with one of its words).
+func withoutBadge(t string) string {
+	if len(t) < 3 {
+		return t
+	}
+	switch t[:3] {
+	case "NEU", "NEW", "TOP", "HOT":
+		return reBadge.ReplaceAllString(t, "")
+	}
+	return t
+}
+
 // untruncated gives the full title when the card cuts it short ("Gemein…")
 // and the link's title attribute holds the whole of it.
 func untruncated(t string, link *html.Node) string {
@@ -46,21 +59,18 @@ func untruncated(t string, link *html.Node) string {
 }
 
 // factsLine: a summary of the card's facts ("2 Zimmer, 50 m², 800 € | …"):
-// two of a price, a size and a room count (read in turn, up to two).
-func factsLine(ln string) bool {
+// two of a price, a size and a room count (read in turn, until two are
+// found or two cannot be; through m, which may have read them for the
+// card's fields already).
+func factsLine(ln string, m *skipMemo) bool {
 	if !hasDigit(ln) {
 		return false // each of them has a digit
 	}
-	n := 0
-	for _, find := range []func(string) string{findPrice, findSize, findRooms} {
-		if find(ln) != "" {
-			n++
-		}
-		if n == 2 {
-			return true
-		}
+	price, size := m.priceIn(ln) != "", m.sizeIn(ln) != ""
+	if price == size {
+		return price // both, or neither: the rooms cannot make two
 	}
-	return false
+	return m.roomsIn(ln) != ""
 }
 
 // labelled: a "Label: value" line.
@@ -75,7 +85,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 	}
 	for _, e := range nm {
 		if titleHint.in(e.words) && !notTitleHint.in(e.words) {
-			if t := namedTitle(e.node, m); titleText(t) && !factsLine(t) && !callToAction(t) {
+			if t := namedTitle(e.node, m); titleText(t) && !factsLine(t, m) && !callToAction(t) {
 				return t
 			}
 		}
@@ -89,7 +99,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 	if t := linkTitle(s, c, m); t != "" {
 		return t
 	}
-	if t := labelTitle(s, c); t != "" && !callToAction(t) {
+	if t := labelTitle(s, c, m); t != "" && !callToAction(t) {
 		return t
 	}
 	if t := addressTitle(s, nm, m); t != "" {
@@ -99,7 +109,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 		return t
 	}
 	for _, ln := range c.lines {
-		if len(strings.Fields(ln)) >= 3 && titleLike(ln) && !callToAction(ln) && !labelled(ln) && !factsLine(ln) {
+		if len(strings.Fields(ln)) >= 3 && titleLike(ln) && !callToAction(ln) && !labelled(ln) && !factsLine(ln, m) {
 			return ln
 		}
 	}
@@ -114,7 +124,7 @@ func namedTitle(n *html.Node, m *skipMemo) string {
 	if len(ls) > 1 && titleText(ls[0]) && !slices.ContainsFunc(ls[1:], func(l string) bool { return len(strings.Fields(l)) > 3 }) {
 		return ls[0]
 	}
-	return text(n)
+	return strings.Join(ls, " ") // text(n), from the lines m read
 }
 
 var reCallToAction = regexp.MustCompile(`(?i)^(alle details|details|mehr( erfahren| details| infos)?|more|view|see|ansehen|anzeigen|read more|weiterlesen|zur anzeige|zum angebot|zum expos[eé]|expos[eé] ansehen|show|open)\b`)
@@ -140,7 +150,7 @@ func headingTitle(s *goquery.Selection, m *skipMemo) string {
 			level, _ = strconv.Atoi(n.Data[1:])
 		}
 		t := headingText(n, m)
-		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, nil)) {
+		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, m)) {
 			best, bestLevel = t, level
 		}
 	})
@@ -227,7 +237,7 @@ func addressTitle(s *goquery.Selection, nm []named, m *skipMemo) string {
 	}
 	for _, e := range nm {
 		if addressHint.in(e.words) {
-			if t := m.text(e.node); titleText(t) && !factsLine(t) {
+			if t := m.text(e.node); titleText(t) && !factsLine(t, m) {
 				return t
 			}
 		}
@@ -238,10 +248,10 @@ func addressTitle(s *goquery.Selection, nm []named, m *skipMemo) string {
 // linkTitle: the text of a link to the listing. A link that wraps the whole
 // card gives its first line that is a title and not a price or a fact.
 func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
-	best := ""
+	best, want := "", c.url.String()
 	s.FindMatcher(matcher("a[href]")).AddNodes(c.node).Each(func(_ int, a *goquery.Selection) {
 		n := a.Get(0)
-		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != c.url.String() {
+		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != want {
 			return
 		}
 		for _, ln := range m.lines(n) {
@@ -260,7 +270,7 @@ func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
 // part the card shows elsewhere or that is a fact ("Title, 40627 Düsseldorf,
 // 475.000 €" → "Title"; "Title - Sassenberg - 2.474.300 € - 532 m²" →
 // "Title"); a card line that begins with that part is the fuller title.
-func labelTitle(s *goquery.Selection, c card) string {
+func labelTitle(s *goquery.Selection, c card, m *skipMemo) string {
 	label := linkLabel(s, c)
 	if label == "" {
 		return ""
@@ -273,7 +283,7 @@ func labelTitle(s *goquery.Selection, c card) string {
 		}
 	}
 	for _, ln := range c.lines {
-		if len(ln) > len(t) && strings.HasPrefix(ln, t) && !factsLine(ln) {
+		if len(ln) > len(t) && strings.HasPrefix(ln, t) && !factsLine(ln, m) {
 			return ln
 		}
 	}
