@@ -18,14 +18,12 @@ import (
 // text is the visible text of n on one line.
 func text(n *html.Node) string { return (*skipMemo)(nil).text(n) }
 
-// skipMemo remembers which elements skipText left out, for reading the cards
-// of a page many ways without judging their elements each time, what each
-// class attribute says (the cards of a list repeat theirs), and the lines of
-// each element read (a card's are asked for by its reader, the ad and badge
-// checks and the units). A nil memo remembers nothing. Not safe for
-// concurrent use.
+// skipMemo remembers what each class attribute says (the cards of a list
+// repeat theirs), for reading the cards of a page many ways without judging
+// their classes each time, and the lines of each element read (a card's are
+// asked for by its reader, the ad and badge checks and the units). A nil memo
+// remembers nothing. Not safe for concurrent use.
 type skipMemo struct {
-	skipped    map[*html.Node]bool
 	classes    map[string]classTraits
 	classHints map[string][]string // see hints
 	read       map[*html.Node][]string
@@ -33,19 +31,17 @@ type skipMemo struct {
 }
 
 func newSkipMemo() *skipMemo {
-	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}, amounts: map[amountKey]string{}}
+	return &skipMemo{classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}, amounts: map[amountKey]string{}}
 }
 
 func (m *skipMemo) skip(n *html.Node) bool {
 	if m == nil {
 		return skipText(n)
 	}
-	v, ok := m.skipped[n]
-	if !ok {
-		v = skipTextAs(n, m.classOf(n))
-		m.skipped[n] = v
-	}
-	return v
+	// Not remembered per element: with its class judged once, judging an
+	// element costs less than a map of every element read (its lookups and
+	// its growth).
+	return skipTextAs(n, m.classOf(n))
 }
 
 // classOf is what n's class attribute says, judged once per distinct value.
@@ -108,12 +104,11 @@ func (m *skipMemo) amount(find func(string) string, kind byte, s string) string 
 
 func readLines(n *html.Node, m *skipMemo) []string {
 	var out []string
-	var cur strings.Builder
+	var cur line
 	flush := func() {
-		if s := clean(cur.String()); s != "" {
+		if s := cur.end(); s != "" {
 			out = append(out, s)
 		}
-		cur.Reset()
 	}
 	// crossed is an element's edge since the last text (see apart).
 	crossed := false
@@ -121,10 +116,10 @@ func readLines(n *html.Node, m *skipMemo) []string {
 	walk = func(c *html.Node) {
 		switch c.Type {
 		case html.TextNode:
-			if crossed && apart(cur.String(), c.Data) {
-				cur.WriteByte(' ')
+			if crossed && apart(cur.last(), c.Data) {
+				cur.space = true
 			}
-			cur.WriteString(c.Data)
+			cur.add(c.Data)
 			crossed = false
 			return
 		case html.ElementNode:
@@ -153,6 +148,66 @@ func readLines(n *html.Node, m *skipMemo) []string {
 	walk(n)
 	flush()
 	return out
+}
+
+// line is the line readLines is reading. Most lines are one text node's and
+// are read as they are, without a copy; a line of several texts is joined in
+// buf, one buffer for all the lines of an element. Whitespace between texts
+// is kept as one space (clean folds it so anyway) and none at a line's ends:
+// the indentation between blocks makes no string at all.
+type line struct {
+	one   string // the first text
+	buf   []byte // the texts joined, once there are two
+	n     int    // texts in the line
+	space bool   // a space is due before the next text
+}
+
+func (l *line) add(s string) {
+	if strings.TrimSpace(s) == "" {
+		l.space = l.n > 0
+		return
+	}
+	switch l.n {
+	case 0:
+		l.one = s
+	case 1:
+		l.buf = append(l.buf[:0], l.one...)
+		fallthrough
+	default:
+		if l.space {
+			l.buf = append(l.buf, ' ')
+		}
+		l.buf = append(l.buf, s...)
+	}
+	l.n++
+	l.space = false
+}
+
+// last is the line's last character; a space when one is due or the line is
+// empty.
+func (l *line) last() rune {
+	if l.n == 0 || l.space {
+		return ' '
+	}
+	if l.n == 1 {
+		r, _ := utf8.DecodeLastRuneInString(l.one)
+		return r
+	}
+	r, _ := utf8.DecodeLastRune(l.buf)
+	return r
+}
+
+// end returns the line read, cleaned ("" for none), and starts the next.
+func (l *line) end() string {
+	var s string
+	switch {
+	case l.n == 1:
+		s = clean(l.one)
+	case l.n > 1:
+		s = clean(string(l.buf))
+	}
+	l.n, l.space = 0, false
+	return s
 }
 
 func (m *skipMemo) text(n *html.Node) string {
@@ -441,12 +496,12 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// apart reports whether the texts of two elements side by side are read
-// apart though no space is written between them: where a number meets a
-// word or another number ("€ 2.350,00" "28 nov", "2 Beds" "1 Bath"), as a
-// flex row shows them; two words stay one ("Dach" "terrasse").
-func apart(before, after string) bool {
-	a, _ := utf8.DecodeLastRuneInString(before)
+// apart reports whether the texts of two elements side by side (a, the
+// first one's last character; after, the second's text) are read apart
+// though no space is written between them: where a number meets a word or
+// another number ("€ 2.350,00" "28 nov", "2 Beds" "1 Bath"), as a flex row
+// shows them; two words stay one ("Dach" "terrasse").
+func apart(a rune, after string) bool {
 	b, _ := utf8.DecodeRuneInString(after)
 	alnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	return alnum(a) && alnum(b) && (unicode.IsDigit(a) || unicode.IsDigit(b))
