@@ -11,6 +11,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // This file reads a card's title: its heading, an element named as the
@@ -80,7 +81,7 @@ func labelled(ln string) bool {
 }
 
 func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) string {
-	if t := headingTitle(s, m); t != "" {
+	if t := headingTitle(c.node, m); t != "" {
 		return t
 	}
 	for _, e := range nm {
@@ -93,7 +94,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 	// A link around the whole card gives its first title-like line, which
 	// may be a badge: its address line says more.
 	wraps := len(m.lines(c.link))*5 >= len(c.lines)*4
-	if t := addressTitle(s, nm, m); t != "" && wraps {
+	if t := addressTitle(c.node, nm, m); t != "" && wraps {
 		return t
 	}
 	if t := linkTitle(s, c, m); t != "" {
@@ -102,7 +103,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 	if t := labelTitle(s, c, m); t != "" && !callToAction(t) {
 		return t
 	}
-	if t := addressTitle(s, nm, m); t != "" {
+	if t := addressTitle(c.node, nm, m); t != "" {
 		return t
 	}
 	if t := f.get(titleLabels); t != "" {
@@ -141,19 +142,30 @@ var reControl = regexp.MustCompile(`(?i)^(?:save|saved|map|show on map|view on m
 
 // headingTitle is the text of the card's most important heading that is not a
 // location or a price line.
-func headingTitle(s *goquery.Selection, m *skipMemo) string {
+func headingTitle(card *html.Node, m *skipMemo) string {
 	best, bestLevel := "", 7
-	s.FindMatcher(matcher("h1, h2, h3, h4, h5, h6, [role=heading]")).Each(func(_ int, h *goquery.Selection) {
-		n := h.Get(0)
-		level := 6
-		if len(n.Data) == 2 && n.Data[0] == 'h' {
-			level, _ = strconv.Atoi(n.Data[1:])
+	// The headings inside the card (h1–h6, role=heading), in document order:
+	// a walk of the card's few elements, not a selector's Selection.
+	var walk func(*html.Node)
+	walk = func(e *html.Node) {
+		for n := e.FirstChild; n != nil; n = n.NextSibling {
+			if n.Type != html.ElementNode {
+				continue
+			}
+			if isHeading(n) || attrOf(n, "role") == "heading" {
+				level := 6
+				if isHeading(n) {
+					level, _ = strconv.Atoi(n.Data[1:])
+				}
+				t := headingText(n, m)
+				if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, m)) {
+					best, bestLevel = t, level
+				}
+			}
+			walk(n)
 		}
-		t := headingText(n, m)
-		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, m)) {
-			best, bestLevel = t, level
-		}
-	})
+	}
+	walk(card)
 	return best
 }
 
@@ -229,9 +241,9 @@ func placeLike(t string) bool {
 // addressTitle: a card with no heading and no element named as its title is
 // titled by its address line (an <address>, or an element named as the
 // address), as the card shows it first.
-func addressTitle(s *goquery.Selection, nm []named, m *skipMemo) string {
-	if a := s.FindMatcher(matcher("address")).First(); a.Length() > 0 {
-		if t := m.text(a.Get(0)); titleText(t) {
+func addressTitle(card *html.Node, nm []named, m *skipMemo) string {
+	if a := firstInside(card, atom.Address); a != nil {
+		if t := m.text(a); titleText(t) {
 			return t
 		}
 	}
