@@ -111,9 +111,21 @@ func cardImage(card *html.Node, base *url.URL) string {
 	return ""
 }
 
+// eachInside calls fn for each element under n (n itself left out), in
+// document order. A card's few elements are walked directly, with no
+// selector and no Selection made for the nodes wanted (this runs for every
+// card).
+func eachInside(n *html.Node, fn func(*html.Node)) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			fn(c)
+			eachInside(c, fn)
+		}
+	}
+}
+
 // firstInside is the first element of the atom a under n (n itself left
-// out), in document order; nil for none. A card's few elements are walked
-// directly, with no selector and no Selection made for the one node wanted.
+// out), in document order; nil for none (see eachInside).
 func firstInside(n *html.Node, a atom.Atom) *html.Node {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {

@@ -487,6 +487,11 @@ func attrOf(n *html.Node, key string) string {
 	return ""
 }
 
+// hasAttr reports whether n has the attribute key (its value may be empty).
+func hasAttr(n *html.Node, key string) bool {
+	return slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == key })
+}
+
 // truncate shortens s to n runes with an ellipsis.
 func truncate(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {

@@ -97,7 +97,7 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 	if t := addressTitle(c.node, nm, m); t != "" && wraps {
 		return t
 	}
-	if t := linkTitle(s, c, m); t != "" {
+	if t := linkTitle(c, m); t != "" {
 		return t
 	}
 	if t := labelTitle(s, c, m); t != "" && !callToAction(t) {
@@ -144,28 +144,19 @@ var reControl = regexp.MustCompile(`(?i)^(?:save|saved|map|show on map|view on m
 // location or a price line.
 func headingTitle(card *html.Node, m *skipMemo) string {
 	best, bestLevel := "", 7
-	// The headings inside the card (h1–h6, role=heading), in document order:
-	// a walk of the card's few elements, not a selector's Selection.
-	var walk func(*html.Node)
-	walk = func(e *html.Node) {
-		for n := e.FirstChild; n != nil; n = n.NextSibling {
-			if n.Type != html.ElementNode {
-				continue
-			}
-			if isHeading(n) || attrOf(n, "role") == "heading" {
-				level := 6
-				if isHeading(n) {
-					level, _ = strconv.Atoi(n.Data[1:])
-				}
-				t := headingText(n, m)
-				if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, m)) {
-					best, bestLevel = t, level
-				}
-			}
-			walk(n)
+	eachInside(card, func(n *html.Node) {
+		if !isHeading(n) && attrOf(n, "role") != "heading" {
+			return
 		}
-	}
-	walk(card)
+		level := 6
+		if isHeading(n) {
+			level, _ = strconv.Atoi(n.Data[1:])
+		}
+		t := headingText(n, m)
+		if level < bestLevel && titleLike(t) && !placeHint.in(hints(n, m)) {
+			best, bestLevel = t, level
+		}
+	})
 	return best
 }
 
@@ -259,10 +250,9 @@ func addressTitle(card *html.Node, nm []named, m *skipMemo) string {
 
 // linkTitle: the text of a link to the listing. A link that wraps the whole
 // card gives its first line that is a title and not a price or a fact.
-func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
+func linkTitle(c card, m *skipMemo) string {
 	best, want := "", c.url.String()
-	s.FindMatcher(matcher("a[href]")).AddNodes(c.node).Each(func(_ int, a *goquery.Selection) {
-		n := a.Get(0)
+	read := func(n *html.Node) {
 		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != want {
 			return
 		}
@@ -274,7 +264,13 @@ func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
 				return
 			}
 		}
+	}
+	eachInside(c.node, func(n *html.Node) {
+		if n.DataAtom == atom.A && hasAttr(n, "href") {
+			read(n)
+		}
 	})
+	read(c.node) // the card itself, when it is the link
 	return best
 }
 
