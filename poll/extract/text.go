@@ -328,7 +328,11 @@ func struckAs(n *html.Node, classStrikes bool) bool {
 	case atom.S, atom.Del, atom.Strike:
 		return true
 	}
-	return classStrikes || struckText(strings.ToLower(attrOf(n, "style")))
+	if classStrikes {
+		return true
+	}
+	style := attrOf(n, "style") // most elements have none: no words to look for
+	return style != "" && struckText(strings.ToLower(style))
 }
 
 // struckText: a lower-case class or style that marks a struck-through price.
