@@ -18,12 +18,14 @@ import (
 // text is the visible text of n on one line.
 func text(n *html.Node) string { return (*skipMemo)(nil).text(n) }
 
-// skipMemo remembers what each class attribute says (the cards of a list
-// repeat theirs), for reading the cards of a page many ways without judging
-// their classes each time, and the lines of each element read (a card's are
-// asked for by its reader, the ad and badge checks and the units). A nil memo
-// remembers nothing. Not safe for concurrent use.
+// skipMemo remembers which elements skipText left out, for reading the cards
+// of a page many ways without judging their elements each time (a page may
+// give every element a long inline style), what each class attribute says
+// (the cards of a list repeat theirs), and the lines of each element read (a
+// card's are asked for by its reader, the ad and badge checks and the units).
+// A nil memo remembers nothing. Not safe for concurrent use.
 type skipMemo struct {
+	skipped    map[*html.Node]bool
 	classes    map[string]classTraits
 	classHints map[string][]string // see hints
 	read       map[*html.Node][]string
@@ -31,17 +33,22 @@ type skipMemo struct {
 }
 
 func newSkipMemo() *skipMemo {
-	return &skipMemo{classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}, amounts: map[amountKey]string{}}
+	return &skipMemo{skipped: map[*html.Node]bool{}, classes: map[string]classTraits{}, classHints: map[string][]string{}, read: map[*html.Node][]string{}, amounts: map[amountKey]string{}}
 }
 
 func (m *skipMemo) skip(n *html.Node) bool {
 	if m == nil {
 		return skipText(n)
 	}
-	// Not remembered per element: with its class judged once, judging an
-	// element costs less than a map of every element read (its lookups and
-	// its growth).
-	return skipTextAs(n, m.classOf(n))
+	if len(n.Attr) == 0 {
+		return skipTextAs(n, classTraits{}) // judged by its tag alone: not worth a map entry
+	}
+	v, ok := m.skipped[n]
+	if !ok {
+		v = skipTextAs(n, m.classOf(n))
+		m.skipped[n] = v
+	}
+	return v
 }
 
 // classOf is what n's class attribute says, judged once per distinct value.
