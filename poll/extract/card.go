@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"notifio/internal/model"
 )
@@ -60,7 +62,7 @@ func readCard(c card, base *url.URL, fs fieldSel, memo *skipMemo) model.PageList
 	fl := factLines(c.lines, l.Title, memo)
 	l.Size = pick(s, fs.Size, func() string { return cardSize(fl, f, memo) })
 	l.Rooms = pick(s, fs.Rooms, func() string { return cardRooms(fl, f, memo) })
-	l.Image = cardImage(s, base)
+	l.Image = cardImage(c.node, base)
 	l.Promoted = promoted(c.node, memo) || fs.Promoted != "" && s.IsMatcher(matcher(fs.Promoted))
 	return l
 }
@@ -88,17 +90,53 @@ func letters(s string) int {
 }
 
 // cardImage: the first picture of the card (lazy-loading attributes first).
-func cardImage(s *goquery.Selection, base *url.URL) string {
-	img := s.FindMatcher(matcher("img")).First()
-	if img.Length() == 0 {
+func cardImage(card *html.Node, base *url.URL) string {
+	img := firstInside(card, atom.Img)
+	if img == nil {
 		return ""
 	}
 	for _, key := range []string{"data-src", "data-lazy-src", "data-original", "src"} {
-		if v, ok := img.Attr(key); ok && !strings.HasPrefix(v, "data:") {
-			if u, ok := resolveLink(base, v); ok {
-				return u.String()
+		for _, a := range img.Attr {
+			if a.Key != key {
+				continue
 			}
+			if !strings.HasPrefix(a.Val, "data:") {
+				if u, ok := resolveLink(base, a.Val); ok {
+					return u.String()
+				}
+			}
+			break // the attribute's first value, as the browser reads it
 		}
 	}
 	return ""
+}
+
+// eachInside calls fn for each element under n (n itself left out), in
+// document order. A card's few elements are walked directly, with no
+// selector and no Selection made for the nodes wanted (this runs for every
+// card).
+func eachInside(n *html.Node, fn func(*html.Node)) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			fn(c)
+			eachInside(c, fn)
+		}
+	}
+}
+
+// firstInside is the first element of the atom a under n (n itself left
+// out), in document order; nil for none (see eachInside).
+func firstInside(n *html.Node, a atom.Atom) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == a {
+			return c
+		}
+		if f := firstInside(c, a); f != nil {
+			return f
+		}
+	}
+	return nil
 }

@@ -119,8 +119,9 @@ type memberLink struct {
 // linksIn lists the visible links of a member (the member itself included).
 func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 	var out []memberLink
-	// path is the tags from the member down, one buffer for the walk: each
-	// level appends to its parent's part; a link's slot is a copy.
+	// path is the tags from the member down, one buffer for the walks of
+	// the page (ix.path): each level appends to its parent's part; a link's
+	// slot is its string (slotString).
 	var walk func(n *html.Node, path []byte)
 	walk = func(n *html.Node, path []byte) {
 		if _, ok := ix.feat[n]; !ok {
@@ -128,7 +129,7 @@ func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 		}
 		path = append(append(path, '/'), n.Data...)
 		if u := ix.link[n]; u != nil && !samePage(u, page) {
-			out = append(out, memberLink{node: n, url: u, slot: string(path)})
+			out = append(out, memberLink{node: n, url: u, slot: ix.slotString(path)})
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode {
@@ -136,8 +137,20 @@ func (ix *index) linksIn(m *html.Node, page *url.URL) []memberLink {
 			}
 		}
 	}
-	walk(m, make([]byte, 0, 128))
+	walk(m, ix.path[:0])
 	return out
+}
+
+// slotString is a slot's path as a string. The cards of a list repeat their
+// few slots, and every group of the page is evaluated: one string per
+// distinct slot, not one per link per group.
+func (ix *index) slotString(path []byte) string {
+	s, ok := ix.slot[string(path)]
+	if !ok {
+		s = string(path)
+		ix.slot[s] = s
+	}
+	return s
 }
 
 // evaluate reads a group as a result list: the link slot that gives most
@@ -178,7 +191,7 @@ func (ix *index) evaluate(g *group, page *url.URL) candidate {
 	for _, u := range slotURLs[slot] {
 		shapes[shape(u)] = true
 	}
-	c := candidate{group: g}
+	c := candidate{group: g, cards: make([]card, 0, len(g.members))} // at most one a member
 	seenURL := map[string]bool{}
 	containers := 0
 	for i, m := range g.members {

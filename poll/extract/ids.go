@@ -31,16 +31,20 @@ func cardIDs(cards []card, page *url.URL) []string {
 	ids := make([]string, len(cards))
 	slots := make([][]idSlot, len(cards))
 	fromURL := make([]string, len(cards))
-	urlsOf := map[string]map[string]bool{} // an id in URLs → the URLs that hold it
+	// an id in URLs → the one URL that holds it, "" once two do (a set of
+	// URLs per id would be a map per card, to ask only whether it has one)
+	urlWith := map[string]string{}
 	site := siteOf(page)
 	for i, c := range cards {
 		slots[i] = idSlotsOf(c.node)
 		if siteOf(c.url) == site {
 			fromURL[i] = idFromURL(c.url)
-			if urlsOf[fromURL[i]] == nil {
-				urlsOf[fromURL[i]] = map[string]bool{}
+			u := c.url.String()
+			if prev, ok := urlWith[fromURL[i]]; !ok {
+				urlWith[fromURL[i]] = u
+			} else if prev != u {
+				urlWith[fromURL[i]] = ""
 			}
-			urlsOf[fromURL[i]][c.url.String()] = true
 		}
 	}
 	slot := commonSlot(slots, fromURL)
@@ -51,7 +55,7 @@ func cardIDs(cards []card, page *url.URL) []string {
 				break
 			}
 		}
-		if ids[i] == "" && fromURL[i] != "" && len(urlsOf[fromURL[i]]) == 1 {
+		if ids[i] == "" && fromURL[i] != "" && urlWith[fromURL[i]] != "" {
 			ids[i] = fromURL[i]
 		}
 		if ids[i] == "" && slot != "" {
@@ -116,7 +120,9 @@ var (
 // the card's own first: id, data-…id…, a hidden input named …id… .
 func idSlotsOf(n *html.Node) []idSlot {
 	var out []idSlot
-	var tags []string // the tags from the card down to e; a slot's path is written only for a slot
+	// the tags from the card down to e (at most 13: the walk stops below
+	// depth 12); a slot's path is written only for a slot
+	tags := make([]string, 0, 13)
 	var walk func(e *html.Node, depth int)
 	walk = func(e *html.Node, depth int) {
 		if e.Type != html.ElementNode || depth > 12 {

@@ -17,6 +17,8 @@ type index struct {
 	str  map[*url.URL]string     // each link as a string, once written
 	ids  map[string]string       // idFromURL of each distinct link, once read
 	head map[*html.Node]feat     // what each table's row of headings names (currency, unit)
+	slot map[string]string       // each link slot (see memberLink) as one string, made once
+	path []byte                  // linksIn's buffer, one for the page
 
 	// An index of the whole page (newIndex) also holds, found in the same
 	// walk: its groups (see group) of at least one member, in document order;
@@ -82,7 +84,7 @@ func newMembersIndex(members []*html.Node, base *url.URL, memo *skipMemo) *index
 }
 
 func emptyIndex() *index {
-	return &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}, head: map[*html.Node]feat{}}
+	return &index{link: map[*html.Node]*url.URL{}, feat: map[*html.Node]feat{}, str: map[*url.URL]string{}, ids: map[string]string{}, head: map[*html.Node]feat{}, slot: map[string]string{}, path: make([]byte, 0, 128)}
 }
 
 // groupPos is where the walk stands for grouping: the key of the parent's

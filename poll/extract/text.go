@@ -19,11 +19,11 @@ import (
 func text(n *html.Node) string { return (*skipMemo)(nil).text(n) }
 
 // skipMemo remembers which elements skipText left out, for reading the cards
-// of a page many ways without judging their elements each time, what each
-// class attribute says (the cards of a list repeat theirs), and the lines of
-// each element read (a card's are asked for by its reader, the ad and badge
-// checks and the units). A nil memo remembers nothing. Not safe for
-// concurrent use.
+// of a page many ways without judging their elements each time (a page may
+// give every element a long inline style), what each class attribute says
+// (the cards of a list repeat theirs), and the lines of each element read (a
+// card's are asked for by its reader, the ad and badge checks and the units).
+// A nil memo remembers nothing. Not safe for concurrent use.
 type skipMemo struct {
 	skipped    map[*html.Node]bool
 	classes    map[string]classTraits
@@ -39,6 +39,9 @@ func newSkipMemo() *skipMemo {
 func (m *skipMemo) skip(n *html.Node) bool {
 	if m == nil {
 		return skipText(n)
+	}
+	if len(n.Attr) == 0 {
+		return skipTextAs(n, classTraits{}) // judged by its tag alone: not worth a map entry
 	}
 	v, ok := m.skipped[n]
 	if !ok {
@@ -108,12 +111,11 @@ func (m *skipMemo) amount(find func(string) string, kind byte, s string) string 
 
 func readLines(n *html.Node, m *skipMemo) []string {
 	var out []string
-	var cur strings.Builder
+	var cur line
 	flush := func() {
-		if s := clean(cur.String()); s != "" {
+		if s := cur.end(); s != "" {
 			out = append(out, s)
 		}
-		cur.Reset()
 	}
 	// crossed is an element's edge since the last text (see apart).
 	crossed := false
@@ -121,10 +123,10 @@ func readLines(n *html.Node, m *skipMemo) []string {
 	walk = func(c *html.Node) {
 		switch c.Type {
 		case html.TextNode:
-			if crossed && apart(cur.String(), c.Data) {
-				cur.WriteByte(' ')
+			if crossed && apart(cur.last(), c.Data) {
+				cur.space = true
 			}
-			cur.WriteString(c.Data)
+			cur.add(c.Data)
 			crossed = false
 			return
 		case html.ElementNode:
@@ -153,6 +155,66 @@ func readLines(n *html.Node, m *skipMemo) []string {
 	walk(n)
 	flush()
 	return out
+}
+
+// line is the line readLines is reading. Most lines are one text node's and
+// are read as they are, without a copy; a line of several texts is joined in
+// buf, one buffer for all the lines of an element. Whitespace between texts
+// is kept as one space (clean folds it so anyway) and none at a line's ends:
+// the indentation between blocks makes no string at all.
+type line struct {
+	one   string // the first text
+	buf   []byte // the texts joined, once there are two
+	n     int    // texts in the line
+	space bool   // a space is due before the next text
+}
+
+func (l *line) add(s string) {
+	if strings.TrimSpace(s) == "" {
+		l.space = l.n > 0
+		return
+	}
+	switch l.n {
+	case 0:
+		l.one = s
+	case 1:
+		l.buf = append(l.buf[:0], l.one...)
+		fallthrough
+	default:
+		if l.space {
+			l.buf = append(l.buf, ' ')
+		}
+		l.buf = append(l.buf, s...)
+	}
+	l.n++
+	l.space = false
+}
+
+// last is the line's last character; a space when one is due or the line is
+// empty.
+func (l *line) last() rune {
+	if l.n == 0 || l.space {
+		return ' '
+	}
+	if l.n == 1 {
+		r, _ := utf8.DecodeLastRuneInString(l.one)
+		return r
+	}
+	r, _ := utf8.DecodeLastRune(l.buf)
+	return r
+}
+
+// end returns the line read, cleaned ("" for none), and starts the next.
+func (l *line) end() string {
+	var s string
+	switch {
+	case l.n == 1:
+		s = clean(l.one)
+	case l.n > 1:
+		s = clean(string(l.buf))
+	}
+	l.n, l.space = 0, false
+	return s
 }
 
 func (m *skipMemo) text(n *html.Node) string {
@@ -273,7 +335,11 @@ func struckAs(n *html.Node, classStrikes bool) bool {
 	case atom.S, atom.Del, atom.Strike:
 		return true
 	}
-	return classStrikes || struckText(strings.ToLower(attrOf(n, "style")))
+	if classStrikes {
+		return true
+	}
+	style := attrOf(n, "style") // most elements have none: no words to look for
+	return style != "" && struckText(strings.ToLower(style))
 }
 
 // struckText: a lower-case class or style that marks a struck-through price.
@@ -432,6 +498,11 @@ func attrOf(n *html.Node, key string) string {
 	return ""
 }
 
+// hasAttr reports whether n has the attribute key (its value may be empty).
+func hasAttr(n *html.Node, key string) bool {
+	return slices.ContainsFunc(n.Attr, func(a html.Attribute) bool { return a.Key == key })
+}
+
 // truncate shortens s to n runes with an ellipsis.
 func truncate(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
@@ -441,12 +512,12 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// apart reports whether the texts of two elements side by side are read
-// apart though no space is written between them: where a number meets a
-// word or another number ("€ 2.350,00" "28 nov", "2 Beds" "1 Bath"), as a
-// flex row shows them; two words stay one ("Dach" "terrasse").
-func apart(before, after string) bool {
-	a, _ := utf8.DecodeLastRuneInString(before)
+// apart reports whether the texts of two elements side by side (a, the
+// first one's last character; after, the second's text) are read apart
+// though no space is written between them: where a number meets a word or
+// another number ("€ 2.350,00" "28 nov", "2 Beds" "1 Bath"), as a flex row
+// shows them; two words stay one ("Dach" "terrasse").
+func apart(a rune, after string) bool {
 	b, _ := utf8.DecodeRuneInString(after)
 	alnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	return alnum(a) && alnum(b) && (unicode.IsDigit(a) || unicode.IsDigit(b))

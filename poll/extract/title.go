@@ -11,6 +11,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // This file reads a card's title: its heading, an element named as the
@@ -80,7 +81,7 @@ func labelled(ln string) bool {
 }
 
 func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) string {
-	if t := headingTitle(s, m); t != "" {
+	if t := headingTitle(c.node, m); t != "" {
 		return t
 	}
 	for _, e := range nm {
@@ -93,16 +94,16 @@ func shownTitle(s *goquery.Selection, c card, f facts, nm []named, m *skipMemo) 
 	// A link around the whole card gives its first title-like line, which
 	// may be a badge: its address line says more.
 	wraps := len(m.lines(c.link))*5 >= len(c.lines)*4
-	if t := addressTitle(s, nm, m); t != "" && wraps {
+	if t := addressTitle(c.node, nm, m); t != "" && wraps {
 		return t
 	}
-	if t := linkTitle(s, c, m); t != "" {
+	if t := linkTitle(c, m); t != "" {
 		return t
 	}
 	if t := labelTitle(s, c, m); t != "" && !callToAction(t) {
 		return t
 	}
-	if t := addressTitle(s, nm, m); t != "" {
+	if t := addressTitle(c.node, nm, m); t != "" {
 		return t
 	}
 	if t := f.get(titleLabels); t != "" {
@@ -141,12 +142,14 @@ var reControl = regexp.MustCompile(`(?i)^(?:save|saved|map|show on map|view on m
 
 // headingTitle is the text of the card's most important heading that is not a
 // location or a price line.
-func headingTitle(s *goquery.Selection, m *skipMemo) string {
+func headingTitle(card *html.Node, m *skipMemo) string {
 	best, bestLevel := "", 7
-	s.FindMatcher(matcher("h1, h2, h3, h4, h5, h6, [role=heading]")).Each(func(_ int, h *goquery.Selection) {
-		n := h.Get(0)
+	eachInside(card, func(n *html.Node) {
+		if !isHeading(n) && attrOf(n, "role") != "heading" {
+			return
+		}
 		level := 6
-		if len(n.Data) == 2 && n.Data[0] == 'h' {
+		if isHeading(n) {
 			level, _ = strconv.Atoi(n.Data[1:])
 		}
 		t := headingText(n, m)
@@ -229,9 +232,9 @@ func placeLike(t string) bool {
 // addressTitle: a card with no heading and no element named as its title is
 // titled by its address line (an <address>, or an element named as the
 // address), as the card shows it first.
-func addressTitle(s *goquery.Selection, nm []named, m *skipMemo) string {
-	if a := s.FindMatcher(matcher("address")).First(); a.Length() > 0 {
-		if t := m.text(a.Get(0)); titleText(t) {
+func addressTitle(card *html.Node, nm []named, m *skipMemo) string {
+	if a := firstInside(card, atom.Address); a != nil {
+		if t := m.text(a); titleText(t) {
 			return t
 		}
 	}
@@ -247,10 +250,9 @@ func addressTitle(s *goquery.Selection, nm []named, m *skipMemo) string {
 
 // linkTitle: the text of a link to the listing. A link that wraps the whole
 // card gives its first line that is a title and not a price or a fact.
-func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
+func linkTitle(c card, m *skipMemo) string {
 	best, want := "", c.url.String()
-	s.FindMatcher(matcher("a[href]")).AddNodes(c.node).Each(func(_ int, a *goquery.Selection) {
-		n := a.Get(0)
+	read := func(n *html.Node) {
 		if u, ok := resolveLink(c.url, attrOf(n, "href")); !ok || u.String() != want {
 			return
 		}
@@ -262,7 +264,13 @@ func linkTitle(s *goquery.Selection, c card, m *skipMemo) string {
 				return
 			}
 		}
+	}
+	eachInside(c.node, func(n *html.Node) {
+		if n.DataAtom == atom.A && hasAttr(n, "href") {
+			read(n)
+		}
 	})
+	read(c.node) // the card itself, when it is the link
 	return best
 }
 

@@ -150,6 +150,43 @@ var (
 // has one, an upper-case code ending the last segment ("…-GZTNQ2"), or an
 // opaque segment of letters and digits ("/expose/2bnvg5k").
 func idFromURL(u *url.URL) string {
+	if id := idInQuery(u); id != "" {
+		return id
+	}
+	// the last path segment, then the one before it
+	p := strings.Trim(u.Path, "/")
+	for range 2 {
+		i := strings.LastIndexByte(p, '/')
+		seg := p[i+1:]
+		// (each pattern only where it can match: it runs on every link of the page)
+		if m := findUUID(seg); m != "" {
+			return strings.ToLower(m)
+		}
+		if m := longestDigits(seg); m != "" {
+			return m
+		}
+		if strings.ContainsFunc(seg, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
+			if m := reUpperCode.FindStringSubmatch(trimExt(seg)); m != nil {
+				return m[1]
+			}
+		}
+		if t := trimExt(seg); hasDigit(t) && reOpaque.MatchString(t) {
+			return t
+		}
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+	}
+	return ""
+}
+
+// idInQuery is an id query parameter's value ("?objectId=…", a CMS plugin's
+// "tx_immo_pi1[object]=…"; a bare "id" only when no other names one).
+func idInQuery(u *url.URL) string {
+	if u.RawQuery == "" {
+		return "" // most listing links: no query to parse
+	}
 	q := u.Query()
 	plainID := "" // a bare ?id= may be a CMS's page, beside its plugin's object
 	for _, k := range slices.Sorted(maps.Keys(q)) {
@@ -164,29 +201,7 @@ func idFromURL(u *url.URL) string {
 			plainID = v
 		}
 	}
-	if plainID != "" {
-		return plainID
-	}
-	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
-	for i := len(segs) - 1; i >= 0 && i >= len(segs)-2; i-- {
-		seg := segs[i]
-		// (each pattern only where it can match: it runs on every link of the page)
-		if m := findUUID(seg); m != "" {
-			return strings.ToLower(m)
-		}
-		if m := longestDigits(seg); m != "" {
-			return m
-		}
-		if strings.ContainsFunc(seg, func(r rune) bool { return r >= 'A' && r <= 'Z' }) {
-			if m := reUpperCode.FindStringSubmatch(trimExt(seg)); m != nil {
-				return m[1]
-			}
-		}
-		if t := trimExt(seg); reOpaque.MatchString(t) {
-			return t
-		}
-	}
-	return ""
+	return plainID
 }
 
 // trimExt drops a file extension of up to five letters ("27024863.html").
