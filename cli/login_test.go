@@ -47,6 +47,11 @@ func TestSearchEditCookieBringsAnExpiredLoginBack(t *testing.T) {
 	if _, out, _ := run(t, dir, "sites"); !strings.Contains(out, ": "+words.WordsLogin+".") || strings.Contains(out, "needs you") {
 		t.Errorf("sites does not say the login in the window's words (%q):\n%s", words.WordsLogin, out)
 	}
+	// The state itself is typed (model.SiteSnapshot.NeedsLogin), not words
+	// for scripts to match: `sites --json` says needs_login.
+	if _, out, _ := run(t, dir, "sites", "--json"); !strings.Contains(out, `"needs_login": true`) {
+		t.Errorf("sites --json does not say needs_login:\n%s", out)
+	}
 	code, out, errb = run(t, dir, "search", "edit", id, "--cookie", "sid=fresh")
 	if code != 0 || !strings.Contains(out, "all its searches") {
 		t.Fatalf("search edit --cookie: %d %s %s", code, out, errb)

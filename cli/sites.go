@@ -49,12 +49,12 @@ func cmdSites(_ context.Context, env *Env, args []string) error {
 			Searches     int           `json:"searches"`
 			SuccessRate  float64       `json:"success_rate"`
 			AvgResponseS float64       `json:"avg_response_s"`
-			Attention    string        `json:"attention,omitempty"`
+			NeedsLogin   bool          `json:"needs_login,omitempty"`
 		}
 		out := []site{}
 		for _, s := range snap.Sites {
 			out = append(out, site{s.Site, s.Waiting, s.Kind, s.Rung, s.NextProbe, s.RetryAfter.Seconds(),
-				s.LastStatus, s.LastSignal, s.Searches, s.SuccessRate, s.AvgResponse.Seconds(), s.Attention})
+				s.LastStatus, s.LastSignal, s.Searches, s.SuccessRate, s.AvgResponse.Seconds(), s.NeedsLogin})
 		}
 		return env.printJSON(out)
 	}

@@ -53,8 +53,8 @@ func TestRateLimitAfterAnExpiredLoginIsWordedAsARateLimit(t *testing.T) {
 					t.Errorf("%s: next try in %v, want the site's 10 minutes", s.Name, wait)
 				}
 			}
-			if site.Attention != "" || !strings.Contains(words.SiteWords(site, asked), "rate") {
-				t.Errorf("site: attention %q, words %q; want rate-limited words and no login", site.Attention, words.SiteWords(site, asked))
+			if site.NeedsLogin || !strings.Contains(words.SiteWords(site, asked), "rate") {
+				t.Errorf("site: needs login %v, words %q; want rate-limited words and no login", site.NeedsLogin, words.SiteWords(site, asked))
 			}
 			if n := h.loginAlerts(); n != 1 {
 				t.Errorf("%d “Log in again” alerts, want the one", n)
@@ -73,8 +73,8 @@ func TestRateLimitAfterAnExpiredLoginIsWordedAsARateLimit(t *testing.T) {
 					t.Errorf("%s after the site's first good answer: %s (%q), want ok", s.Name, s.Health.Kind, s.Health.Problem)
 				}
 			}
-			if site := siteSnapOf(t, h.svc.Snapshot(), a); site.Attention != "" || site.Kind != 0 {
-				t.Errorf("site after a good answer: attention %q, kind %q", site.Attention, site.Kind)
+			if site := siteSnapOf(t, h.svc.Snapshot(), a); site.NeedsLogin || site.Kind != 0 {
+				t.Errorf("site after a good answer: needs login %v, kind %q", site.NeedsLogin, site.Kind)
 			}
 		})
 	}

@@ -167,7 +167,7 @@ func (s *Service) Snapshot() model.Snapshot {
 			LastRefusal: sr.lastRefusal, AvgResponse: sr.avgResp,
 			SuccessRate: float64(ok+1) / float64(ok+fail+1), Searches: siteCount[n],
 			ProbeInFlight: probeOf[n] != "",
-			Attention:     sr.needsLogin,
+			NeedsLogin:    sr.needsLogin != "",
 		}
 		if e, ok := s.reg.Lookup(n); ok {
 			st.Kind = e.Kind

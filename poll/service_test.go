@@ -644,7 +644,7 @@ func TestSessionExpiredNeedsTheUser(t *testing.T) {
 			t.Errorf("%s: state %s %q, want needs attention to log in again", ss.Name, ss.State, ss.Reason)
 		}
 	}
-	if snap.Sites[0].Attention == "" {
+	if !snap.Sites[0].NeedsLogin {
 		t.Errorf("site snapshot %+v does not say the user must act", snap.Sites[0])
 	}
 	// The user logs in again and resumes: checks start again.

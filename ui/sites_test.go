@@ -219,7 +219,7 @@ func TestSiteCardLoginStateFollowsTheLastAnswer(t *testing.T) {
 // page /login").
 func TestLoginCardSaysTheLoginOnceAndAsTheCommandLine(t *testing.T) {
 	site := model.SiteSnapshot{Site: "immobilienscout24.de", LastStatus: 200, LastOutcome: model.OutcomeSessionExpired,
-		LastSignal: "redirected to login page /login", Attention: words.WordsLogin, Searches: 1}
+		LastSignal: "redirected to login page /login", NeedsLogin: true, Searches: 1}
 	snap := model.Snapshot{At: t0, Sites: []model.SiteSnapshot{site}, Searches: []model.SearchSnapshot{{
 		ID: "p1", Name: "Pankow", Site: "immobilienscout24.de", State: model.StateAttention,
 		LastOutcome: model.OutcomeSessionExpired, Wait: model.WaitLogin, Reason: words.WordsLogin}}}

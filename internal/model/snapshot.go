@@ -53,7 +53,7 @@ type SiteSnapshot struct {
 	AvgResponse   time.Duration // smoothed: 0.7*previous + 0.3*latest
 	SuccessRate   float64       // (ok+1)/(ok+fail+1)
 	Searches      int           // how many searches watch this site
-	Attention     string        // what the user must do for this site (e.g. log in again), "" if nothing
+	NeedsLogin    bool          `json:",omitempty"` // the site's login expired: the user must log in again (its searches stop until then)
 }
 
 // SignalUnchanged is the evidence of an answer whose page is byte for byte the

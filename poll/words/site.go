@@ -18,7 +18,7 @@ import (
 // waits, is being probed, or needs a login. Those cards come first and say
 // why.
 func SiteTroubled(s model.SiteSnapshot) bool {
-	return s.Kind != 0 || s.Waiting || s.ProbeInFlight || s.Attention != ""
+	return s.Kind != 0 || s.Waiting || s.ProbeInFlight || s.NeedsLogin
 }
 
 // SiteWhy says what a refusal of this kind means, how long the waits grow, and

@@ -132,7 +132,7 @@ func TestSiteLineHasNoJargon(t *testing.T) {
 // watcher publishes it.
 func loginSite() model.SiteSnapshot {
 	return model.SiteSnapshot{Site: "immobilienscout24.de", LastStatus: 200, LastOutcome: model.OutcomeSessionExpired,
-		LastSignal: "redirected to login page /login", Attention: WordsLogin, Searches: 2}
+		LastSignal: "redirected to login page /login", NeedsLogin: true, Searches: 2}
 }
 
 // Issue 33: `notifio sites` says a site that needs a login as the window's

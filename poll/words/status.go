@@ -158,12 +158,11 @@ func attentionWords(s model.SearchSnapshot) string {
 
 // SiteWords is the one-line state of a site, beside its name: the window's
 // card and `notifio sites` alike. A site whose login expired says what the
-// user must do (its Attention, WordsLogin): not a wait, its searches stop
-// until then.
+// user must do (WordsLogin): not a wait, its searches stop until then.
 func SiteWords(s model.SiteSnapshot, now time.Time) string {
 	switch {
-	case s.Attention != "":
-		return s.Attention
+	case s.NeedsLogin:
+		return WordsLogin
 	case s.ProbeInFlight:
 		return "checking now whether the site lets Notifio back in"
 	case s.LastOutcome == model.OutcomeHostNotFound && s.Kind != 0:
