@@ -82,8 +82,12 @@ for v in $VIEWS; do
   start_window "$v"
   if [ "$first" = 1 ]; then sleep "$WARMUP"; first=0; else sleep 8; fi
   DISPLAY="$disp" import -window root "$OUT/view-$v.png"
-  DISPLAY="$disp" xprop -id "$WID" WM_NORMAL_HINTS >"$OUT/hints-$v.txt" 2>&1 || true
-  DISPLAY="$disp" xwininfo -id "$WID" | grep -E 'Width|Height' >>"$OUT/hints-$v.txt" || true
+  if [ -z "$WID" ]; then # no window (see window.log); xwininfo with no id waits for a click
+    echo "view $v: no Notifio window appeared within 30 s" | tee "$OUT/hints-$v.txt"
+  else
+    DISPLAY="$disp" xprop -id "$WID" WM_NORMAL_HINTS >"$OUT/hints-$v.txt" 2>&1 || true
+    DISPLAY="$disp" xwininfo -id "$WID" | grep -E 'Width|Height' >>"$OUT/hints-$v.txt" || true
+  fi
   kill -TERM "$WIN"; wait "$WIN" 2>/dev/null || true
 done
 if [ -n "${SHOTS_TRY_NOW:-}" ]; then # "I logged in again — try now" while the site still sends to its login page
