@@ -96,16 +96,10 @@ func cardImage(card *html.Node, base *url.URL) string {
 		return ""
 	}
 	for _, key := range []string{"data-src", "data-lazy-src", "data-original", "src"} {
-		for _, a := range img.Attr {
-			if a.Key != key {
-				continue
+		if v := attrOf(img, key); hasAttr(img, key) && !strings.HasPrefix(v, "data:") {
+			if u, ok := resolveLink(base, v); ok {
+				return u.String()
 			}
-			if !strings.HasPrefix(a.Val, "data:") {
-				if u, ok := resolveLink(base, a.Val); ok {
-					return u.String()
-				}
-			}
-			break // the attribute's first value, as the browser reads it
 		}
 	}
 	return ""
